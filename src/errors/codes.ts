@@ -1,0 +1,31 @@
+/**
+ * The one registry of tool error codes. Every `ToolError` carries one of these `code`s; each entry
+ * says which class of failure it is, which decides how `ToolError.forSurface` redacts the message
+ * (spec 000 "Errors": input errors become "invalid tool request", denials "tool invocation denied").
+ *
+ * `docs/errors.md` documents every code (when it fires, its reasons, what `details` holds); a test
+ * keeps the two in sync in both directions.
+ */
+export const ToolErrorCodes = {
+  /** The input failed validation (schema, `result_view` selector). Default input-error code. */
+  tool_invalid_input: { kind: 'input' },
+  /** Same as `tool_invalid_input`, for tools defined with `inputErrorCode: 'invalid_request'`. */
+  invalid_request: { kind: 'input' },
+  /** No tool with the requested ID is registered with the dispatcher. */
+  tool_not_found: { kind: 'input' },
+  /** A policy, hook or caller constraint refused the call. */
+  tool_denied: { kind: 'denial' },
+  /** The handler threw or rejected. */
+  tool_execution_failed: { kind: 'failure' },
+  /** The handler returned a record that the tool's full output schema rejects. */
+  tool_output_invalid: { kind: 'failure' },
+} as const satisfies Record<string, { kind: ToolErrorKind }>
+
+/** How a code is treated on redacting surfaces. */
+export type ToolErrorKind = 'input' | 'denial' | 'failure'
+
+/** Every stable error code (`keyof typeof ToolErrorCodes`). */
+export type ToolErrorCode = keyof typeof ToolErrorCodes
+
+/** Input-error codes a tool may choose with `inputErrorCode` (spec 000 "Errors", last paragraph). */
+export type InputErrorCode = 'tool_invalid_input' | 'invalid_request'

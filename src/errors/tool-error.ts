@@ -1,0 +1,80 @@
+import { ToolErrorCodes, type ToolErrorCode } from './codes.js'
+
+const BRAND: unique symbol = Symbol.for('result-views.ToolError')
+
+/** A surface a `ToolError` is shown on (spec 000 "Errors", last paragraphs). */
+export type ErrorSurface = 'dispatch' | 'cli' | 'http'
+
+/** The messages redacting surfaces show instead of the dispatch message (spec 000 "Errors"). */
+export const SURFACE_MESSAGES = {
+  input: 'invalid tool request',
+  denial: 'tool invocation denied',
+  failure: 'tool invocation failed',
+} as const
+
+/** Construction fields of a {@link ToolError}. */
+export interface ToolErrorInit {
+  /** Stable code from the registry (`docs/errors.md`). */
+  code: ToolErrorCode
+  /** Stable machine-readable reason within the code, e.g. `schema_invalid`, `result_view_pinned`. */
+  reason: string
+  /** The dispatch message, e.g. `tool "x" input "result_view" must be one of "compact", "full"`. */
+  message: string
+  /** Structured data about the failure; its shape per code is in `docs/errors.md`. Never holds secrets. */
+  details?: Record<string, unknown>
+}
+
+/**
+ * The error every failed `invoke` returns (as `{ status: 'error', error }`, never thrown).
+ * Match on `code` and `reason`, or use {@link isToolError}: `instanceof` breaks across two bundle
+ * copies of this library.
+ */
+export class ToolError extends Error {
+  override readonly name = 'ToolError'
+  readonly code: ToolErrorCode
+  readonly reason: string
+  readonly details: Readonly<Record<string, unknown>> | undefined
+
+  constructor(init: ToolErrorInit) {
+    super(init.message)
+    this.code = init.code
+    this.reason = init.reason
+    this.details = init.details
+    Object.defineProperty(this, BRAND, { value: true })
+  }
+
+  /**
+   * The error as a given surface shows it. `'dispatch'` keeps the dispatch message; `'cli'` and
+   * `'http'` keep `code` and `reason` but replace the message with `"invalid tool request"` for
+   * input errors and `"tool invocation denied"` for denials (spec 000 "Errors"), and
+   * `"tool invocation failed"` for execution failures; they drop `details`.
+   *
+   * @returns a plain JSON object `{ code, reason, message, details? }`.
+   */
+  forSurface(surface: ErrorSurface): ToolErrorPayload {
+    if (surface === 'dispatch') {
+      return this.details === undefined
+        ? { code: this.code, reason: this.reason, message: this.message }
+        : { code: this.code, reason: this.reason, message: this.message, details: this.details }
+    }
+    return { code: this.code, reason: this.reason, message: SURFACE_MESSAGES[ToolErrorCodes[this.code].kind] }
+  }
+
+  /** The dispatch payload (`forSurface('dispatch')`), so `JSON.stringify(error)` is useful. */
+  toJSON(): ToolErrorPayload {
+    return this.forSurface('dispatch')
+  }
+}
+
+/** The JSON shape of a {@link ToolError} on a surface. */
+export interface ToolErrorPayload {
+  code: ToolErrorCode
+  reason: string
+  message: string
+  details?: Readonly<Record<string, unknown>>
+}
+
+/** True for a {@link ToolError} from any copy of this library (checks a global brand, not `instanceof`). */
+export function isToolError(value: unknown): value is ToolError {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true
+}

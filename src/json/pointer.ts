@@ -1,0 +1,21 @@
+/**
+ * JSON Pointer (RFC 6901) helpers. Paths everywhere in this library, into schemas and into
+ * instances, are JSON Pointers: `""` is the root, `/a/0/b~1c` is `a` → `0` → `b/c`.
+ */
+
+/** Escapes one reference token (`~` → `~0`, `/` → `~1`). */
+export function escapePointerToken(token: string | number): string {
+  return String(token).replace(/~/g, '~0').replace(/\//g, '~1')
+}
+
+/** Appends reference tokens to a pointer: `appendPointer('/a', 'b/c', 0)` → `/a/b~1c/0`. */
+export function appendPointer(pointer: string, ...tokens: Array<string | number>): string {
+  let out = pointer
+  for (const token of tokens) out += '/' + escapePointerToken(token)
+  return out
+}
+
+/** Builds a pointer from tokens: `toPointer(['a', 0])` → `/a/0`. */
+export function toPointer(tokens: ReadonlyArray<string | number>): string {
+  return appendPointer('', ...tokens)
+}

@@ -1,0 +1,16 @@
+/** A result view (spec 000 "The selector"): `compact` (the default) or `full`. */
+export type View = 'compact' | 'full'
+
+/** The two views, in the order the selector's `enum` lists them. */
+export const VIEWS: readonly View[] = ['compact', 'full']
+
+/** The view a viewed tool returns when the input names none (spec 000 "The selector"). */
+export const DEFAULT_VIEW: View = 'compact'
+
+/** The input property that selects the view (spec 000 "The selector"). */
+export const RESULT_VIEW_KEY = 'result_view'
+
+/** True for `'compact'` and `'full'`. */
+export function isView(value: unknown): value is View {
+  return value === 'compact' || value === 'full'
+}

@@ -1,0 +1,18 @@
+import { fileURLToPath } from 'node:url'
+import { defineConfig } from 'vitest/config'
+
+const src = (path: string): string => fileURLToPath(new URL(`./src/${path}`, import.meta.url))
+
+export default defineConfig({
+  resolve: {
+    // Tests import the public entries by their package names, resolved to the sources.
+    alias: [
+      { find: /^result-views\/testing$/, replacement: src('testing/index.ts') },
+      { find: /^result-views$/, replacement: src('index.ts') },
+    ],
+  },
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 60_000,
+  },
+})
