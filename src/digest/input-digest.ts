@@ -1,5 +1,7 @@
-import { canonicalJson } from '../json/canonical.js'
+import { assertPlainJson, canonicalJsonOfChecked, type JsonValue } from '../json/canonical.js'
+import { withoutKey } from '../json/without-key.js'
 import type { ToolOrigin } from '../tool/origin.js'
+import { RESULT_VIEW_KEY } from '../views/view.js'
 import { sha256Hex } from './schema-digest.js'
 
 /** Options of {@link inputDigest}. */
@@ -23,17 +25,14 @@ export interface InputDigestOptions {
  * @throws JsonValueError (`code: 'non_json_value'`) naming the JSON Pointer of a non-JSON value.
  */
 export function inputDigest(input: unknown, options: InputDigestOptions = {}): string {
-  return 'sha256:' + sha256Hex(canonicalJson(withoutResultView(input, options.origin ?? 'native')))
+  assertPlainJson(input)
+  const hashed =
+    (options.origin ?? 'native') === 'native' && isObject(input) && Object.prototype.hasOwnProperty.call(input, RESULT_VIEW_KEY)
+      ? withoutKey(input, RESULT_VIEW_KEY)
+      : input
+  return 'sha256:' + sha256Hex(canonicalJsonOfChecked(hashed))
 }
 
-function withoutResultView(input: unknown, origin: ToolOrigin): unknown {
-  if (origin !== 'native' || typeof input !== 'object' || input === null || Array.isArray(input)) return input
-  if (!Object.prototype.hasOwnProperty.call(input, 'result_view')) return input
-  const copy: Record<string, unknown> = Object.create(Object.getPrototypeOf(input))
-  for (const key of Object.keys(input)) {
-    if (key === 'result_view') continue
-    // defineProperty, not assignment: a JSON-parsed "__proto__" key must stay a plain key.
-    Object.defineProperty(copy, key, { value: (input as Record<string, unknown>)[key], enumerable: true, writable: true, configurable: true })
-  }
-  return copy
+function isObject(value: JsonValue): value is { [key: string]: JsonValue } {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }

@@ -86,3 +86,8 @@ export function canonicalJson(value: unknown): string {
   assertPlainJson(value)
   return stableStringify(value)
 }
+
+/** Canonical JSON of a value already checked by {@link assertPlainJson} (no second walk). */
+export function canonicalJsonOfChecked(value: JsonValue): string {
+  return stableStringify(value)
+}

@@ -1,0 +1,108 @@
+import { ToolError } from '../errors/tool-error.js'
+import type { JsonValueError } from '../json/json-value-error.js'
+import type { Tool } from '../tool/types.js'
+import type { View } from '../views/view.js'
+import type { ValidationIssue } from './validators.js'
+
+/** Longest tool ID echoed into a message for an unknown tool. */
+const MAX_ECHOED_ID = 128
+
+/** Spec 000 "Errors", rows 1 and 2: unknown `result_view` value, or not a string. */
+export function resultViewInvalid(tool: Tool): ToolError {
+  return new ToolError({
+    code: tool.inputErrorCode,
+    reason: 'schema_invalid',
+    message: `tool "${tool.id}" input "result_view" must be one of "compact", "full"`,
+    details: { issues: [{ instancePath: '/result_view', schemaPath: '#/properties/result_view/enum', keyword: 'enum', message: 'must be one of "compact", "full"', params: { allowedValues: ['compact', 'full'] } }] },
+  })
+}
+
+/** Spec 000 "Errors", row 3: `result_view` sent to a single-result tool. */
+export function resultViewNotAccepted(tool: Tool): ToolError {
+  return new ToolError({
+    code: tool.inputErrorCode,
+    reason: 'schema_invalid',
+    message: `tool "${tool.id}" returns a single result and does not accept "result_view"`,
+  })
+}
+
+/** Spec 000 "Errors", row 6: the view differs from the one the caller (a Loop node) pinned. */
+export function resultViewPinned(tool: Tool, pinned: View): ToolError {
+  return new ToolError({
+    code: 'tool_denied',
+    reason: 'result_view_pinned',
+    message: `tool "${tool.id}" result view is pinned to "${pinned}" by the caller`,
+  })
+}
+
+/** The input failed the tool's input schema. */
+export function inputSchemaInvalid(tool: Tool, issues: readonly ValidationIssue[]): ToolError {
+  const first = issues[0]
+  const where = first === undefined ? '' : `: ${first.instancePath || '/'} ${first.message}`
+  return new ToolError({
+    code: tool.inputErrorCode,
+    reason: 'schema_invalid',
+    message: `tool "${tool.id}" input does not match its schema${where}`,
+    details: { issues },
+  })
+}
+
+/** The input is not plain JSON (a Date, NaN, a cycle, ...). */
+export function inputNotJson(tool: Tool, error: JsonValueError): ToolError {
+  return new ToolError({
+    code: tool.inputErrorCode,
+    reason: 'non_json_input',
+    message: `tool "${tool.id}" input is not plain JSON at "${error.pointer}"`,
+    details: { pointer: error.pointer, problem: error.problem },
+  })
+}
+
+/** No tool with that ID is registered. */
+export function unknownTool(toolId: string): ToolError {
+  const shown = toolId.length > MAX_ECHOED_ID ? toolId.slice(0, MAX_ECHOED_ID) + '…' : toolId
+  return new ToolError({
+    code: 'tool_not_found',
+    reason: 'unknown_tool',
+    message: `tool ${JSON.stringify(shown)} is not registered`,
+  })
+}
+
+/** The request itself is malformed (not an object, `tool_id` not a string, bad option types). */
+export function requestInvalid(problem: string): ToolError {
+  return new ToolError({ code: 'tool_invalid_input', reason: 'request_invalid', message: `invalid invoke request: ${problem}` })
+}
+
+/** The handler threw or rejected. The thrown value is kept as `cause`, not serialized. */
+export function handlerFailed(tool: Tool, cause: unknown): ToolError {
+  const error = new ToolError({
+    code: 'tool_execution_failed',
+    reason: 'handler_failed',
+    message: `tool "${tool.id}" failed: ${describeThrown(cause)}`,
+  })
+  Object.defineProperty(error, 'cause', { value: cause, enumerable: false })
+  return error
+}
+
+/** A schema of the tool could not be compiled by ajv (a broken definition, found on first use). */
+export function schemaCompileFailed(tool: Tool, which: 'input' | 'output', cause: unknown): ToolError {
+  return new ToolError({
+    code: 'tool_execution_failed',
+    reason: 'schema_compile_failed',
+    message: `tool "${tool.id}" ${which} schema cannot be compiled: ${describeThrown(cause)}`,
+  })
+}
+
+/** The handler returned a record that is not plain JSON or fails the full output schema. */
+export function outputInvalid(tool: Tool, details: Record<string, unknown>): ToolError {
+  return new ToolError({
+    code: 'tool_output_invalid',
+    reason: 'output_schema_invalid',
+    message: `tool "${tool.id}" returned a record that does not match its full output schema`,
+    details,
+  })
+}
+
+function describeThrown(cause: unknown): string {
+  const text = cause instanceof Error ? cause.message : typeof cause === 'string' ? cause : 'a non-Error value was thrown'
+  return text.length > 500 ? text.slice(0, 500) + '…' : text
+}

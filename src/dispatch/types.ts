@@ -1,0 +1,74 @@
+import type { ToolError } from '../errors/tool-error.js'
+import type { Tool } from '../tool/types.js'
+import type { ToolDescriptor } from '../tool/descriptor.js'
+import type { View } from '../views/view.js'
+import type { CallScope } from './scope.js'
+
+/** One call, as `dispatcher.invoke` takes it (DESIGN.md "Public API"). */
+export interface InvokeRequest {
+  tool_id: string
+  /** The tool input: a plain JSON object. For viewed tools it may carry `result_view`. */
+  input: unknown
+  scope?: CallScope
+  /** Correlates events and results; generated (a random UUID) when absent. */
+  tool_call_id?: string
+  /** A single-use approval token (spec 001 "Approval-gated tools"). */
+  approval_token?: string
+  /** Dotted input paths to redact from every surface but the handler (spec 001 "Sensitive input fields"). */
+  sensitive_input_fields?: readonly string[]
+  /** The view a Loop node pinned; a call whose input selects another view is denied (spec 000 "Hooks"). */
+  pinned_result_view?: View
+}
+
+/** The envelope of a successful result (spec 000 "Hooks": the record is under `structured`). */
+export interface ToolResult {
+  /** The selected view's record. */
+  readonly structured: unknown
+  /** A short label of the result. */
+  readonly preview: string
+}
+
+/** A successful call. `result_view` is present only for tools with views. */
+export interface InvokeOk {
+  readonly status: 'ok'
+  readonly tool_call_id: string
+  readonly result: ToolResult
+  readonly result_view?: View
+}
+
+/** A failed call: every caller or tool mistake ends here, never as a thrown exception. */
+export interface InvokeError {
+  readonly status: 'error'
+  readonly tool_call_id: string
+  readonly error: ToolError
+}
+
+/** A call waiting on an approval decision (spec 001 "Pending command-palette approvals"). */
+export interface InvokePending {
+  readonly status: 'approval_pending'
+  readonly tool_call_id: string
+  readonly approval_id: string
+}
+
+/** What `invoke` resolves to. */
+export type InvokeOutcome = InvokeOk | InvokeError | InvokePending
+
+/** Options of `createDispatcher`. */
+export interface DispatcherOptions {
+  /** The catalog: tools returned by `defineTool`, with distinct IDs. */
+  tools: readonly Tool[]
+}
+
+/** The dispatch engine (spec 001 "Invocation lifecycle"). */
+export interface Dispatcher {
+  /**
+   * Runs one call through the lifecycle: resolve tool → check `result_view` → validate input →
+   * handler → validate the full record → project to the selected view → outcome.
+   * Never rejects for anything a caller or tool can do wrong: those are `{ status: 'error' }`.
+   */
+  invoke(request: InvokeRequest): Promise<InvokeOutcome>
+  /** The descriptor of one tool, or `undefined` for an unknown ID. */
+  describe(tool_id: string): ToolDescriptor | undefined
+  /** The descriptors of every tool, in catalog order. */
+  list(): readonly ToolDescriptor[]
+}

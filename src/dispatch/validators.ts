@@ -1,0 +1,70 @@
+import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv'
+import addFormatsModule from 'ajv-formats'
+import type { JsonSchema } from '../schema/json-schema.js'
+import type { Tool } from '../tool/types.js'
+
+// ajv-formats is CommonJS: its default export arrives wrapped under ESM interop.
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv
+
+/** One validation issue, as ajv reports it (JSON Pointers; never the offending value). */
+export interface ValidationIssue {
+  /** JSON Pointer into the validated value, e.g. `/session_id`. */
+  readonly instancePath: string
+  /** JSON Pointer (URI fragment) into the schema, e.g. `#/properties/session_id/type`. */
+  readonly schemaPath: string
+  readonly keyword: string
+  readonly message: string
+  readonly params: Readonly<Record<string, unknown>>
+}
+
+const OPTIONS: Options = { strict: true, allowUnionTypes: true, allErrors: true, coerceTypes: false, useDefaults: false }
+let shared: Ajv | undefined
+
+/**
+ * An ajv instance for a schema. Schemas without `$id` share one instance; a schema with an `$id`
+ * (TypeBox `Cyclic` puts one in `$defs`) gets its own, since ajv refuses a duplicate `$id`.
+ */
+function ajvFor(schema: JsonSchema): Ajv {
+  if (hasId(schema)) return addFormats(new Ajv(OPTIONS))
+  return (shared ??= addFormats(new Ajv(OPTIONS)))
+}
+
+function hasId(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false
+  if (Array.isArray(value)) return value.some(hasId)
+  for (const [key, child] of Object.entries(value)) {
+    if (key === '$id' || hasId(child)) return true
+  }
+  return false
+}
+
+const compiled = new WeakMap<JsonSchema, ValidateFunction>()
+
+/**
+ * The validator of a schema, compiled on first use and kept (DESIGN.md "Known traps": ajv caches
+ * by object identity, so compile once per tool). Throws what ajv throws for a schema it rejects.
+ */
+export function validatorFor(schema: JsonSchema): ValidateFunction {
+  let validate = compiled.get(schema)
+  if (validate === undefined) {
+    validate = ajvFor(schema).compile(schema as object)
+    compiled.set(schema, validate)
+  }
+  return validate
+}
+
+/** The schema a handler's record is validated against: the full view, or the single output. */
+export function fullSchemaOf(tool: Tool): JsonSchema {
+  return tool.kind === 'viewed' ? tool.output.full : tool.output
+}
+
+/** ajv's errors as {@link ValidationIssue}s (copied, so later validations cannot change them). */
+export function toIssues(errors: readonly ErrorObject[] | null | undefined): ValidationIssue[] {
+  return (errors ?? []).map((e) => ({
+    instancePath: e.instancePath,
+    schemaPath: e.schemaPath,
+    keyword: e.keyword,
+    message: e.message ?? 'is invalid',
+    params: { ...e.params },
+  }))
+}

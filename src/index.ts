@@ -1,0 +1,70 @@
+/**
+ * result-views: compact and full result views for agent tools.
+ *
+ * This file is the public API of the root entry `result-views`. Every export here is a promise
+ * to hosts and tool authors: add one only on purpose (the API report `etc/result-views.api.md`
+ * shows the change). Named exports only; no `export *`.
+ *
+ * @packageDocumentation
+ */
+
+// Defining tools
+export { defineTool } from './tool/define.js'
+export { ToolDefinitionError, isToolDefinitionError } from './tool/tool-definition-error.js'
+export type { DefinitionProblem } from './tool/tool-definition-error.js'
+export type {
+  ApprovalRequirement,
+  SingleResultTool,
+  SingleResultToolDefinition,
+  Tool,
+  ToolBase,
+  ToolContext,
+  ToolDefinition,
+  ToolDefinitionBase,
+  ToolHandler,
+  ViewedTool,
+  ViewedToolDefinition,
+} from './tool/types.js'
+export type { ToolOrigin } from './tool/origin.js'
+export type { JsonSchema } from './schema/json-schema.js'
+
+// Views: proof and projection
+export { proveViewSubset } from './schema/subset.js'
+export type { ViewProof, ViewViolation, ViewViolationCode } from './schema/subset.js'
+export { compileProjector } from './views/project.js'
+export type { Projector } from './views/project.js'
+export type { View } from './views/view.js'
+
+// Canonical JSON and digests
+export { canonicalJson } from './json/canonical.js'
+export type { JsonValue } from './json/canonical.js'
+export { JsonValueError, isJsonValueError } from './json/json-value-error.js'
+export type { JsonValueProblem } from './json/json-value-error.js'
+export { schemaDigest } from './digest/schema-digest.js'
+export { inputDigest } from './digest/input-digest.js'
+export type { InputDigestOptions } from './digest/input-digest.js'
+
+// Descriptors
+export { describeTool } from './tool/descriptor.js'
+export type { ToolDescriptor, ViewContract } from './tool/descriptor.js'
+
+// Dispatch
+export { createDispatcher } from './dispatch/dispatcher.js'
+export type {
+  Dispatcher,
+  DispatcherOptions,
+  InvokeError,
+  InvokeOk,
+  InvokeOutcome,
+  InvokePending,
+  InvokeRequest,
+  ToolResult,
+} from './dispatch/types.js'
+export type { CallScope } from './dispatch/scope.js'
+export type { ValidationIssue } from './dispatch/validators.js'
+
+// Errors
+export { ToolError, isToolError } from './errors/tool-error.js'
+export type { ErrorSurface, ToolErrorInit, ToolErrorPayload } from './errors/tool-error.js'
+export { ToolErrorCodes } from './errors/codes.js'
+export type { InputErrorCode, ToolErrorCode, ToolErrorKind } from './errors/codes.js'

@@ -1,0 +1,179 @@
+import type { TSchema } from 'typebox'
+import { assertPlainJson } from '../json/canonical.js'
+import { isJsonValueError } from '../json/json-value-error.js'
+import { appendPointer } from '../json/pointer.js'
+import { deepFreeze } from '../json/freeze.js'
+import type { JsonSchema } from '../schema/json-schema.js'
+import { proveViewSubset } from '../schema/subset.js'
+import { compileProjector } from '../views/project.js'
+import { RESULT_VIEW_KEY, type View } from '../views/view.js'
+import { brandTool } from './brand.js'
+import { defaultPreview } from './preview.js'
+import { ToolDefinitionError, type DefinitionProblem } from './tool-definition-error.js'
+import type {
+  SingleResultTool,
+  SingleResultToolDefinition,
+  ToolBase,
+  ToolDefinition,
+  ViewedTool,
+  ViewedToolDefinition,
+} from './types.js'
+
+const TOOL_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/
+const ORIGINS = ['native', 'extension', 'mcp']
+const APPROVALS = ['none', 'required']
+const INPUT_ERROR_CODES = ['tool_invalid_input', 'invalid_request']
+
+/**
+ * Defines a tool, checking everything that can be checked before any call (spec 000 "Native
+ * Tools"; DESIGN.md "Public API").
+ *
+ * - A definition whose `output` is `{ compact, full }` gives a {@link ViewedTool}: the compact
+ *   schema must be provably a subset of the full one (`proveViewSubset`), and the projector is
+ *   compiled here, once. Views are for native tools only.
+ * - Any other `output` schema gives a {@link SingleResultTool}.
+ * - A native tool's input schema must not declare `result_view` (the library owns the selector);
+ *   an `extension` or `mcp` tool may, and is never inspected for it.
+ * - Schemas must be plain JSON; the tool keeps deep-frozen plain copies (TypeBox's hidden keys
+ *   dropped).
+ *
+ * @throws ToolDefinitionError (`code: 'tool_definition_invalid'`) listing every problem at once,
+ *   each with a JSON Pointer into the definition (e.g. `/output/compact/properties/id`).
+ */
+export function defineTool<I extends TSchema, C extends TSchema, F extends TSchema>(
+  definition: ViewedToolDefinition<I, C, F>,
+): ViewedTool
+export function defineTool<I extends TSchema, O extends TSchema>(definition: SingleResultToolDefinition<I, O>): SingleResultTool
+export function defineTool(definition: ToolDefinition): ViewedTool | SingleResultTool
+export function defineTool(definition: ToolDefinition): ViewedTool | SingleResultTool {
+  const problems: DefinitionProblem[] = []
+  const problem = (path: string, code: string, message: string): void => {
+    problems.push({ path, code, message })
+  }
+  if (typeof definition !== 'object' || definition === null) {
+    throw new ToolDefinitionError(undefined, [{ path: '', code: 'not_an_object', message: 'a tool definition must be an object' }])
+  }
+  const d = definition as unknown as Record<string, unknown>
+  const id = typeof d.id === 'string' ? d.id : undefined
+  if (id === undefined || !TOOL_ID.test(id)) {
+    problem('/id', 'invalid_id', 'id must be 1-128 characters of letters, digits, "_", ".", ":" or "-", starting with a letter or digit')
+  }
+  if (typeof d.description !== 'string') problem('/description', 'invalid_description', 'description must be a string')
+  if (typeof d.handler !== 'function') problem('/handler', 'invalid_handler', 'handler must be a function')
+  const origin = d.origin ?? 'native'
+  if (!ORIGINS.includes(origin as string)) problem('/origin', 'invalid_origin', 'origin must be "native", "extension" or "mcp"')
+  const approval = d.approval ?? 'none'
+  if (!APPROVALS.includes(approval as string)) problem('/approval', 'invalid_approval', 'approval must be "none" or "required"')
+  const inputErrorCode = d.inputErrorCode ?? 'tool_invalid_input'
+  if (!INPUT_ERROR_CODES.includes(inputErrorCode as string)) {
+    problem('/inputErrorCode', 'invalid_input_error_code', 'inputErrorCode must be "tool_invalid_input" or "invalid_request"')
+  }
+  if (d.risk !== undefined && typeof d.risk !== 'string') problem('/risk', 'invalid_risk', 'risk must be a string')
+  if (d.readOnly !== undefined && typeof d.readOnly !== 'boolean') problem('/readOnly', 'invalid_read_only', 'readOnly must be a boolean')
+  if (d.preview !== undefined && typeof d.preview !== 'function') problem('/preview', 'invalid_preview', 'preview must be a function')
+  const toolsets = stringList(d.toolsets, '/toolsets', problem)
+  const sensitiveInputFields = stringList(d.sensitiveInputFields, '/sensitiveInputFields', problem)
+
+  const inputSchema = plainSchema(d.input, '/input', problem)
+  if (inputSchema !== undefined) {
+    if (inputSchema.type !== 'object') problem('/input/type', 'input_not_object', 'the input schema must be an object schema (type: "object")')
+    const properties = inputSchema.properties as Record<string, unknown> | undefined
+    if (origin === 'native' && properties !== undefined && Object.prototype.hasOwnProperty.call(properties, RESULT_VIEW_KEY)) {
+      problem(
+        appendPointer('/input/properties', RESULT_VIEW_KEY),
+        'result_view_declared',
+        'a native tool must not declare "result_view": the library adds the selector to tools with views (spec 000 "The selector")',
+      )
+    }
+  }
+
+  const output = d.output as Record<string, unknown> | undefined
+  const viewed = isViewPair(output)
+  let compact: JsonSchema | undefined
+  let full: JsonSchema | undefined
+  let single: JsonSchema | undefined
+  if (viewed) {
+    if (origin !== 'native') problem('/output', 'views_not_native', 'only native tools can have result views')
+    compact = plainSchema(output.compact, '/output/compact', problem)
+    full = plainSchema(output.full, '/output/full', problem)
+    if (compact !== undefined && full !== undefined) {
+      const proof = proveViewSubset(compact, full)
+      if (!proof.ok) {
+        for (const v of proof.violations) {
+          problems.push({ path: '/output/compact' + v.compactPath, code: v.code, message: `${v.message} (full view: /output/full${v.fullPath})` })
+        }
+      }
+    }
+  } else {
+    single = plainSchema(output, '/output', problem)
+  }
+
+  if (problems.length > 0) throw new ToolDefinitionError(id, problems)
+
+  const userPreview = d.preview as ((record: unknown) => string) | undefined
+  const base: Omit<ToolBase, 'preview'> = {
+    id: id!,
+    description: d.description as string,
+    origin: origin as ToolBase['origin'],
+    risk: d.risk as string | undefined,
+    approval: approval as ToolBase['approval'],
+    readOnly: (d.readOnly as boolean | undefined) ?? d.risk === 'read',
+    toolsets,
+    sensitiveInputFields,
+    inputErrorCode: inputErrorCode as ToolBase['inputErrorCode'],
+    inputSchema: inputSchema!,
+    handler: d.handler as ToolBase['handler'],
+  }
+  const preview = userPreview === undefined ? (_full: unknown, selected: unknown) => defaultPreview(selected) : (record: unknown) => userPreview(record)
+
+  if (viewed) {
+    const projector = compileProjector(compact!)
+    const tool: ViewedTool = {
+      ...base,
+      kind: 'viewed',
+      output: Object.freeze({ compact: compact!, full: full! }),
+      preview,
+      project: (record: unknown, view: View) => (view === 'full' ? record : projector(record)),
+    }
+    return Object.freeze(brandTool(tool))
+  }
+  const tool: SingleResultTool = { ...base, kind: 'single', output: single!, preview }
+  return Object.freeze(brandTool(tool))
+}
+
+function isViewPair(output: Record<string, unknown> | undefined): output is { compact: unknown; full: unknown } {
+  return (
+    typeof output === 'object' &&
+    output !== null &&
+    Object.prototype.hasOwnProperty.call(output, 'compact') &&
+    Object.prototype.hasOwnProperty.call(output, 'full') &&
+    !Object.prototype.hasOwnProperty.call(output, 'type')
+  )
+}
+
+type Report = (path: string, code: string, message: string) => void
+
+function stringList(value: unknown, path: string, problem: Report): readonly string[] {
+  if (value === undefined) return Object.freeze([])
+  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string' || v.length === 0)) {
+    problem(path, 'invalid_string_list', `${path.slice(1)} must be an array of non-empty strings`)
+    return Object.freeze([])
+  }
+  return Object.freeze([...value])
+}
+
+/** A deep-frozen plain JSON copy of a schema, or `undefined` after reporting why it is unusable. */
+function plainSchema(schema: unknown, path: string, problem: Report): JsonSchema | undefined {
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
+    problem(path, 'invalid_schema', 'must be a JSON Schema object')
+    return undefined
+  }
+  try {
+    assertPlainJson(schema)
+  } catch (error) {
+    if (!isJsonValueError(error)) throw error
+    problem(path + error.pointer, 'schema_not_json', `schema is not plain JSON: ${error.message}`)
+    return undefined
+  }
+  return deepFreeze(JSON.parse(JSON.stringify(schema)) as JsonSchema)
+}

@@ -1,0 +1,86 @@
+import { schemaDigest } from '../digest/schema-digest.js'
+import { deepFreeze } from '../json/freeze.js'
+import type { JsonSchema } from '../schema/json-schema.js'
+import { DEFAULT_VIEW, RESULT_VIEW_KEY, VIEWS } from '../views/view.js'
+import type { Tool } from './types.js'
+
+/** A view's contract in a descriptor: its schema and that schema's digest (64 hex characters). */
+export interface ViewContract {
+  readonly schema: JsonSchema
+  readonly digest: string
+}
+
+/**
+ * The discovery record of a tool (spec 000 "Discovering both contracts", "HTTP / UDS API").
+ * For a viewed tool `output_schema` / `output_schema_digest` describe the compact view,
+ * `output_views` carries both, and `input_schema` lists `result_view`. A single-result tool has
+ * neither `output_views` nor a `result_view` input. Deep-frozen.
+ */
+export interface ToolDescriptor {
+  readonly tool_id: string
+  readonly description: string
+  readonly input_schema: JsonSchema
+  readonly output_schema: JsonSchema
+  /** Schema digest (lowercase hex SHA-256 of canonical JSON) of `output_schema`. */
+  readonly output_schema_digest: string
+  readonly output_views?: { readonly compact: ViewContract; readonly full: ViewContract }
+}
+
+/** The `result_view` property a viewed tool's input schema lists (spec 000 "The selector"). */
+export const RESULT_VIEW_INPUT_SCHEMA: JsonSchema = Object.freeze({
+  type: 'string',
+  enum: Object.freeze([...VIEWS]),
+  default: DEFAULT_VIEW,
+})
+
+const cache = new WeakMap<Tool, ToolDescriptor>()
+
+/**
+ * The descriptor of a tool, computed once per tool and cached (the same frozen object is
+ * returned on every call).
+ *
+ * @param tool - a tool returned by `defineTool`.
+ * @returns the spec's descriptor: `{ tool_id, description, input_schema, output_schema,
+ *   output_schema_digest, output_views? }`.
+ */
+export function describeTool(tool: Tool): ToolDescriptor {
+  let descriptor = cache.get(tool)
+  if (descriptor === undefined) {
+    descriptor = deepFreeze(buildDescriptor(tool))
+    cache.set(tool, descriptor)
+  }
+  return descriptor
+}
+
+function buildDescriptor(tool: Tool): ToolDescriptor {
+  if (tool.kind === 'single') {
+    return {
+      tool_id: tool.id,
+      description: tool.description,
+      input_schema: tool.inputSchema,
+      output_schema: tool.output,
+      output_schema_digest: schemaDigest(tool.output),
+    }
+  }
+  const compact: ViewContract = { schema: tool.output.compact, digest: schemaDigest(tool.output.compact) }
+  const full: ViewContract = { schema: tool.output.full, digest: schemaDigest(tool.output.full) }
+  return {
+    tool_id: tool.id,
+    description: tool.description,
+    input_schema: withResultView(tool.inputSchema),
+    output_schema: compact.schema,
+    output_schema_digest: compact.digest,
+    output_views: { compact, full },
+  }
+}
+
+/** The input schema with the `result_view` selector added to `properties` (never to `required`). */
+function withResultView(input: JsonSchema): JsonSchema {
+  const properties: Record<string, unknown> = {}
+  const authored = (input.properties ?? {}) as Record<string, unknown>
+  for (const key of Object.keys(authored)) {
+    Object.defineProperty(properties, key, { value: authored[key], enumerable: true, writable: true, configurable: true })
+  }
+  properties[RESULT_VIEW_KEY] = RESULT_VIEW_INPUT_SCHEMA
+  return { ...input, properties }
+}

@@ -1,0 +1,39 @@
+const BRAND: unique symbol = Symbol.for('result-views.ToolDefinitionError')
+
+/** One problem found in a tool definition. */
+export interface DefinitionProblem {
+  /**
+   * Where: a JSON Pointer (RFC 6901) into the definition object, e.g. `/id`, `/input`,
+   * `/output/compact/properties/session`, `/output/full/properties/session`.
+   */
+  path: string
+  /** Stable problem code, e.g. `invalid_id`, `result_view_declared`, or a view-proof violation code. */
+  code: string
+  message: string
+}
+
+/**
+ * Thrown by `defineTool` for a definition that must never reach a catalog. Lists every problem
+ * found at once (`problems`), each with a JSON Pointer into the definition; `code` is always
+ * `'tool_definition_invalid'`.
+ */
+export class ToolDefinitionError extends Error {
+  override readonly name = 'ToolDefinitionError'
+  readonly code = 'tool_definition_invalid' as const
+  readonly tool_id: string | undefined
+  readonly problems: readonly DefinitionProblem[]
+
+  constructor(toolId: string | undefined, problems: readonly DefinitionProblem[]) {
+    const label = toolId === undefined ? 'tool definition' : `tool "${toolId}"`
+    const lines = problems.map((p) => `  - ${p.path || '/'}: ${p.message}`)
+    super(`${label} is invalid (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n${lines.join('\n')}`)
+    this.tool_id = toolId
+    this.problems = problems
+    Object.defineProperty(this, BRAND, { value: true })
+  }
+}
+
+/** True for a {@link ToolDefinitionError} from any copy of this library. */
+export function isToolDefinitionError(value: unknown): value is ToolDefinitionError {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true
+}

@@ -1,0 +1,100 @@
+import Type from 'typebox'
+import { describe, expect, it } from 'vitest'
+import { ToolDefinitionError, defineTool, isToolDefinitionError, type DefinitionProblem } from 'result-views'
+import { NoteCompact, NoteFull } from '../support/tools.js'
+
+const input = Type.Object({ id: Type.String() }, { additionalProperties: false })
+const handler = () => ({ id: 'n', title: 't', body: 'b' })
+
+function problemsOf(definition: unknown): DefinitionProblem[] {
+  try {
+    defineTool(definition as Parameters<typeof defineTool>[0])
+  } catch (error) {
+    expect(isToolDefinitionError(error)).toBe(true)
+    expect((error as ToolDefinitionError).code).toBe('tool_definition_invalid')
+    return [...(error as ToolDefinitionError).problems]
+  }
+  throw new Error('expected defineTool to throw')
+}
+
+describe('defineTool', () => {
+  it('returns a frozen viewed tool with plain JSON copies of its schemas', () => {
+    const tool = defineTool({ id: 'notes__read', description: 'd', input, output: { compact: NoteCompact, full: NoteFull }, handler, risk: 'read' })
+    expect(tool.kind).toBe('viewed')
+    expect(Object.isFrozen(tool)).toBe(true)
+    expect(Object.isFrozen(tool.output.compact)).toBe(true)
+    expect(tool.output.full).toEqual(JSON.parse(JSON.stringify(NoteFull)))
+    expect(tool.output.full).not.toBe(NoteFull)
+    expect(tool.origin).toBe('native')
+    expect(tool.readOnly).toBe(true)
+    expect(tool.inputErrorCode).toBe('tool_invalid_input')
+  })
+
+  it('returns a single-result tool for one output schema', () => {
+    const tool = defineTool({ id: 'skills__view', description: 'd', input, output: NoteFull, handler })
+    expect(tool.kind).toBe('single')
+  })
+
+  it('projects with the compiled projector: full returns the record, compact a new record', () => {
+    const tool = defineTool({ id: 'notes__read', description: 'd', input, output: { compact: NoteCompact, full: NoteFull }, handler })
+    const record = { id: 'n', title: 't', body: 'b' }
+    expect(tool.project(record, 'full')).toBe(record)
+    expect(tool.project(record, 'compact')).toEqual({ id: 'n', title: 't' })
+  })
+
+  it('rejects a compact view that is not a subset of the full view, with pointers into both', () => {
+    const compact = Type.Object({ id: Type.String(), secret: Type.String() }, { additionalProperties: false })
+    const problems = problemsOf({ id: 'x', description: 'd', input, output: { compact, full: NoteFull }, handler })
+    expect(problems).toHaveLength(1)
+    expect(problems[0]!.path).toBe('/output/compact/properties/secret')
+    expect(problems[0]!.message).toContain('/output/full')
+  })
+
+  it('rejects result_view declared by a native tool, and allows it for extension and mcp tools', () => {
+    const withView = Type.Object({ result_view: Type.String() })
+    const problems = problemsOf({ id: 'x', description: 'd', input: withView, output: { compact: NoteCompact, full: NoteFull }, handler })
+    expect(problems).toEqual([expect.objectContaining({ path: '/input/properties/result_view', code: 'result_view_declared' })])
+    expect(problemsOf({ id: 'x', description: 'd', input: withView, output: NoteFull, handler }).map((p) => p.code)).toEqual(['result_view_declared'])
+    for (const origin of ['extension', 'mcp'] as const) {
+      expect(defineTool({ id: 'x', description: 'd', origin, input: withView, output: NoteFull, handler }).origin).toBe(origin)
+    }
+  })
+
+  it('lists every problem at once', () => {
+    const problems = problemsOf({
+      id: '',
+      description: 3,
+      input: { type: 'string' },
+      output: { compact: Type.Object({ extra: Type.String() }), full: NoteFull },
+      handler: 'nope',
+      origin: 'plugin',
+      approval: 'maybe',
+      inputErrorCode: 'oops',
+      toolsets: ['ok', 7],
+    })
+    expect(problems.map((p) => p.path)).toEqual(
+      expect.arrayContaining(['/id', '/description', '/handler', '/origin', '/approval', '/inputErrorCode', '/toolsets', '/input/type', '/output/compact/properties/extra']),
+    )
+  })
+
+  it('rejects views on extension tools and non-JSON schemas', () => {
+    expect(problemsOf({ id: 'x', description: 'd', origin: 'mcp', input, output: { compact: NoteCompact, full: NoteFull }, handler }).map((p) => p.code)).toContain(
+      'views_not_native',
+    )
+    const problems = problemsOf({ id: 'x', description: 'd', input: { type: 'object', properties: { a: { minimum: NaN } } }, output: NoteFull, handler })
+    expect(problems).toEqual([expect.objectContaining({ path: '/input/properties/a/minimum', code: 'schema_not_json' })])
+  })
+
+  it('throws a typed error for a definition that is not an object', () => {
+    expect(problemsOf(null)).toEqual([expect.objectContaining({ code: 'not_an_object' })])
+  })
+
+  it('names the tool and each problem path in the message', () => {
+    try {
+      defineTool({ id: 'bad__tool', description: 'd', input, output: { compact: Type.Object({ z: Type.String() }), full: NoteFull }, handler } as never)
+      expect.unreachable()
+    } catch (error) {
+      expect((error as Error).message).toMatch(/^tool "bad__tool" is invalid \(1 problem\):\n {2}- \/output\/compact\/properties\/z: /)
+    }
+  })
+})
