@@ -4,6 +4,9 @@ export default defineConfig({
   entry: {
     index: 'src/index.ts',
     testing: 'src/testing/index.ts',
+    loop: 'src/loop/index.ts',
+    mcp: 'src/mcp/index.ts',
+    sqlite: 'src/sqlite/index.ts',
   },
   format: ['esm', 'cjs'],
   dts: true,

@@ -7,7 +7,7 @@ export default defineConfig({
   resolve: {
     // Tests import the public entries by their package names, resolved to the sources.
     alias: [
-      { find: /^result-views\/testing$/, replacement: src('testing/index.ts') },
+      { find: /^result-views\/(testing|loop|mcp|sqlite)$/, replacement: src('$1/index.ts') },
       { find: /^result-views$/, replacement: src('index.ts') },
     ],
   },
