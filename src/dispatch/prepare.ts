@@ -1,0 +1,44 @@
+import type { ToolError } from '../errors/tool-error.js'
+import { assertPlainJson } from '../json/canonical.js'
+import { isJsonValueError } from '../json/json-value-error.js'
+import type { Tool } from '../tool/types.js'
+import type { Call } from './call.js'
+import { inputNotJson, inputSchemaInvalid, schemaCompileFailed } from './errors.js'
+import { selectView } from './select-view.js'
+import { toIssues, validatorFor } from './validators.js'
+
+/** The fields of a call that the input stages compute. */
+export type CallBase = Omit<Call, 'handlerInput' | 'view' | 'input'>
+
+/**
+ * The input stages of the lifecycle (spec 001 "Invocation lifecycle"): the input must be plain
+ * JSON, then the `result_view` selector rules (spec 000 "Errors" rows 1-3 and 6), then the tool's
+ * input schema (ajv, compiled once per tool on first use). Run again on an input a pre-call hook
+ * patched.
+ *
+ * @returns the call with `view` and `handlerInput` set, or the typed input error.
+ */
+export function prepareInput(base: CallBase, input: unknown): Call | ToolError {
+  const { tool } = base
+  try {
+    assertPlainJson(input)
+  } catch (error) {
+    if (isJsonValueError(error)) return inputNotJson(tool, error)
+    throw error
+  }
+  const selection = selectView(tool, input, base.request.pinned_result_view)
+  if (!selection.ok) return selection.error
+  const invalid = validateInput(tool, selection.input)
+  if (invalid !== undefined) return invalid
+  return { ...base, input: input as Record<string, unknown>, view: selection.view, handlerInput: selection.input }
+}
+
+function validateInput(tool: Tool, input: unknown): ToolError | undefined {
+  let validate
+  try {
+    validate = validatorFor(tool.inputSchema)
+  } catch (error) {
+    return schemaCompileFailed(tool, 'input', error)
+  }
+  return validate(input) ? undefined : inputSchemaInvalid(tool, toIssues(validate.errors))
+}
