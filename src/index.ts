@@ -63,6 +63,25 @@ export type {
 export type { CallScope } from './dispatch/scope.js'
 export type { ValidationIssue } from './dispatch/validators.js'
 
+// Hooks, redaction and logging
+export { HookRegistrationError } from './hooks/registry.js'
+export type { HookOptions } from './hooks/registry.js'
+export type {
+  HookEvent,
+  HookHandlers,
+  HookPayloadBase,
+  PostCallHandler,
+  PostCallPayload,
+  PostErrorHandler,
+  PostErrorPayload,
+  PreCallDecision,
+  PreCallHandler,
+  PreCallPayload,
+} from './hooks/events.js'
+export { REDACTED } from './redact/sensitive-paths.js'
+export { silentLogger } from './log/logger.js'
+export type { Logger } from './log/logger.js'
+
 // Errors
 export { ToolError, isToolError } from './errors/tool-error.js'
 export type { ErrorSurface, ToolErrorInit, ToolErrorPayload } from './errors/tool-error.js'

@@ -1,3 +1,4 @@
+import type { SensitivePath } from '../redact/sensitive-paths.js'
 import type { Tool } from '../tool/types.js'
 import type { View } from '../views/view.js'
 import type { CallScope } from './scope.js'
@@ -18,4 +19,8 @@ export interface Call {
   readonly handlerInput: unknown
   /** The selected view (viewed tools only). */
   readonly view: View | undefined
+  /** The tool's and the call's sensitive input fields, parsed. */
+  readonly sensitivePaths: readonly SensitivePath[]
+  /** The sensitive values seen in any input of this call (sent or patched), scrubbed from free text. */
+  readonly secrets: readonly string[]
 }

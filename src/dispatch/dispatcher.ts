@@ -1,13 +1,23 @@
 import { randomUUID } from 'node:crypto'
 import { isToolError, type ToolError } from '../errors/tool-error.js'
+import type { HookEvent, HookHandlers } from '../hooks/events.js'
+import { HookRegistry } from '../hooks/registry.js'
+import { isJsonValueError } from '../json/json-value-error.js'
+import { assertPlainJson } from '../json/canonical.js'
+import { silentLogger } from '../log/logger.js'
+import { scrubText } from '../redact/redact.js'
+import { scrubError } from '../redact/scrub-error.js'
+import { parseSensitivePaths, type SensitivePath } from '../redact/sensitive-paths.js'
 import { describeTool, type ToolDescriptor } from '../tool/descriptor.js'
 import { isDefinedTool } from '../tool/brand.js'
 import { ToolDefinitionError, type DefinitionProblem } from '../tool/tool-definition-error.js'
 import type { Tool } from '../tool/types.js'
 import type { Call } from './call.js'
-import { unknownTool } from './errors.js'
+import { requestInvalid, unknownTool } from './errors.js'
+import { emitPostCall, emitPostError, type EventCall } from './events.js'
 import { execute } from './execute.js'
-import { prepareInput } from './prepare.js'
+import { runPreCall } from './pre-call.js'
+import { prepareInput, type CallBase } from './prepare.js'
 import { checkRequest, normalizeScope } from './request.js'
 import type { Dispatcher, DispatcherOptions, InvokeOutcome, InvokeRequest } from './types.js'
 
@@ -15,43 +25,84 @@ import type { Dispatcher, DispatcherOptions, InvokeOutcome, InvokeRequest } from
  * Creates the dispatch engine over a catalog of tools (DESIGN.md "Public API"; spec 001
  * "Invocation lifecycle").
  *
- * @param options - `{ tools }`: tools returned by `defineTool`, with distinct IDs.
+ * @param options - `{ tools, hooks?, logger? }`: tools returned by `defineTool`, with distinct IDs;
+ *   initial hook handlers; a pino- or console-compatible logger (silent by default).
  * @throws ToolDefinitionError (`code: 'tool_definition_invalid'`) when `tools` is not an array,
  *   holds something `defineTool` did not return, or repeats an ID.
+ * @throws HookRegistrationError (`code: 'hook_registration_invalid'`) for a bad `hooks` entry.
  */
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const catalog = buildCatalog(options?.tools)
+  const hooks = new HookRegistry(options?.hooks)
+  const logger = options?.logger ?? silentLogger
+  const toolPaths = new Map<Tool, SensitivePath[]>()
+  for (const tool of catalog.values()) toolPaths.set(tool, parseSensitivePaths(tool.sensitiveInputFields).paths)
 
   async function invoke(request: InvokeRequest): Promise<InvokeOutcome> {
     const malformed = checkRequest(request)
     const toolCallId = typeof request?.tool_call_id === 'string' ? request.tool_call_id : randomUUID()
-    const fail = (error: ToolError): InvokeOutcome => ({ status: 'error', tool_call_id: toolCallId, error })
-    if (malformed !== undefined) return fail(malformed)
+    if (malformed !== undefined) return { status: 'error', tool_call_id: toolCallId, error: malformed }
 
     const tool = catalog.get(request.tool_id)
-    if (tool === undefined) return fail(unknownTool(request.tool_id))
+    if (tool === undefined) return { status: 'error', tool_call_id: toolCallId, error: unknownTool(request.tool_id) }
 
-    const call = prepareInput({ request, tool, tool_call_id: toolCallId, scope: normalizeScope(request.scope) }, request.input)
-    if (isToolError(call)) return fail(call)
+    const callPaths = parseSensitivePaths(request.sensitive_input_fields ?? [])
+    if (callPaths.invalid.length > 0) {
+      const bad = request.sensitive_input_fields![callPaths.invalid[0]!]!
+      return { status: 'error', tool_call_id: toolCallId, error: requestInvalid(`sensitive_input_fields has a malformed path ${JSON.stringify(bad.slice(0, 128))}`) }
+    }
+    const base: CallBase = {
+      request,
+      tool,
+      tool_call_id: toolCallId,
+      scope: normalizeScope(request.scope),
+      sensitivePaths: [...toolPaths.get(tool)!, ...callPaths.paths],
+      secrets: [],
+    }
+    const prepared = prepareInput(base, request.input)
+    if (isToolError(prepared)) return fail({ ...base, input: plainOrNull(request.input), view: undefined }, prepared)
+
+    const call = await runPreCall(prepared, hooks, logger)
+    if (isToolError(call)) return fail(prepared, call)
 
     return complete(call)
   }
 
+  /** Runs an authorized call to its outcome, emitting `tool.post_call` or `tool.post_error`. */
   async function complete(call: Call): Promise<InvokeOutcome> {
     const result = await execute(call)
-    if (isToolError(result)) return { status: 'error', tool_call_id: call.tool_call_id, error: result }
+    if (isToolError(result)) return fail(call, result)
+    const safe = { structured: result.structured, preview: scrubText(result.preview, call.secrets) }
+    await emitPostCall(call, safe, hooks, logger)
     return call.view === undefined
-      ? { status: 'ok', tool_call_id: call.tool_call_id, result }
-      : { status: 'ok', tool_call_id: call.tool_call_id, result, result_view: call.view }
+      ? { status: 'ok', tool_call_id: call.tool_call_id, result: safe }
+      : { status: 'ok', tool_call_id: call.tool_call_id, result: safe, result_view: call.view }
+  }
+
+  async function fail(call: EventCall, error: ToolError): Promise<InvokeOutcome> {
+    const safe = scrubError(error, call.secrets)
+    await emitPostError(call, safe, hooks, logger)
+    return { status: 'error', tool_call_id: call.tool_call_id, error: safe }
   }
 
   return {
     invoke,
+    hook: <E extends HookEvent>(event: E, handler: HookHandlers[E]) => hooks.add(event, handler),
     describe: (toolId: string): ToolDescriptor | undefined => {
       const tool = typeof toolId === 'string' ? catalog.get(toolId) : undefined
       return tool === undefined ? undefined : describeTool(tool)
     },
     list: (): readonly ToolDescriptor[] => [...catalog.values()].map(describeTool),
+  }
+}
+
+function plainOrNull(input: unknown): unknown {
+  try {
+    assertPlainJson(input)
+    return input
+  } catch (error) {
+    if (isJsonValueError(error)) return null
+    throw error
   }
 }
 

@@ -106,3 +106,24 @@ function describeThrown(cause: unknown): string {
   const text = cause instanceof Error ? cause.message : typeof cause === 'string' ? cause : 'a non-Error value was thrown'
   return text.length > 500 ? text.slice(0, 500) + '…' : text
 }
+
+/** A pre-call hook denied the call. */
+export function hookDenied(tool: Tool, reason: string | undefined): ToolError {
+  return new ToolError({
+    code: 'tool_denied',
+    reason: 'hook_denied',
+    message: `tool "${tool.id}" invocation denied by a pre-call hook${reason === undefined ? '' : `: ${reason}`}`,
+  })
+}
+
+/** A pre-call hook threw or rejected: the call fails (it never runs unchecked). */
+export function hookFailed(tool: Tool, cause: unknown): ToolError {
+  const error = new ToolError({ code: 'tool_hook_failed', reason: 'hook_threw', message: `tool "${tool.id}" pre-call hook failed: ${describeThrown(cause)}` })
+  Object.defineProperty(error, 'cause', { value: cause, enumerable: false })
+  return error
+}
+
+/** A pre-call hook returned something it may not: another tool ID or scope, no tool_input, a non-JSON input. */
+export function hookPatchInvalid(tool: Tool, problem: string): ToolError {
+  return new ToolError({ code: 'tool_hook_failed', reason: 'hook_patch_invalid', message: `tool "${tool.id}" pre-call hook returned an invalid patch: ${problem}` })
+}

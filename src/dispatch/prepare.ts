@@ -4,6 +4,8 @@ import { isJsonValueError } from '../json/json-value-error.js'
 import type { Tool } from '../tool/types.js'
 import type { Call } from './call.js'
 import { inputNotJson, inputSchemaInvalid, schemaCompileFailed } from './errors.js'
+import { collectSecrets } from '../redact/redact.js'
+import { mergeSecrets, scrubError } from '../redact/scrub-error.js'
 import { selectView } from './select-view.js'
 import { toIssues, validatorFor } from './validators.js'
 
@@ -28,9 +30,10 @@ export function prepareInput(base: CallBase, input: unknown): Call | ToolError {
   }
   const selection = selectView(tool, input, base.request.pinned_result_view)
   if (!selection.ok) return selection.error
+  const secrets = mergeSecrets(base.secrets, collectSecrets(input, base.sensitivePaths))
   const invalid = validateInput(tool, selection.input)
-  if (invalid !== undefined) return invalid
-  return { ...base, input: input as Record<string, unknown>, view: selection.view, handlerInput: selection.input }
+  if (invalid !== undefined) return scrubError(invalid, secrets)
+  return { ...base, secrets, input: input as Record<string, unknown>, view: selection.view, handlerInput: selection.input }
 }
 
 function validateInput(tool: Tool, input: unknown): ToolError | undefined {

@@ -1,4 +1,7 @@
 import type { ToolError } from '../errors/tool-error.js'
+import type { HookEvent, HookHandlers } from '../hooks/events.js'
+import type { HookOptions } from '../hooks/registry.js'
+import type { Logger } from '../log/logger.js'
 import type { Tool } from '../tool/types.js'
 import type { ToolDescriptor } from '../tool/descriptor.js'
 import type { View } from '../views/view.js'
@@ -57,6 +60,10 @@ export type InvokeOutcome = InvokeOk | InvokeError | InvokePending
 export interface DispatcherOptions {
   /** The catalog: tools returned by `defineTool`, with distinct IDs. */
   tools: readonly Tool[]
+  /** Initial hook handlers, per event (more can be added with `dispatcher.hook`). */
+  hooks?: HookOptions
+  /** Structured logger (pino- and console-compatible). Default: silent. */
+  logger?: Logger
 }
 
 /** The dispatch engine (spec 001 "Invocation lifecycle"). */
@@ -67,6 +74,14 @@ export interface Dispatcher {
    * Never rejects for anything a caller or tool can do wrong: those are `{ status: 'error' }`.
    */
   invoke(request: InvokeRequest): Promise<InvokeOutcome>
+  /**
+   * Registers a hook handler (spec 000 "Hooks"); returns a function that unregisters it.
+   * `tool.pre_call` handlers run in registration order as a pipeline; post-call and post-error
+   * observers run after the outcome is known and cannot change it.
+   *
+   * @throws HookRegistrationError for an unknown event or a non-function handler.
+   */
+  hook<E extends HookEvent>(event: E, handler: HookHandlers[E]): () => void
   /** The descriptor of one tool, or `undefined` for an unknown ID. */
   describe(tool_id: string): ToolDescriptor | undefined
   /** The descriptors of every tool, in catalog order. */

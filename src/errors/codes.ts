@@ -17,8 +17,14 @@ export const ToolErrorCodes = {
   tool_denied: { kind: 'denial' },
   /** The handler threw or rejected. */
   tool_execution_failed: { kind: 'failure' },
+  /** A pre-call hook threw or returned a patch it may not (another tool ID or scope, a non-JSON input). */
+  tool_hook_failed: { kind: 'failure' },
   /** The handler returned a record that the tool's full output schema rejects. */
   tool_output_invalid: { kind: 'failure' },
+  /** A Loop node's pinned contract (schema digest of its view) no longer matches the tool's. */
+  loop_contract_stale: { kind: 'failure' },
+  /** A Loop node failed outside a tool call: its host action threw, or its call awaits an approval. */
+  loop_node_failed: { kind: 'failure' },
 } as const satisfies Record<string, { kind: ToolErrorKind }>
 
 /** How a code is treated on redacting surfaces. */

@@ -3,6 +3,7 @@ import { assertPlainJson } from '../json/canonical.js'
 import { isJsonValueError } from '../json/json-value-error.js'
 import { appendPointer } from '../json/pointer.js'
 import { deepFreeze } from '../json/freeze.js'
+import { parseSensitivePaths } from '../redact/sensitive-paths.js'
 import type { JsonSchema } from '../schema/json-schema.js'
 import { proveViewSubset } from '../schema/subset.js'
 import { compileProjector } from '../views/project.js'
@@ -73,6 +74,9 @@ export function defineTool(definition: ToolDefinition): ViewedTool | SingleResul
   if (d.preview !== undefined && typeof d.preview !== 'function') problem('/preview', 'invalid_preview', 'preview must be a function')
   const toolsets = stringList(d.toolsets, '/toolsets', problem)
   const sensitiveInputFields = stringList(d.sensitiveInputFields, '/sensitiveInputFields', problem)
+  for (const index of parseSensitivePaths(sensitiveInputFields).invalid) {
+    problem(`/sensitiveInputFields/${index}`, 'invalid_sensitive_path', 'a sensitive input field is a dotted path such as "secret", "auth.token" or "items[].token"')
+  }
 
   const inputSchema = plainSchema(d.input, '/input', problem)
   if (inputSchema !== undefined) {

@@ -1,0 +1,57 @@
+import type { ToolError } from '../errors/tool-error.js'
+import type { PostCallPayload, PostErrorPayload } from '../hooks/events.js'
+import { payloadBase } from '../hooks/payload.js'
+import type { HookRegistry } from '../hooks/registry.js'
+import { deepFreeze } from '../json/freeze.js'
+import { safeLog, type Logger } from '../log/logger.js'
+import { scrubJson } from '../redact/redact.js'
+import type { Call } from './call.js'
+import type { ToolResult } from './types.js'
+
+/** What the post events need of a call: an error can come before the input was checked. */
+export type EventCall = Pick<Call, 'tool' | 'tool_call_id' | 'scope' | 'request' | 'sensitivePaths' | 'secrets'> & {
+  /** The input to show (`null` when it is not plain JSON). */
+  readonly input: unknown
+  readonly view: Call['view']
+}
+
+/**
+ * Emits `tool.post_call` (spec 000 "Hooks"): `tool_result` is the envelope the caller receives,
+ * with sensitive values scrubbed. Observers run in order and are awaited; one that throws is
+ * logged and never changes the outcome.
+ */
+export async function emitPostCall(call: EventCall, result: ToolResult, hooks: HookRegistry, logger: Logger): Promise<void> {
+  const handlers = hooks.list('tool.post_call')
+  if (handlers.length === 0) return
+  const payload: PostCallPayload = deepFreeze({
+    event: 'tool.post_call',
+    ...payloadBase(call, call.input, call.view),
+    tool_result: scrubJson({ structured: result.structured, preview: result.preview }, call.secrets) as ToolResult,
+  })
+  for (const handler of handlers) await observe('tool.post_call', () => handler(payload), call, logger)
+}
+
+/** Emits `tool.post_error` with the typed error's dispatch payload (already scrubbed). */
+export async function emitPostError(call: EventCall, error: ToolError, hooks: HookRegistry, logger: Logger): Promise<void> {
+  const handlers = hooks.list('tool.post_error')
+  if (handlers.length === 0) return
+  const payload: PostErrorPayload = deepFreeze({
+    event: 'tool.post_error',
+    ...payloadBase(call, call.input, call.view),
+    error: error.forSurface('dispatch'),
+  })
+  for (const handler of handlers) await observe('tool.post_error', () => handler(payload), call, logger)
+}
+
+async function observe(event: string, run: () => unknown, call: EventCall, logger: Logger): Promise<void> {
+  try {
+    await run()
+  } catch (error) {
+    safeLog(
+      logger,
+      'error',
+      { event, tool_id: call.tool.id, tool_call_id: call.tool_call_id, error: error instanceof Error ? error.name : typeof error },
+      `${event} observer failed; the outcome is kept`,
+    )
+  }
+}

@@ -1,0 +1,78 @@
+import { isToolError, type ToolError } from '../errors/tool-error.js'
+import type { PreCallDecision, PreCallPayload } from '../hooks/events.js'
+import { payloadBase } from '../hooks/payload.js'
+import type { HookRegistry } from '../hooks/registry.js'
+import { assertPlainJson } from '../json/canonical.js'
+import { cloneJson } from '../json/clone.js'
+import { isJsonValueError } from '../json/json-value-error.js'
+import { safeLog, type Logger } from '../log/logger.js'
+import { restoreRedacted } from '../redact/redact.js'
+import { scrubError } from '../redact/scrub-error.js'
+import type { Call } from './call.js'
+import { hookDenied, hookFailed, hookPatchInvalid } from './errors.js'
+import { prepareInput } from './prepare.js'
+
+/**
+ * The `tool.pre_call` stage (spec 000 "Hooks"): handlers run in registration order as a pipeline.
+ * Each sees the current (redacted) input and may go on, patch the whole `tool_input`, or deny.
+ * A patched input goes through every input rule again (`prepareInput`: plain JSON, the
+ * `result_view` rules including a pinned view, the input schema), so a patch selecting `full`
+ * makes the caller receive the full record, fails on a single-result tool, and is denied with
+ * `result_view_pinned` on a call that pinned another view. A sensitive field patched back to
+ * `"[REDACTED]"` keeps its real value.
+ *
+ * @returns the final call, or the typed error: `tool_denied`/`hook_denied`,
+ *   `tool_hook_failed`/`hook_threw` | `hook_patch_invalid`, or an input error of the patch.
+ */
+export async function runPreCall(call: Call, hooks: HookRegistry, logger: Logger): Promise<Call | ToolError> {
+  let current = call
+  for (const handler of hooks.list('tool.pre_call')) {
+    const payload: PreCallPayload = Object.freeze({ event: 'tool.pre_call', ...payloadBase(current, current.input, current.view) })
+    let decision: PreCallDecision
+    try {
+      decision = await handler(payload)
+    } catch (error) {
+      safeLog(logger, 'error', { event: 'tool.pre_call', tool_id: current.tool.id, tool_call_id: current.tool_call_id }, 'pre-call hook threw')
+      return scrubError(hookFailed(current.tool, error), current.secrets)
+    }
+    if (decision === undefined || decision === null) continue
+    if (typeof decision !== 'object') return hookPatchInvalid(current.tool, 'a pre-call hook must return nothing, { tool_input } or { deny: true }')
+    if ('deny' in decision && decision.deny === true) {
+      const reason = typeof decision.deny_reason === 'string' ? decision.deny_reason : undefined
+      return scrubError(hookDenied(current.tool, reason), current.secrets)
+    }
+    const next = await applyPatch(current, decision as Record<string, unknown>)
+    if (isToolError(next)) return next
+    current = next
+  }
+  return current
+}
+
+async function applyPatch(call: Call, patch: Record<string, unknown>): Promise<Call | ToolError> {
+  const { tool } = call
+  if (Object.prototype.hasOwnProperty.call(patch, 'tool_id') && patch.tool_id !== tool.id) {
+    return hookPatchInvalid(tool, 'a pre-call hook cannot change the tool ID')
+  }
+  if (Object.prototype.hasOwnProperty.call(patch, 'scope') && !sameScope(patch.scope, call.scope)) {
+    return hookPatchInvalid(tool, "a pre-call hook cannot change the call's scope")
+  }
+  if (!Object.prototype.hasOwnProperty.call(patch, 'tool_input')) {
+    return hookPatchInvalid(tool, 'a pre-call patch must carry the whole new tool_input')
+  }
+  try {
+    assertPlainJson(patch.tool_input)
+  } catch (error) {
+    if (!isJsonValueError(error)) throw error
+    return hookPatchInvalid(tool, `the patched tool_input is not plain JSON at "${error.pointer}"`)
+  }
+  // A private copy: the hook keeps no handle on the input that will run.
+  const input = restoreRedacted(cloneJson(patch.tool_input), call.input, call.sensitivePaths)
+  return prepareInput(call, input)
+}
+
+function sameScope(scope: unknown, current: Call['scope']): boolean {
+  if (typeof scope !== 'object' || scope === null) return false
+  const given = scope as Record<string, unknown>
+  const keys = new Set([...Object.keys(given), ...Object.keys(current)])
+  return [...keys].every((key) => given[key] === (current as Record<string, unknown>)[key])
+}

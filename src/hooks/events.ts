@@ -1,0 +1,61 @@
+import type { ToolErrorPayload } from '../errors/tool-error.js'
+import type { CallScope } from '../dispatch/scope.js'
+import type { View } from '../views/view.js'
+
+/** The hook events (spec 000 "Hooks"). */
+export type HookEvent = 'tool.pre_call' | 'tool.post_call' | 'tool.post_error'
+
+/**
+ * Fields every hook payload carries (spec 000 "Hooks"). Payloads are deep-frozen plain JSON;
+ * sensitive input fields read `"[REDACTED]"`.
+ */
+export interface HookPayloadBase {
+  readonly tool_id: string
+  readonly tool_call_id: string
+  readonly scope: Readonly<CallScope>
+  /** `true` on tools with views; absent otherwise. */
+  readonly has_result_views?: true
+  /** The input as sent (with `result_view` when the caller or a hook set one), redacted. */
+  readonly tool_input: unknown
+  /** The selected view; present only for tools with views. */
+  readonly result_view?: View
+  /** The view a Loop node pinned; present only on such calls. */
+  readonly pinned_result_view?: View
+}
+
+/** Payload of `tool.pre_call`: before policy, approval and the handler. */
+export interface PreCallPayload extends HookPayloadBase {
+  readonly event: 'tool.pre_call'
+}
+
+/** Payload of `tool.post_call`: `tool_result` is the envelope the caller receives (`structured` + `preview`). */
+export interface PostCallPayload extends HookPayloadBase {
+  readonly event: 'tool.post_call'
+  readonly tool_result: { readonly structured: unknown; readonly preview: string }
+}
+
+/** Payload of `tool.post_error`: the typed error as its dispatch payload (`code`, `reason`, `message`, `details?`). */
+export interface PostErrorPayload extends HookPayloadBase {
+  readonly event: 'tool.post_error'
+  readonly error: ToolErrorPayload
+}
+
+/**
+ * What a `tool.pre_call` handler may return: nothing (go on), a patch carrying the whole new
+ * `tool_input`, or a denial. A patch may not carry `tool_id` or `scope`.
+ */
+export type PreCallDecision = void | undefined | { readonly tool_input: unknown } | { readonly deny: true; readonly deny_reason?: string }
+
+/** A `tool.pre_call` handler (sync or async). Handlers run in registration order, each seeing the previous patch. */
+export type PreCallHandler = (payload: PreCallPayload) => PreCallDecision | Promise<PreCallDecision>
+/** A `tool.post_call` observer. Its failure is logged and never changes the outcome. */
+export type PostCallHandler = (payload: PostCallPayload) => void | Promise<void>
+/** A `tool.post_error` observer. Its failure is logged and never changes the outcome. */
+export type PostErrorHandler = (payload: PostErrorPayload) => void | Promise<void>
+
+/** The handler type of each event (DESIGN.md: `HookHandlers`). */
+export interface HookHandlers {
+  'tool.pre_call': PreCallHandler
+  'tool.post_call': PostCallHandler
+  'tool.post_error': PostErrorHandler
+}

@@ -1,0 +1,51 @@
+import type { HookEvent, HookHandlers } from './events.js'
+
+const EVENTS: readonly HookEvent[] = ['tool.pre_call', 'tool.post_call', 'tool.post_error']
+
+/** Initial hooks for `createDispatcher({ hooks })`: one handler or a list per event, in order. */
+export type HookOptions = { readonly [E in HookEvent]?: HookHandlers[E] | readonly HookHandlers[E][] }
+
+/** The registered hook handlers of one dispatcher, per event, in registration order. */
+export class HookRegistry {
+  readonly #handlers: { [E in HookEvent]: Array<HookHandlers[E]> } = {
+    'tool.pre_call': [],
+    'tool.post_call': [],
+    'tool.post_error': [],
+  }
+
+  constructor(initial: HookOptions = {}) {
+    for (const event of EVENTS) {
+      const given = initial[event]
+      if (given === undefined) continue
+      for (const handler of (Array.isArray(given) ? given : [given]) as Array<HookHandlers[typeof event]>) this.add(event, handler)
+    }
+  }
+
+  /**
+   * Registers a handler; returns a function that unregisters it (calling it twice is harmless).
+   *
+   * @throws HookRegistrationError for an unknown event or a handler that is not a function.
+   */
+  add<E extends HookEvent>(event: E, handler: HookHandlers[E]): () => void {
+    if (!EVENTS.includes(event)) throw new HookRegistrationError(`unknown hook event ${JSON.stringify(event)}; expected one of ${EVENTS.join(', ')}`)
+    if (typeof handler !== 'function') throw new HookRegistrationError(`the handler of ${event} must be a function`)
+    const list = this.#handlers[event] as Array<HookHandlers[E]>
+    const entry = handler
+    list.push(entry)
+    return () => {
+      const index = list.indexOf(entry)
+      if (index >= 0) list.splice(index, 1)
+    }
+  }
+
+  /** A snapshot of the handlers of an event: registering during a call does not change that call. */
+  list<E extends HookEvent>(event: E): ReadonlyArray<HookHandlers[E]> {
+    return [...(this.#handlers[event] as Array<HookHandlers[E]>)]
+  }
+}
+
+/** Thrown by `dispatcher.hook` (and `createDispatcher({ hooks })`) for misuse; `code` is `'hook_registration_invalid'`. */
+export class HookRegistrationError extends Error {
+  override readonly name = 'HookRegistrationError'
+  readonly code = 'hook_registration_invalid' as const
+}

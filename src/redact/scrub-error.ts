@@ -1,0 +1,22 @@
+import { ToolError } from '../errors/tool-error.js'
+import { scrubJson, scrubText } from './redact.js'
+
+/**
+ * The error with every secret scrubbed from its message and details (spec 001 "Sensitive input
+ * fields": error details never echo a sensitive value). Returns the same error when there is
+ * nothing to scrub. The `cause` of a handler failure is not carried over: it may hold the secret.
+ */
+export function scrubError(error: ToolError, secrets: readonly string[]): ToolError {
+  if (secrets.length === 0) return error
+  const message = scrubText(error.message, secrets)
+  const details = error.details === undefined ? undefined : (scrubJson(error.details, secrets) as Record<string, unknown>)
+  if (message === error.message && JSON.stringify(details) === JSON.stringify(error.details)) return error
+  return new ToolError({ code: error.code, reason: error.reason, message, ...(details === undefined ? {} : { details }) })
+}
+
+/** The union of two secret lists, longest first (so longer secrets are scrubbed before their substrings). */
+export function mergeSecrets(a: readonly string[], b: readonly string[]): readonly string[] {
+  if (b.length === 0) return a
+  if (a.length === 0) return b
+  return [...new Set([...a, ...b])].sort((x, y) => y.length - x.length)
+}

@@ -1,0 +1,43 @@
+/** The marker every surface but the handler sees in place of a sensitive value (spec 001 "Sensitive input fields"). */
+export const REDACTED = '[REDACTED]'
+
+/** One step of a sensitive path: a property name, then whether it steps into every array element. */
+export interface PathStep {
+  readonly key: string
+  readonly each: boolean
+}
+
+/** A parsed sensitive input field path. */
+export type SensitivePath = readonly PathStep[]
+
+const STEP = /^([^.[\]]+)(\[\])?$/
+
+/**
+ * Parses a dotted sensitive-field path: `secret_ref`, `auth.token`, `items[].token`,
+ * `matrix[].rows[]` (spec 001 "Sensitive input fields"). Property names cannot contain `.`, `[`
+ * or `]`.
+ *
+ * @returns the steps, or `undefined` for a malformed path (empty, `a..b`, `a[0]`, `[]`).
+ */
+export function parseSensitivePath(path: string): SensitivePath | undefined {
+  if (typeof path !== 'string' || path.length === 0) return undefined
+  const steps: PathStep[] = []
+  for (const part of path.split('.')) {
+    const match = STEP.exec(part)
+    if (match === null) return undefined
+    steps.push({ key: match[1]!, each: match[2] !== undefined })
+  }
+  return steps
+}
+
+/** Parses every path; returns the malformed ones' indexes in `invalid`. */
+export function parseSensitivePaths(paths: readonly string[]): { paths: SensitivePath[]; invalid: number[] } {
+  const parsed: SensitivePath[] = []
+  const invalid: number[] = []
+  paths.forEach((path, index) => {
+    const steps = parseSensitivePath(path)
+    if (steps === undefined) invalid.push(index)
+    else parsed.push(steps)
+  })
+  return { paths: parsed, invalid }
+}
