@@ -1,12 +1,12 @@
 import stableStringify from 'fast-json-stable-stringify'
-import { JsonValueError } from './json-value-error.js'
+import { JsonValueError, type JsonValueProblem } from './json-value-error.js'
 import { appendPointer } from './pointer.js'
 
 /** A plain JSON value: what {@link assertPlainJson} accepts. */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue }
 
 /** Deepest nesting `canonicalJson` accepts (objects and arrays), to stay clear of the call stack. */
-export const MAX_JSON_DEPTH = 10_000
+export const MAX_JSON_DEPTH = 5_000
 
 const isWellFormed = (s: string): boolean =>
   (s as string & { isWellFormed(): boolean }).isWellFormed()
@@ -22,56 +22,91 @@ const isWellFormed = (s: string): boolean =>
  *   sparse arrays.
  */
 export function assertPlainJson(value: unknown): asserts value is JsonValue {
-  check(value, '', new Set(), 0)
+  // Iterative depth-first walk: deep values never exhaust the call stack, and a pointer string is
+  // built only for the value that fails.
+  const ancestors = new Set<object>()
+  const frames: Frame[] = []
+  let token: string | number | undefined
+  let current: unknown = value
+  for (;;) {
+    const container = checkScalar(current, frames, token)
+    if (container !== undefined) {
+      if (frames.length >= MAX_JSON_DEPTH) throw fail('too_deep', frames, token, `nested deeper than ${MAX_JSON_DEPTH}`)
+      if (ancestors.has(container)) throw fail('cycle', frames, token, 'a cycle back to an enclosing value')
+      ancestors.add(container)
+      frames.push({ container, token, keys: childKeys(container, frames, token), index: 0 })
+    }
+    // Find the next child to visit, leaving finished containers.
+    let next: Frame | undefined
+    while ((next = frames[frames.length - 1]) !== undefined && next.index >= next.keys.length) {
+      ancestors.delete(next.container)
+      frames.pop()
+    }
+    if (next === undefined) return
+    const key = next.keys[next.index++]!
+    token = key
+    if (Array.isArray(next.container)) {
+      if (!((key as number) in next.container)) throw fail('sparse_array', frames, key, 'a hole in an array')
+      current = next.container[key as number]
+    } else {
+      if (typeof key === 'string' && !isWellFormed(key)) throw fail('lone_surrogate', frames, key, 'key holds a lone surrogate')
+      current = (next.container as Record<string, unknown>)[key]
+    }
+  }
 }
 
-function check(value: unknown, pointer: string, ancestors: Set<object>, depth: number): void {
+interface Frame {
+  readonly container: object
+  readonly token: string | number | undefined
+  readonly keys: ReadonlyArray<string | number>
+  index: number
+}
+
+function pointerOf(frames: readonly Frame[], token: string | number | undefined): string {
+  const tokens: Array<string | number> = []
+  for (const frame of frames.slice(1)) tokens.push(frame.token!)
+  if (frames.length > 0 && token !== undefined) tokens.push(token)
+  return appendPointer('', ...tokens)
+}
+
+function fail(problem: JsonValueProblem, frames: readonly Frame[], token: string | number | undefined, description: string): JsonValueError {
+  return new JsonValueError(problem, pointerOf(frames, token), description)
+}
+
+/** Checks a scalar; returns the value when it is an object or array to descend into. */
+function checkScalar(value: unknown, frames: readonly Frame[], token: string | number | undefined): object | undefined {
   switch (typeof value) {
     case 'string':
-      if (!isWellFormed(value)) throw new JsonValueError('lone_surrogate', pointer, 'string holds a lone surrogate')
-      return
+      if (!isWellFormed(value)) throw fail('lone_surrogate', frames, token, 'string holds a lone surrogate')
+      return undefined
     case 'number':
-      if (!Number.isFinite(value)) throw new JsonValueError('non_finite_number', pointer, `${value} is not a finite number`)
-      return
+      if (!Number.isFinite(value)) throw fail('non_finite_number', frames, token, `${value} is not a finite number`)
+      return undefined
     case 'boolean':
-      return
+      return undefined
     case 'undefined':
-      throw new JsonValueError('undefined', pointer, 'undefined')
+      throw fail('undefined', frames, token, 'undefined')
     case 'function':
-      throw new JsonValueError('function', pointer, 'a function')
+      throw fail('function', frames, token, 'a function')
     case 'symbol':
-      throw new JsonValueError('symbol', pointer, 'a symbol')
+      throw fail('symbol', frames, token, 'a symbol')
     case 'bigint':
-      throw new JsonValueError('bigint', pointer, 'a BigInt')
+      throw fail('bigint', frames, token, 'a BigInt')
   }
-  if (value === null) return
-  const object = value as object
-  if (depth >= MAX_JSON_DEPTH) throw new JsonValueError('too_deep', pointer, `nested deeper than ${MAX_JSON_DEPTH}`)
-  if (ancestors.has(object)) throw new JsonValueError('cycle', pointer, 'a cycle back to an enclosing value')
-  ancestors.add(object)
-  if (Array.isArray(object)) {
-    for (let i = 0; i < object.length; i++) {
-      if (!(i in object)) throw new JsonValueError('sparse_array', appendPointer(pointer, i), 'a hole in an array')
-      check(object[i], appendPointer(pointer, i), ancestors, depth + 1)
-    }
-  } else {
-    const proto = Object.getPrototypeOf(object)
-    if (proto !== Object.prototype && proto !== null) {
-      const name = (proto?.constructor as { name?: string } | undefined)?.name ?? 'unknown'
-      throw new JsonValueError('non_plain_object', pointer, `an instance of ${name}, not a plain object`)
-    }
-    if (Object.getOwnPropertySymbols(object).length > 0) {
-      throw new JsonValueError('symbol', pointer, 'an object with symbol keys')
-    }
-    const record = object as Record<string, unknown>
-    if (typeof record.toJSON === 'function') throw new JsonValueError('to_json', pointer, 'an object with toJSON')
-    for (const key of Object.keys(record)) {
-      const child = appendPointer(pointer, key)
-      if (!isWellFormed(key)) throw new JsonValueError('lone_surrogate', child, 'key holds a lone surrogate')
-      check(record[key], child, ancestors, depth + 1)
-    }
+  return value === null ? undefined : (value as object)
+}
+
+/** The keys to visit in a container, after checking it is a plain object or an array. */
+function childKeys(container: object, frames: readonly Frame[], token: string | number | undefined): ReadonlyArray<string | number> {
+  if (Array.isArray(container)) return Array.from({ length: container.length }, (_, i) => i)
+  const proto = Object.getPrototypeOf(container)
+  if (proto !== Object.prototype && proto !== null) {
+    const name = (proto?.constructor as { name?: string } | undefined)?.name ?? 'unknown'
+    throw fail('non_plain_object', frames, token, `an instance of ${name}, not a plain object`)
   }
-  ancestors.delete(object)
+  if (Object.getOwnPropertySymbols(container).length > 0) throw fail('symbol', frames, token, 'an object with symbol keys')
+  if (typeof (container as Record<string, unknown>).toJSON === 'function') throw fail('to_json', frames, token, 'an object with toJSON')
+  return Object.keys(container)
 }
 
 /**
