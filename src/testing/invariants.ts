@@ -1,0 +1,150 @@
+import fc from 'fast-check'
+import type { ErrorObject, ValidateFunction } from 'ajv'
+import type { ViewedTool } from '../tool/types.js'
+import { appendPointer } from '../json/pointer.js'
+import { validatorFor } from './ajv-validators.js'
+import { jsonSchemaArbitrary, type JsonSchemaArbitraryOptions } from './arbitraries.js'
+import { findSubsetViolation, firstDifference, formatValue, snapshotRecord } from './record-compare.js'
+import { isViewInvariantError, ViewInvariantError } from './view-invariant-error.js'
+
+/** Options of {@link assertViewsConsistent}. */
+export interface ViewsConsistencyOptions extends JsonSchemaArbitraryOptions {
+  /** How many full records to generate and project. Integer ≥ 1, default 200. */
+  runs?: number
+  /** fast-check seed, to replay a failure (the error's `seed`). Default: random. */
+  seed?: number
+}
+
+/** Default `runs` of {@link assertViewsConsistent}. */
+export const DEFAULT_VIEW_CHECK_RUNS = 200
+
+/**
+ * Throws a `compact_not_in_full` {@link ViewInvariantError} unless every value of
+ * `compactRecord` is in `fullRecord` at the same JSON Pointer with an equal value: objects and
+ * arrays of the compact record may hold fewer members than the full record's, scalars must be
+ * `===`. Walks the compact record (iteratively); reads own enumerable keys only. For hosts'
+ * own tests of records they project.
+ *
+ * @throws ViewInvariantError (`code: 'view_invariant_violated'`, `reason: 'compact_not_in_full'`)
+ *   with `pointer` and `value` of the first compact value not found in the full record.
+ */
+export function assertCompactSubsetOfFull(compactRecord: unknown, fullRecord: unknown): void {
+  const violation = findSubsetViolation(compactRecord, fullRecord)
+  if (violation !== undefined) {
+    throw new ViewInvariantError({ reason: 'compact_not_in_full', pointer: violation.pointer, value: violation.value, detail: violation.detail })
+  }
+}
+
+function valueAt(record: unknown, pointer: string): unknown {
+  if (pointer === '') return record
+  let current = record
+  for (const raw of pointer.slice(1).split('/')) {
+    const token = raw.replace(/~1/g, '/').replace(/~0/g, '~')
+    if (typeof current !== 'object' || current === null || !Object.prototype.hasOwnProperty.call(current, token)) return undefined
+    current = (current as Record<string, unknown>)[token]
+  }
+  return current
+}
+
+/** The JSON Pointer of the value an ajv error is about (the extra or missing property for those keywords). */
+function errorPointer(error: ErrorObject): string {
+  const params = error.params as Record<string, unknown>
+  if (error.keyword === 'additionalProperties' && typeof params['additionalProperty'] === 'string') {
+    return appendPointer(error.instancePath, params['additionalProperty'])
+  }
+  if (error.keyword === 'required' && typeof params['missingProperty'] === 'string') {
+    return appendPointer(error.instancePath, params['missingProperty'])
+  }
+  return error.instancePath
+}
+
+/** Checks one full record; throws a {@link ViewInvariantError} (without run details) on a violation. */
+function checkRecord(tool: ViewedTool, full: unknown, validateCompact: ValidateFunction): void {
+  // Project a copy, so the generated record (fast-check's counterexample) stays as generated.
+  const given = snapshotRecord(full)
+  let compact: unknown
+  try {
+    compact = tool.project(given, 'compact')
+  } catch (error) {
+    throw new ViewInvariantError({
+      reason: 'projection_threw', pointer: '', value: full, toolId: tool.id, cause: error,
+      detail: `tool.project(full, 'compact') threw: ${error instanceof Error ? error.message : formatValue(error)}`,
+    })
+  }
+  const mutation = firstDifference(full, given)
+  if (mutation !== undefined) {
+    throw new ViewInvariantError({
+      reason: 'full_record_mutated', pointer: mutation.pointer, value: mutation.after, toolId: tool.id,
+      detail: `projecting changed the full record here (it was ${formatValue(mutation.before)})`,
+    })
+  }
+  if (validateCompact(compact) !== true) {
+    const error = validateCompact.errors?.[0]
+    const pointer = error === undefined ? '' : errorPointer(error)
+    throw new ViewInvariantError({
+      reason: 'compact_schema_invalid', pointer, value: valueAt(compact, pointer), toolId: tool.id,
+      detail: `the compact record is invalid under the compact schema: ${error === undefined ? 'rejected' : `${error.keyword} at schema "${error.schemaPath}": ${error.message ?? ''}`}`,
+    })
+  }
+  const violation = findSubsetViolation(compact, full)
+  if (violation !== undefined) {
+    throw new ViewInvariantError({ reason: 'compact_not_in_full', pointer: violation.pointer, value: violation.value, toolId: tool.id, detail: violation.detail })
+  }
+}
+
+function assertViewedTool(tool: ViewedTool): void {
+  const candidate = tool as Partial<ViewedTool> | null
+  if (
+    typeof candidate !== 'object' || candidate === null || typeof candidate.project !== 'function' ||
+    typeof candidate.output?.compact !== 'object' || candidate.output.compact === null ||
+    typeof candidate.output.full !== 'object' || candidate.output.full === null
+  ) {
+    throw new TypeError('assertViewsConsistent: expected a viewed tool (output.compact, output.full and project)')
+  }
+}
+
+/**
+ * Property test of a viewed tool's views: generates `runs` full records valid under
+ * `tool.output.full` (with {@link jsonSchemaArbitrary}), projects each with
+ * `tool.project(full, 'compact')` and checks that (a) the compact record is valid under
+ * `tool.output.compact` (ajv, `strict: false`, `allErrors: true`, ajv-formats; each schema
+ * compiled once, in its own ajv instance), (b) every compact value is in the full record at
+ * the same JSON Pointer with an equal value (as {@link assertCompactSubsetOfFull}), and (c)
+ * projecting did not change the full record. Runs with `fc.check` (the runner behind
+ * `fc.assert`) and shrinks a failure to a small counterexample.
+ *
+ * @param tool a viewed tool (`kind: 'viewed'`), or any object with `output.compact`,
+ *   `output.full` and `project(full, view)`.
+ * @param options `runs` (default 200), `seed` (default random), and the generator bounds
+ *   `maxDepth` / `maxArrayLength` of {@link jsonSchemaArbitrary}.
+ * @throws ViewInvariantError (`code: 'view_invariant_violated'`) on the first violation, with
+ *   `reason`, `pointer`, `value`, `seed`, `run`, `counterexamplePath` and the shrunk
+ *   `counterexample` (the full record); its message names the pointer and the value.
+ * @throws SchemaArbitraryError when the full schema uses a keyword the generator does not support.
+ * @throws TypeError when `tool` is not a viewed tool; RangeError for a bad `runs`.
+ */
+export function assertViewsConsistent(tool: ViewedTool, options: ViewsConsistencyOptions = {}): void {
+  assertViewedTool(tool)
+  const runs = options.runs ?? DEFAULT_VIEW_CHECK_RUNS
+  if (!Number.isInteger(runs) || runs < 1) throw new RangeError(`assertViewsConsistent: "runs" must be an integer ≥ 1, got ${String(runs)}`)
+  const generatorOptions: JsonSchemaArbitraryOptions = {}
+  if (options.maxDepth !== undefined) generatorOptions.maxDepth = options.maxDepth
+  if (options.maxArrayLength !== undefined) generatorOptions.maxArrayLength = options.maxArrayLength
+  const fullRecords = jsonSchemaArbitrary(tool.output.full, generatorOptions)
+  const validateCompact = validatorFor(tool.output.compact)
+  const property = fc.property(fullRecords, (full) => checkRecord(tool, full, validateCompact))
+  const details = fc.check(property, options.seed === undefined ? { numRuns: runs } : { numRuns: runs, seed: options.seed })
+  if (!details.failed) return
+  const failure = details.errorInstance
+  if (!isViewInvariantError(failure)) {
+    throw failure ?? new RangeError(`assertViewsConsistent: the property did not complete (seed ${details.seed}, ${details.numRuns} runs)`)
+  }
+  const path = details.counterexamplePath ?? undefined
+  throw new ViewInvariantError({
+    ...failure.toInit(),
+    seed: details.seed,
+    run: path === undefined ? details.numRuns - 1 : Number(path.split(':')[0]),
+    ...(path === undefined ? {} : { counterexamplePath: path }),
+    counterexample: details.counterexample?.[0],
+  })
+}

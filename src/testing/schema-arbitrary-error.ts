@@ -1,0 +1,51 @@
+const BRAND: unique symbol = Symbol.for('result-views.SchemaArbitraryError')
+
+/**
+ * Why `jsonSchemaArbitrary` refused a schema:
+ * - `unsupported_keyword`: a JSON Schema keyword it does not generate for (e.g. `allOf`, `not`,
+ *   `if`, `propertyNames`, `minProperties`, `contains`, `$anchor`, `$dynamicRef`);
+ * - `unsupported_combination`: supported keywords in a combination it does not generate for
+ *   (e.g. `anyOf` beside `type`, `$ref` beside `properties`, a declared property whose name
+ *   matches a `patternProperties` pattern);
+ * - `invalid_keyword_value`: a keyword whose value is not what JSON Schema 2020-12 allows or what
+ *   it supports (e.g. draft-4 boolean `exclusiveMinimum`, an unknown `format` without `pattern`,
+ *   a `pattern` fast-check cannot generate strings for);
+ * - `unresolved_ref`: a `$ref` that names no `$id` in the schema and no JSON Pointer into it;
+ * - `unsatisfiable`: no value is valid under the (sub)schema within the generator's bounds
+ *   (e.g. a required property that recurses deeper than `maxDepth`, or a filter that accepts
+ *   none of 64 probe samples).
+ */
+export type SchemaArbitraryProblem =
+  | 'unsupported_keyword'
+  | 'unsupported_combination'
+  | 'invalid_keyword_value'
+  | 'unresolved_ref'
+  | 'unsatisfiable'
+
+/**
+ * Thrown synchronously by `jsonSchemaArbitrary` (while compiling, never while sampling) when it
+ * cannot generate valid values for a schema. A `TypeError` subclass: the schema is the caller's
+ * misuse of the generator, not a property failure. `code` is always `'schema_arbitrary_unsupported'`;
+ * `keyword` names the keyword at fault and `pointer` is its JSON Pointer (RFC 6901) inside the
+ * schema, e.g. `/properties/tags/allOf`. Match on `code` or use {@link isSchemaArbitraryError}.
+ */
+export class SchemaArbitraryError extends TypeError {
+  override readonly name = 'SchemaArbitraryError'
+  readonly code = 'schema_arbitrary_unsupported' as const
+  readonly problem: SchemaArbitraryProblem
+  readonly keyword: string
+  readonly pointer: string
+
+  constructor(problem: SchemaArbitraryProblem, keyword: string, pointer: string, detail: string) {
+    super(`jsonSchemaArbitrary: ${detail} (${keyword === '' ? '' : `keyword "${keyword}" `}at "${pointer}")`)
+    this.problem = problem
+    this.keyword = keyword
+    this.pointer = pointer
+    Object.defineProperty(this, BRAND, { value: true })
+  }
+}
+
+/** True for a {@link SchemaArbitraryError} from any copy of this library (checks a global brand). */
+export function isSchemaArbitraryError(value: unknown): value is SchemaArbitraryError {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true
+}
