@@ -21,6 +21,18 @@ export const ToolErrorCodes = {
   tool_hook_failed: { kind: 'failure' },
   /** The handler returned a record that the tool's full output schema rejects. */
   tool_output_invalid: { kind: 'failure' },
+  /** A supplied approval token is unknown, replayed, expired, or minted for another tool, scope or input. */
+  approval_invalid: { kind: 'denial' },
+  /** An approval store, the prompt callback or the owner check failed or timed out: nothing that needs approval runs. */
+  approval_unavailable: { kind: 'failure' },
+  /** No pending approval has the given ID. */
+  approval_not_found: { kind: 'input' },
+  /** A pending approval was shown, resolved or canceled by another profile, or its owner is no longer available. */
+  approval_forbidden: { kind: 'denial' },
+  /** A pending approval is no longer pending (expired, resolved or canceled): it never runs again. */
+  approval_state: { kind: 'denial' },
+  /** A management call (`dispatcher.approvals`) got bad arguments. */
+  approval_request_invalid: { kind: 'input' },
   /** A Loop node's pinned contract (schema digest of its view) no longer matches the tool's. */
   loop_contract_stale: { kind: 'failure' },
   /** A Loop node failed outside a tool call: its host action threw, or its call awaits an approval. */
