@@ -1,0 +1,23 @@
+import type { CompactShape, ValueShape } from './compact-shape.js'
+import type { FullBranch } from './full-facts.js'
+import type { SchemaDocument, SchemaLoc } from './schema-document.js'
+import type { ViewViolationCode } from './view-violation.js'
+
+/** What the parts of the view proof (objects, arrays, unions) share while checking one pair. */
+export interface ProofContext {
+  /** The full schema document (`$ref`s of the full side resolve here). */
+  readonly full: SchemaDocument
+  /** Records a violation (duplicates are merged). */
+  report(code: ViewViolationCode, compactPath: string, fullPath: string, message: string): void
+  /**
+   * Proves that every value the conjunction of `locs` allows projects into `shape`.
+   * `fullPointer` names the position when `locs` is empty (unconstrained).
+   */
+  prove(shape: CompactShape, locs: readonly SchemaLoc[], fullPointer: string): void
+  /** The branches of the conjunction of `locs` (full-side `$ref` problems are reported against `compactPath`). */
+  branches(locs: readonly SchemaLoc[], fullPointer: string, compactPath: string): FullBranch[]
+  /** Proves the part of `branch` whose JSON type is in `atoms` against a non-union compact shape. */
+  proveValue(shape: ValueShape, branch: FullBranch, atoms: number): void
+  /** Runs `check` without recording its violations; true if it found none. */
+  attempt(check: () => void): boolean
+}

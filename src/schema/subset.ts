@@ -1,0 +1,192 @@
+import type { JsonSchema } from './json-schema.js'
+import { readCompactSchema, type CompactShape, type ValueShape } from './compact-shape.js'
+import { expandFull, type FullBranch, type FullIssue } from './full-facts.js'
+import { includesJson } from './json-equal.js'
+import type { ProofContext } from './proof-context.js'
+import { proveArray } from './prove-array.js'
+import { proveObject } from './prove-object.js'
+import { proveUnion } from './prove-union.js'
+import { SchemaDocument, type SchemaLoc } from './schema-document.js'
+import { ALL_TYPES, ARRAY, atomOf, BOOLEAN, describeTypes, FRACTION, INTEGER, NULL, OBJECT, SCALAR_TYPES, STRING } from './type-mask.js'
+import { scalarAtomsMisfit, scalarMisfit, typeMisfits } from './value-rules.js'
+import type { ViewProof, ViewViolation, ViewViolationCode } from './view-violation.js'
+
+export { ViewViolationCodes } from './view-violation.js'
+export type { ViewProof, ViewViolation, ViewViolationCode } from './view-violation.js'
+
+/**
+ * Proves that a compact view schema is a subset of its full view schema (spec 000 "What compact
+ * keeps": "Every field in a compact result is in the full result at the same path with the same
+ * value").
+ *
+ * The proof is **sound**: `{ ok: true }` means that for every value valid under `full`, the
+ * projection `compileProjector(compact)` makes of it is valid under `compact`, and every compact
+ * property exists in `full` at the same path (so it carries the full value). It is incomplete:
+ * when it cannot establish that, it rejects with a reason rather than guess. Rules, position by
+ * position:
+ * - types: every JSON type full allows, compact allows (`integer` ⊂ `number`; `null` counts);
+ * - `enum`/`const`: every value full allows is listed by compact;
+ * - value keywords (`minLength`, `pattern`, `format`, `minimum`, `multipleOf`, ...): implied by
+ *   the full keywords (or checked on each full literal);
+ * - objects: each compact property is declared in full, required in full if required in compact,
+ *   and proven recursively; undeclared keys are dropped by projection, so an open compact object
+ *   (`additionalProperties` not `false`) is accepted;
+ * - arrays: full elements project into compact elements position by position; `minItems`,
+ *   `maxItems` implied; `uniqueItems` only where projection copies elements whole;
+ * - unions: each full branch (or full scalar) fits a compact branch; object branches of a compact
+ *   union need a required literal tag that maps one-to-one onto the full branches;
+ * - `$ref`/`$defs` (`#/$defs/Name`, and `Name` as TypeBox `Cyclic` emits): resolved; recursion is
+ *   proven coinductively (a pair of positions is assumed to hold while it is being proven).
+ * Compact keywords outside this list (`allOf`, `not`, `if`, `prefixItems`, `minProperties`, ...)
+ * give `unsupported_keyword`. Full keywords outside it are ignored, which only widens the full side.
+ *
+ * @param compact - the compact view schema (plain JSON Schema or TypeBox).
+ * @param full - the full view schema.
+ * @returns `{ ok: true }`, or `{ ok: false, violations }` with every violation found, each with
+ *   JSON Pointers into both schemas. Never throws.
+ */
+export function proveViewSubset(compact: JsonSchema, full: JsonSchema): ViewProof {
+  const prover = new Prover(full)
+  const shape = readCompactSchema(compact).root
+  prover.prove(shape, [prover.full.root], '')
+  const violations = prover.violations()
+  return violations.length === 0 ? { ok: true } : { ok: false, violations }
+}
+
+class Prover implements ProofContext {
+  readonly full: SchemaDocument
+  #sink = new Map<string, ViewViolation>()
+  #trial = 0
+  /** Pairs being proven, with their depth: meeting one again assumes it (coinduction). */
+  readonly #stack = new Map<string, number>()
+  /** Pairs proven without leaning on an assumption still open: never proven twice. */
+  readonly #done = new Set<string>()
+  #lowest = Infinity
+
+  constructor(full: JsonSchema) {
+    this.full = new SchemaDocument(full)
+  }
+
+  violations(): ViewViolation[] {
+    return [...this.#sink.values()]
+  }
+
+  report(code: ViewViolationCode, compactPath: string, fullPath: string, message: string): void {
+    const key = `${code}\u0000${compactPath}\u0000${fullPath}\u0000${message}`
+    if (!this.#sink.has(key)) this.#sink.set(key, { code, message, compactPath, fullPath })
+  }
+
+  attempt(check: () => void): boolean {
+    const sink = this.#sink
+    this.#sink = new Map()
+    this.#trial++
+    try {
+      check()
+      return this.#sink.size === 0
+    } finally {
+      this.#sink = sink
+      this.#trial--
+    }
+  }
+
+  branches(locs: readonly SchemaLoc[], fullPointer: string, compactPath: string): FullBranch[] {
+    const issues: FullIssue[] = []
+    const branches = expandFull(this.full, locs, fullPointer, issues)
+    for (const issue of issues) this.report('unresolved_ref', compactPath, issue.pointer, `in the full view: ${issue.message}`)
+    return branches
+  }
+
+  prove(shape: CompactShape, locs: readonly SchemaLoc[], fullPointer: string): void {
+    if (shape.kind === 'any' && shape.issues.length === 0) return
+    const key = `${shape.pointer}\u0000${locs.map((l) => l.pointer).sort().join('\u0000')}`
+    const open = this.#stack.get(key)
+    if (open !== undefined) {
+      this.#lowest = Math.min(this.#lowest, open)
+      return
+    }
+    if (this.#done.has(key)) return
+    const depth = this.#stack.size
+    const outer = this.#lowest
+    this.#lowest = Infinity
+    this.#stack.set(key, depth)
+    try {
+      this.#proveAt(shape, locs, fullPointer)
+    } finally {
+      this.#stack.delete(key)
+      if (this.#lowest >= depth && this.#trial === 0) this.#done.add(key)
+      this.#lowest = Math.min(outer, this.#lowest)
+    }
+  }
+
+  #proveAt(shape: CompactShape, locs: readonly SchemaLoc[], fullPointer: string): void {
+    const branches = this.branches(locs, fullPointer, shape.pointer)
+    for (const issue of shape.issues) this.report(issue.code, issue.pointer, branches[0]?.pointer ?? fullPointer, issue.message)
+    switch (shape.kind) {
+      case 'any':
+        return
+      case 'never':
+        for (const branch of branches) {
+          this.report('type_wider', shape.pointer, branch.pointer, `the compact view allows no value here; the full view allows ${describeTypes(branch.types)}`)
+        }
+        return
+      case 'union':
+        proveUnion(this, shape, branches)
+        return
+      case 'value':
+        for (const branch of branches) this.proveValue(shape, branch, ALL_TYPES)
+    }
+  }
+
+  proveValue(shape: ValueShape, branch: FullBranch, atoms: number): void {
+    const mask = atoms & branch.types
+    if (mask === 0) return
+    if (branch.values !== undefined) {
+      this.#proveLiterals(shape, branch, mask)
+      return
+    }
+    for (const misfit of typeMisfits(shape.types, branch, mask)) this.report(misfit.code, shape.pointer, branch.pointer, misfit.message)
+    const accepted = mask & shape.types
+    const finite: unknown[] = []
+    if (accepted & NULL) finite.push(null)
+    if (accepted & BOOLEAN) finite.push(true, false)
+    for (const value of finite) {
+      const misfit = scalarMisfit(shape, value, branch)
+      if (misfit !== undefined) this.report(misfit.code, shape.pointer, branch.pointer, misfit.message)
+    }
+    const scalars = accepted & (STRING | INTEGER | FRACTION)
+    if (scalars !== 0) {
+      const misfit = scalarAtomsMisfit(shape, branch, scalars)
+      if (misfit !== undefined) this.report(misfit.code, shape.pointer, branch.pointer, misfit.message)
+    }
+    const structured = accepted & (OBJECT | ARRAY)
+    if (structured !== 0 && shape.values !== undefined) {
+      this.report(shape.valuesKeyword === 'const' ? 'const_mismatch' : 'enum_wider', shape.pointer, branch.pointer,
+        `the full view allows any ${describeTypes(structured)}; the compact view allows only the literals of "${shape.valuesKeyword}"`)
+    }
+    if ((accepted & OBJECT) !== 0 && shape.object !== 'opaque') proveObject(this, shape.object, branch)
+    if ((accepted & ARRAY) !== 0 && shape.array !== 'opaque') proveArray(this, shape.array, branch)
+  }
+
+  /** A full branch with finitely many values: check each one (objects and arrays also structurally). */
+  #proveLiterals(shape: ValueShape, branch: FullBranch, mask: number): void {
+    let structured = 0
+    for (const value of branch.values!) {
+      const atom = atomOf(value)
+      if ((atom & mask) === 0) continue
+      if (atom & SCALAR_TYPES) {
+        const misfit = scalarMisfit(shape, value, branch)
+        if (misfit !== undefined) this.report(misfit.code, shape.pointer, branch.pointer, misfit.message)
+        continue
+      }
+      structured |= atom
+      if ((atom & shape.types) === 0) {
+        this.report('type_wider', shape.pointer, branch.pointer, `the full view allows ${JSON.stringify(value)} (${describeTypes(atom)}); the compact view allows ${describeTypes(shape.types)}`)
+      } else if (shape.values !== undefined && !includesJson(shape.values, value)) {
+        this.report(shape.valuesKeyword === 'const' ? 'const_mismatch' : 'enum_wider', shape.pointer, branch.pointer,
+          `the full view allows ${JSON.stringify(value)}, which the compact "${shape.valuesKeyword}" does not allow`)
+      }
+    }
+    if ((structured & OBJECT & shape.types) !== 0 && shape.object !== 'opaque') proveObject(this, shape.object, branch)
+    if ((structured & ARRAY & shape.types) !== 0 && shape.array !== 'opaque') proveArray(this, shape.array, branch)
+  }
+}

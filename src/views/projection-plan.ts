@@ -1,0 +1,173 @@
+import type { ArrayShape, CompactShape, ObjectShape, UnionDispatch, UnionShape, ValueShape } from '../schema/compact-shape.js'
+import { ARRAY, OBJECT } from '../schema/type-mask.js'
+import { deepCopy } from './deep-copy.js'
+import { objectProjector } from './object-projector.js'
+
+/** Projects a non-null object or array (scalars never reach a `Structured`: they are copied as they are). */
+export type Structured = (value: object) => unknown
+
+const hasOwn = Object.prototype.hasOwnProperty
+
+/** Objects where the compact view allows none (invalid input): nothing leaks, the result is `{}`. */
+const stripObject: Structured = () => ({})
+/** Arrays where the compact view allows none (invalid input): the result is `[]`. */
+const stripArray: Structured = () => []
+const copyStructured: Structured = (value) => deepCopy(value)
+
+/** How one position projects objects and arrays. */
+export interface Parts {
+  readonly objects: Structured
+  readonly arrays: Structured
+}
+
+/**
+ * Compiles compact shapes into projection functions, once per tool. Each shape compiles once;
+ * a recursive schema compiles to functions that call each other through forwarding functions.
+ */
+export class PlanCompiler {
+  readonly #done = new Map<CompactShape, Parts>()
+  readonly #open = new Map<CompactShape, { parts: Parts }>()
+
+  /** The function projecting non-null objects and arrays at a position with this shape. */
+  structured(shape: CompactShape): Structured {
+    const { objects, arrays } = this.parts(shape)
+    if (objects === copyStructured && arrays === copyStructured) return copyStructured
+    return (value) => (Array.isArray(value) ? arrays(value) : objects(value))
+  }
+
+  /** The functions projecting non-array objects and arrays at a position with this shape. */
+  parts(shape: CompactShape): Parts {
+    const done = this.#done.get(shape)
+    if (done !== undefined) return done
+    const open = this.#open.get(shape)
+    if (open !== undefined) return { objects: (value) => open.parts.objects(value), arrays: (value) => open.parts.arrays(value) }
+    const cell = { parts: { objects: copyStructured, arrays: copyStructured } }
+    this.#open.set(shape, cell)
+    const parts = this.#compile(shape)
+    cell.parts = parts
+    this.#open.delete(shape)
+    this.#done.set(shape, parts)
+    return parts
+  }
+
+  #compile(shape: CompactShape): Parts {
+    switch (shape.kind) {
+      case 'any':
+        return { objects: copyStructured, arrays: copyStructured }
+      case 'never':
+        return { objects: stripObject, arrays: stripArray }
+      case 'value':
+        return { objects: this.#objectOf(shape), arrays: this.#arrayOf(shape) }
+      case 'union':
+        return { objects: this.#unionObjects(shape, shape.objects), arrays: this.#unionArrays(shape, shape.arrays) }
+    }
+  }
+
+  #objectOf(shape: ValueShape): Structured {
+    if ((shape.types & OBJECT) === 0) return stripObject
+    return shape.object === 'opaque' ? copyStructured : this.#object(shape.object)
+  }
+
+  #arrayOf(shape: ValueShape): Structured {
+    if ((shape.types & ARRAY) === 0) return stripArray
+    return shape.array === 'opaque' ? copyStructured : this.#array(shape.array)
+  }
+
+  #unionObjects(union: UnionShape, dispatch: UnionDispatch): Structured {
+    switch (dispatch.mode) {
+      case 'none':
+        return stripObject
+      case 'copy':
+        return copyStructured
+      case 'single':
+        return this.parts(dispatch.branch).objects
+      case 'ambiguous':
+        throw new TypeError(`compileProjector: the union at "${union.pointer}" of the compact schema has several object branches and no required literal tag property (same key, distinct values) to choose one by; projection would be ambiguous`)
+      case 'tag': {
+        const { key } = dispatch
+        const byTag = new Map<unknown, Structured>()
+        for (const [tag, branch] of dispatch.byTag) byTag.set(tag, this.parts(branch).objects)
+        return (value) => {
+          const fn = hasOwn.call(value, key) ? byTag.get((value as Record<string, unknown>)[key]) : undefined
+          return fn === undefined ? {} : fn(value)
+        }
+      }
+    }
+  }
+
+  #unionArrays(union: UnionShape, dispatch: UnionDispatch): Structured {
+    switch (dispatch.mode) {
+      case 'none':
+        return stripArray
+      case 'single':
+        return this.parts(dispatch.branch).arrays
+      case 'ambiguous':
+      case 'tag':
+        throw new TypeError(`compileProjector: the union at "${union.pointer}" of the compact schema has several array branches with different items; projection would be ambiguous`)
+      default:
+        return copyStructured
+    }
+  }
+
+  #object(object: ObjectShape): Structured {
+    const keys = object.properties.map((p) => p.key)
+    const parts = object.properties.map((p) => this.parts(p.shape))
+    const declared = objectProjector(keys, object.properties.map((p) => p.required), parts)
+    const pattern = object.pattern
+    if (pattern === undefined) return declared
+    const known = new Set(keys)
+    const { regex } = pattern
+    const sub = this.structured(pattern.shape)
+    return (value) => {
+      const source = value as Record<string, unknown>
+      const out = declared(value) as Record<string, unknown>
+      for (const key of Object.keys(source)) {
+        if (known.has(key) || !regex.test(key)) continue
+        let item = source[key]
+        if (item === undefined) continue
+        if (typeof item === 'object' && item !== null) item = sub(item)
+        if (key === '__proto__') define(out, key, item)
+        else out[key] = item
+      }
+      return out
+    }
+  }
+
+  #array(array: ArrayShape): Structured {
+    const prefix = array.prefix.map((e) => this.parts(e.shape))
+    const rest = array.rest === undefined ? undefined : this.parts(array.rest.shape)
+    const fixed = prefix.length
+    if (fixed === 0 && rest !== undefined) {
+      const { objects, arrays } = rest
+      return (value) => {
+        const source = value as unknown[]
+        const length = source.length
+        const out: unknown[] = new Array(length)
+        for (let i = 0; i < length; i++) {
+          const item = source[i]
+          out[i] = typeof item === 'object' && item !== null ? (Array.isArray(item) ? arrays(item) : objects(item)) : item
+        }
+        return out
+      }
+    }
+    return (value) => {
+      const source = value as unknown[]
+      // Elements past a closed tuple are not allowed (invalid input): they are dropped, not leaked.
+      const length = rest === undefined ? Math.min(source.length, fixed) : source.length
+      const out: unknown[] = new Array(length)
+      for (let i = 0; i < length; i++) {
+        const item = source[i]
+        if (typeof item === 'object' && item !== null) {
+          const parts = i < fixed ? prefix[i]! : rest!
+          out[i] = Array.isArray(item) ? parts.arrays(item) : parts.objects(item)
+        } else out[i] = item
+      }
+      return out
+    }
+  }
+}
+
+function define(out: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(out, key, { value, writable: true, enumerable: true, configurable: true })
+}
+
