@@ -1,0 +1,123 @@
+import type { InvokeOutcome, JsonSchema, ToolDescriptor, ToolErrorCode, View } from 'result-views'
+import { withoutDialect } from './without-dialect.js'
+
+/**
+ * The pure MCP projection (spec 000 "Managed-session MCP clients"): descriptors → `tools/list`
+ * entries, dispatch outcomes → `tools/call` results. No SDK import: `server.ts` wires these into
+ * the SDK's `Server`, and `measure.ts` sizes the listing with the same functions.
+ */
+
+/** The `_meta` key under which every `tools/call` result carries its {@link McpOutcomeMeta}. */
+export const MCP_OUTCOME_META_KEY = 'result-views/outcome'
+
+/**
+ * One tool as `tools/list` advertises it: name, description and input schema, nothing else.
+ * A viewed tool's `inputSchema` lists `result_view` (`enum: ["compact","full"]`, default
+ * `"compact"`); no tool has an `outputSchema` (read contracts with the tool-info tool).
+ */
+export interface McpToolListing {
+  /** The tool ID, e.g. `compozy__session_status`. */
+  readonly name: string
+  readonly description: string
+  /** The descriptor's `input_schema` without any `$schema` keyword. */
+  readonly inputSchema: JsonSchema
+}
+
+/** A text content block of a `tools/call` result. */
+export interface McpTextContent {
+  readonly type: 'text'
+  readonly text: string
+}
+
+/**
+ * Machine-readable facts about a call, in `_meta["result-views/outcome"]` of every `tools/call`
+ * result: which view a result holds, the typed error's code and reason, the pending approval's
+ * ID. `tool_call_id` correlates with dispatcher hooks and logs.
+ */
+export type McpOutcomeMeta =
+  | { readonly status: 'ok'; readonly tool_call_id: string; readonly result_view?: View }
+  | {
+      readonly status: 'error'
+      readonly tool_call_id: string
+      readonly code: ToolErrorCode
+      readonly reason: string
+      readonly details?: Readonly<Record<string, unknown>>
+    }
+  | { readonly status: 'approval_pending'; readonly tool_call_id: string; readonly approval_id: string }
+
+/**
+ * A `tools/call` result (MCP `CallToolResult`) as this library builds it:
+ * - ok: `structuredContent` is the selected view's record (never both views, never the full
+ *   record when compact was selected) and `content` is exactly one text block holding that
+ *   record's JSON. A record that is not a JSON object (an array, a string, a number, `null`) goes
+ *   in the text block only, because MCP `structuredContent` must be an object.
+ * - error and approval pending: `isError: true`, one text block, no `structuredContent`.
+ */
+export interface McpCallToolResult {
+  readonly content: readonly [McpTextContent]
+  readonly structuredContent?: Readonly<Record<string, unknown>>
+  readonly isError?: true
+  readonly _meta: { readonly [MCP_OUTCOME_META_KEY]: McpOutcomeMeta }
+}
+
+/** The `tools/list` entry of one descriptor (see {@link McpToolListing}). */
+export function toMcpTool(descriptor: ToolDescriptor): McpToolListing {
+  return { name: descriptor.tool_id, description: descriptor.description, inputSchema: withoutDialect(descriptor.input_schema) }
+}
+
+/** The `tools/list` entries of a catalog, in catalog order. */
+export function toMcpToolList(descriptors: readonly ToolDescriptor[]): McpToolListing[] {
+  return descriptors.map(toMcpTool)
+}
+
+/**
+ * The `tools/call` result of a dispatch outcome.
+ *
+ * - `ok` → `structuredContent` = `outcome.result.structured` (when it is an object) and one text
+ *   block `JSON.stringify(record)`; `_meta` says `result_view` for viewed tools.
+ * - `error` → `isError: true`, text `"<code> (<reason>): <message>"` with the dispatch message
+ *   (e.g. `tool_invalid_input (schema_invalid): tool "x" input "result_view" must be one of
+ *   "compact", "full"`); `_meta` holds `code`, `reason` and `details`.
+ * - `approval_pending` → `isError: true` (the tool did not run), text
+ *   `"approval_pending: approval_id=<id>: tool "<tool_id>" is waiting on an approval decision and
+ *   did not run; call it again with the same arguments once the approval is granted"`; `_meta`
+ *   holds `approval_id`.
+ *
+ * @param outcome - what `dispatcher.invoke` resolved to.
+ * @param toolId - the called tool's name (for the pending message).
+ */
+export function toCallToolResult(outcome: InvokeOutcome, toolId: string): McpCallToolResult {
+  switch (outcome.status) {
+    case 'ok': {
+      const record = outcome.result.structured
+      const meta: McpOutcomeMeta =
+        outcome.result_view === undefined
+          ? { status: 'ok', tool_call_id: outcome.tool_call_id }
+          : { status: 'ok', tool_call_id: outcome.tool_call_id, result_view: outcome.result_view }
+      const content: [McpTextContent] = [{ type: 'text', text: JSON.stringify(record) }]
+      return isJsonObject(record)
+        ? { structuredContent: record, content, _meta: { [MCP_OUTCOME_META_KEY]: meta } }
+        : { content, _meta: { [MCP_OUTCOME_META_KEY]: meta } }
+    }
+    case 'approval_pending': {
+      const text =
+        `approval_pending: approval_id=${outcome.approval_id}: tool ${JSON.stringify(toolId)} is waiting on an approval ` +
+        'decision and did not run; call it again with the same arguments once the approval is granted'
+      const meta: McpOutcomeMeta = { status: 'approval_pending', tool_call_id: outcome.tool_call_id, approval_id: outcome.approval_id }
+      return { isError: true, content: [{ type: 'text', text }], _meta: { [MCP_OUTCOME_META_KEY]: meta } }
+    }
+    default: {
+      const { error } = outcome
+      const meta: McpOutcomeMeta =
+        error.details === undefined
+          ? { status: 'error', tool_call_id: outcome.tool_call_id, code: error.code, reason: error.reason }
+          : { status: 'error', tool_call_id: outcome.tool_call_id, code: error.code, reason: error.reason, details: error.details }
+      const text = `${error.code} (${error.reason}): ${error.message}`
+      return { isError: true, content: [{ type: 'text', text }], _meta: { [MCP_OUTCOME_META_KEY]: meta } }
+    }
+  }
+}
+
+function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}

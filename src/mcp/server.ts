@@ -1,0 +1,106 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js'
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js'
+import type { CallScope, Dispatcher, InvokeRequest } from 'result-views'
+import { McpOptionsError } from './mcp-options-error.js'
+import { toCallToolResult, toMcpToolList } from './project.js'
+
+/** What a {@link McpScopeResolver} knows about one `tools/call` request. */
+export interface McpCallInfo {
+  /** The called tool's name (`params.name`). */
+  readonly tool_id: string
+  /** The JSON-RPC request ID (unique per connection, not across connections). */
+  readonly request_id: string | number
+  /** The transport's session ID (Streamable HTTP), `undefined` on stdio and in-memory transports. */
+  readonly session_id: string | undefined
+}
+
+/** Picks the scope of one call, e.g. from the MCP session a host bound to a workspace and agent. */
+export type McpScopeResolver = (call: McpCallInfo) => CallScope | undefined
+
+/** Options of {@link createMcpServer}. */
+export interface McpServerOptions {
+  /** Server name reported in the MCP `initialize` result (`serverInfo.name`). Non-empty. */
+  name: string
+  /** Server version reported in `serverInfo.version`. Non-empty. */
+  version: string
+  /**
+   * The scope every call runs with (policies, grants and approvals match on it): a fixed
+   * `CallScope`, or a function of the call. Default: no scope.
+   */
+  scope?: CallScope | McpScopeResolver
+  /**
+   * When set, each call's `tool_call_id` is this prefix followed by the JSON-RPC request ID
+   * (`"mcp-7"` for prefix `"mcp-"` and request 7). Request IDs repeat across connections, so give
+   * each connection's server its own prefix. Default: the dispatcher generates a random UUID.
+   */
+  toolCallIdPrefix?: string
+  /** Optional MCP `instructions` sent to the client on `initialize`. */
+  instructions?: string
+}
+
+/**
+ * Creates an MCP server (the SDK's low-level `Server`, which takes raw JSON Schema) that exposes
+ * a dispatcher's catalog (spec 000 "Managed-session MCP clients"). It is not connected: the host
+ * calls `server.connect(transport)` with any SDK transport (stdio, Streamable HTTP, in-memory).
+ *
+ * - `tools/list`: every tool of `dispatcher.list()` as `{ name, description, inputSchema }`;
+ *   viewed tools list `result_view`; no tool has an `outputSchema` (see the tool-info tool);
+ *   no `$schema` keyword.
+ * - `tools/call`: `dispatcher.invoke({ tool_id: name, input: arguments ?? {}, scope })`, mapped by
+ *   `toCallToolResult`: the selected view's record in `structuredContent` plus one text block of
+ *   its JSON; errors and pending approvals as `isError: true` results carrying the code, reason
+ *   and message. An unknown tool is a tool error (`tool_not_found`), not a protocol error. Only
+ *   misuse of the library (a dispatcher that throws) becomes a JSON-RPC error.
+ *
+ * The server advertises the `tools` capability without `listChanged` (the catalog of a
+ * dispatcher is fixed).
+ *
+ * @throws McpOptionsError (`code: 'mcp_options_invalid'`) for a dispatcher that is not one, an
+ *   empty `name` or `version`, or an option of the wrong type.
+ */
+export function createMcpServer(dispatcher: Dispatcher, options: McpServerOptions): Server {
+  checkOptions(dispatcher, options)
+  const { scope, toolCallIdPrefix } = options
+  const server = new Server(
+    { name: options.name, version: options.version },
+    options.instructions === undefined
+      ? { capabilities: { tools: {} } }
+      : { capabilities: { tools: {} }, instructions: options.instructions },
+  )
+
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toMcpToolList(dispatcher.list()) }))
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const toolId = request.params.name
+    const callScope =
+      typeof scope === 'function' ? scope({ tool_id: toolId, request_id: extra.requestId, session_id: extra.sessionId }) : scope
+    const invocation: InvokeRequest = { tool_id: toolId, input: request.params.arguments ?? {} }
+    if (callScope !== undefined) invocation.scope = callScope
+    if (toolCallIdPrefix !== undefined) invocation.tool_call_id = toolCallIdPrefix + String(extra.requestId)
+    const result = toCallToolResult(await dispatcher.invoke(invocation), toolId)
+    return { ...result, content: [...result.content] }
+  })
+
+  return server
+}
+
+function checkOptions(dispatcher: Dispatcher, options: McpServerOptions): void {
+  const problems: string[] = []
+  const d = dispatcher as unknown as Record<string, unknown> | null | undefined
+  if (typeof d !== 'object' || d === null || typeof d.invoke !== 'function' || typeof d.list !== 'function') {
+    problems.push('dispatcher must be a dispatcher from createDispatcher (with invoke and list)')
+  }
+  const o = options as unknown as Record<string, unknown> | null | undefined
+  if (typeof o !== 'object' || o === null) {
+    problems.push('options must be an object with name and version')
+    throw new McpOptionsError(problems)
+  }
+  if (typeof o.name !== 'string' || o.name.length === 0) problems.push('name must be a non-empty string')
+  if (typeof o.version !== 'string' || o.version.length === 0) problems.push('version must be a non-empty string')
+  if (o.scope !== undefined && typeof o.scope !== 'function' && (typeof o.scope !== 'object' || o.scope === null || Array.isArray(o.scope))) {
+    problems.push('scope must be a CallScope object or a function returning one')
+  }
+  if (o.toolCallIdPrefix !== undefined && typeof o.toolCallIdPrefix !== 'string') problems.push('toolCallIdPrefix must be a string')
+  if (o.instructions !== undefined && typeof o.instructions !== 'string') problems.push('instructions must be a string')
+  if (problems.length > 0) throw new McpOptionsError(problems)
+}

@@ -1,0 +1,115 @@
+import Type, { type Static } from 'typebox'
+import { ToolError } from '../errors/tool-error.js'
+import type { JsonSchema } from '../schema/json-schema.js'
+import { defineTool } from './define.js'
+import { ToolDefinitionError } from './tool-definition-error.js'
+import type { ToolDescriptor } from './descriptor.js'
+import type { SingleResultTool } from './types.js'
+
+/** The default ID of the contracts tool. */
+const DEFAULT_TOOL_INFO_ID = 'tool_info'
+
+/** Longest tool ID echoed into the unknown-tool message (as the dispatcher does). */
+const MAX_ECHOED_ID = 128
+
+/** A JSON Schema as the tool-info result carries it: an object whose keywords are not constrained here. */
+const AnySchema = Type.Unsafe<JsonSchema>({ type: 'object', description: 'A JSON Schema object (keywords not constrained here).' })
+
+/** Lowercase hex SHA-256 of the schema's canonical JSON (64 characters, no prefix). */
+const SchemaDigest = Type.String({ pattern: '^[0-9a-f]{64}$', description: 'Schema digest: lowercase hex SHA-256 of the canonical JSON of the schema.' })
+
+const ViewContractSchema = Type.Object({ schema: AnySchema, digest: SchemaDigest }, { additionalProperties: false })
+
+/**
+ * The descriptor inside a tool-info result (spec 000 "Discovering both contracts"). Its known
+ * fields are typed; it stays open so that a descriptor field added by a later version of this
+ * library is passed through rather than rejected.
+ */
+const DescriptorSchema = Type.Object({
+  tool_id: Type.String({ minLength: 1 }),
+  description: Type.String(),
+  input_schema: AnySchema,
+  output_schema: AnySchema,
+  output_schema_digest: SchemaDigest,
+  output_views: Type.Optional(Type.Object({ compact: ViewContractSchema, full: ViewContractSchema }, { additionalProperties: false })),
+})
+
+/** Output schema of the tool-info tool: `{ tool: { descriptor } }` (the CLI's `.tool.descriptor`). */
+const ToolInfoOutput = Type.Object(
+  { tool: Type.Object({ descriptor: DescriptorSchema }, { additionalProperties: false }) },
+  { additionalProperties: false },
+)
+
+/** Input schema of the tool-info tool. */
+const ToolInfoInput = Type.Object(
+  { tool_id: Type.String({ minLength: 1, description: 'The tool to describe, e.g. "compozy__session_status".' }) },
+  { additionalProperties: false },
+)
+
+/** The record the tool-info tool returns: `{ tool: { descriptor } }`. */
+export type ToolInfoResult = Static<typeof ToolInfoOutput>
+
+/** Options of {@link defineToolInfoTool}. */
+export interface ToolInfoToolOptions {
+  /** Tool ID. Default `'tool_info'` (the spec's host calls it `compozy__tool_info`). */
+  id?: string
+  /** Description shown to models. Default: says it returns both contracts of a tool. */
+  description?: string
+  /** Looks up a descriptor by tool ID, usually `(id) => dispatcher.describe(id)`; `undefined` for an unknown ID. */
+  describe: (tool_id: string) => ToolDescriptor | undefined
+  /** Toolsets the tool belongs to. Default none. */
+  toolsets?: readonly string[]
+}
+
+/**
+ * A ready single-result tool that returns one tool's descriptor with `output_views`, so clients
+ * that get no output schemas (MCP `tools/list` lists none) can read both contracts on demand
+ * (spec 000 "Discovering both contracts", `compozy__tool_info`).
+ *
+ * Input `{ tool_id }`; output `{ tool: { descriptor } }` where `descriptor` is
+ * `{ tool_id, description, input_schema, output_schema, output_schema_digest, output_views? }`.
+ * Risk `'read'`, no approval. Wire it to the dispatcher that serves it:
+ *
+ * ```ts
+ * let dispatcher: Dispatcher
+ * const info = defineToolInfoTool({ describe: (id) => dispatcher.describe(id) })
+ * dispatcher = createDispatcher({ tools: [...tools, info] })
+ * ```
+ *
+ * For an unknown `tool_id` the handler throws a `ToolError` (`code: 'tool_not_found'`, reason
+ * `unknown_tool`, message `tool "<id>" is not registered`); the dispatcher reports a thrown
+ * handler error as `tool_execution_failed` / `handler_failed` with that message, the thrown
+ * error kept as `cause`.
+ *
+ * @throws ToolDefinitionError (`code: 'tool_definition_invalid'`) when `describe` is not a
+ *   function or `id` is not a valid tool ID.
+ */
+export function defineToolInfoTool(options: ToolInfoToolOptions): SingleResultTool {
+  const describe = options?.describe
+  if (typeof describe !== 'function') {
+    throw new ToolDefinitionError(options?.id, [
+      { path: '/describe', code: 'invalid_describe', message: 'describe must be a function from tool ID to descriptor, e.g. (id) => dispatcher.describe(id)' },
+    ])
+  }
+  return defineTool({
+    id: options.id ?? DEFAULT_TOOL_INFO_ID,
+    description:
+      options.description ??
+      'Describe one tool: its input schema, output schema and digest, and for tools with result views both contracts (output_views.compact and output_views.full).',
+    input: ToolInfoInput,
+    output: ToolInfoOutput,
+    risk: 'read',
+    ...(options.toolsets === undefined ? {} : { toolsets: options.toolsets }),
+    handler: (input): ToolInfoResult => {
+      const descriptor = describe(input.tool_id)
+      if (descriptor === undefined) throw unknownToolId(input.tool_id)
+      return { tool: { descriptor } }
+    },
+    preview: (record) => record.tool.descriptor.tool_id,
+  })
+}
+
+function unknownToolId(toolId: string): ToolError {
+  const shown = toolId.length > MAX_ECHOED_ID ? toolId.slice(0, MAX_ECHOED_ID) + '…' : toolId
+  return new ToolError({ code: 'tool_not_found', reason: 'unknown_tool', message: `tool ${JSON.stringify(shown)} is not registered` })
+}
