@@ -58,7 +58,7 @@ export async function catalogSizeBench(): Promise<Record<string, number>> {
 
   const rows: [string, string, string][] = [
     ['discovery catalog (descriptors, both views)', int(size.discovery_bytes), int(size.discovery_bytes / tools.length)],
-    ['  of which output_views (per: viewed tool)', int(outputViewBytes), int(outputViewBytes / viewed)],
+    ['  of which output_views (per viewed tool)', int(outputViewBytes), int(outputViewBytes / viewed)],
     ['MCP tools/list (no output schemas)', int(size.mcp_bytes), int(size.mcp_bytes / tools.length)],
     ['model-facing (name, description, input)', int(size.model_bytes), int(size.model_bytes / tools.length)],
   ]
