@@ -47,6 +47,8 @@ export type { InputDigestOptions } from './digest/input-digest.js'
 // Descriptors
 export { describeTool } from './tool/descriptor.js'
 export type { ToolDescriptor, ViewContract } from './tool/descriptor.js'
+export { defineToolInfoTool } from './tool/tool-info.js'
+export type { ToolInfoResult, ToolInfoToolOptions } from './tool/tool-info.js'
 
 // Dispatch
 export { createDispatcher } from './dispatch/dispatcher.js'
@@ -81,6 +83,34 @@ export type {
 export { REDACTED } from './redact/sensitive-paths.js'
 export { silentLogger } from './log/logger.js'
 export type { Logger } from './log/logger.js'
+
+// Policy
+export { createPatternPolicy } from './policy/pattern-policy.js'
+export type { ApprovalMode, PatternPolicy, PatternPolicyOptions } from './policy/pattern-policy.js'
+export { intersectPolicies } from './policy/compose.js'
+export { createRetiredIdFilter, RETIRED_IDS_IGNORED } from './policy/retired.js'
+export type { FilteredPolicyLists, PolicyLists, RetiredIdFilter, RetiredIdFilterOptions } from './policy/retired.js'
+export { defaultToolPolicy, toolFacts } from './policy/policy.js'
+export type { PolicyAllow, PolicyApprovalRequired, PolicyDecision, PolicyDeny, PolicyRequest, ToolFacts, ToolPolicy } from './policy/policy.js'
+export { PolicyDefinitionError, isPolicyDefinitionError } from './policy/policy-definition-error.js'
+export type { PolicyProblem } from './policy/policy-definition-error.js'
+
+// Approvals
+export { createMemoryApprovalStores } from './approval/memory-stores.js'
+export type { ApprovalStores, Awaitable } from './approval/stores.js'
+export type { ApprovalTokenRecord, ApprovalTokenStore } from './approval/token-store.js'
+export { grantKeyText } from './approval/grant-store.js'
+export type { ApprovalGrant, ApprovalGrantStore, GrantDecision, GrantKey, GrantScope } from './approval/grant-store.js'
+export type { PendingApprovalRecord, PendingApprovalStore, PendingState, StoredOutcome } from './approval/pending-store.js'
+export type { ApprovalOptions, ApprovalOwner, ApprovalOwnerCheck } from './approval/options.js'
+export type { ApprovalPrompt, ApprovalPromptAnswer, ApprovalPromptRequest } from './approval/prompt.js'
+export type { ApprovalsApi } from './approval/approvals-api.js'
+export type { MintApprovalTokenRequest, MintedApprovalToken } from './approval/mint-token.js'
+export type { ListGrantsRequest, RevokeGrantRequest, SetGrantRequest } from './approval/manage-grants.js'
+export type { ApprovalOwnerRequest, ResolveApprovalRequest } from './approval/manage-pending.js'
+export type { ApprovalStatus, ExecutionStatus, PendingApprovalView } from './approval/pending.js'
+export { ApprovalConfigError, isApprovalConfigError } from './approval/approval-config-error.js'
+export type { ApprovalConfigProblem } from './approval/approval-config-error.js'
 
 // Errors
 export { ToolError, isToolError } from './errors/tool-error.js'

@@ -1,4 +1,4 @@
-import type { ToolError } from '../errors/tool-error.js'
+import { isToolError, type ToolError } from '../errors/tool-error.js'
 import { assertPlainJson } from '../json/canonical.js'
 import { isJsonValueError } from '../json/json-value-error.js'
 import type { Tool, ToolContext } from '../tool/types.js'
@@ -26,7 +26,8 @@ export async function execute(call: Call): Promise<ToolResult | ToolError> {
   try {
     record = await tool.handler(call.handlerInput, context)
   } catch (error) {
-    return handlerFailed(tool, error)
+    // A handler may report a typed failure itself (e.g. tool_not_found from a look-up tool).
+    return isToolError(error) ? error : handlerFailed(tool, error)
   }
   const invalid = checkOutput(tool, record)
   if (invalid !== undefined) return invalid

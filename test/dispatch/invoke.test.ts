@@ -196,3 +196,23 @@ describe('createDispatcher', () => {
     }
   })
 })
+
+describe('invoke: typed errors thrown by handlers', () => {
+  it('passes a ToolError thrown by the handler through unchanged', async () => {
+    const { ToolError } = await import('result-views')
+    const dispatcher = createDispatcher({
+      tools: [
+        defineTool({
+          id: 'lookup',
+          description: 'd',
+          input: Type.Object({}),
+          output: Type.Object({}),
+          handler: () => {
+            throw new ToolError({ code: 'tool_not_found', reason: 'unknown_tool', message: 'tool "x" is not registered' })
+          },
+        }),
+      ],
+    })
+    expect(errorOf(await dispatcher.invoke({ tool_id: 'lookup', input: {} }))).toMatchObject({ code: 'tool_not_found', reason: 'unknown_tool', message: 'tool "x" is not registered' })
+  })
+})

@@ -198,7 +198,7 @@ export function describeExampleCatalogOverMcp(transport: string, connect: () => 
 
       it('reports an unknown tool_id as a tool error', async () => {
         const result = await client.callTool({ name: 'compozy__tool_info', arguments: { tool_id: 'compozy__nope' } })
-        expectToolError(result, 'tool_execution_failed (handler_failed): tool "compozy__tool_info" failed: tool "compozy__nope" is not registered')
+        expectToolError(result, 'tool_not_found (unknown_tool): tool "compozy__nope" is not registered')
       })
     })
   })
