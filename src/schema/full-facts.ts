@@ -82,8 +82,9 @@ export function expandFull(
     if (schema.$ref !== undefined) {
       const resolved = document.resolveRef(loc)
       if (!resolved.ok) {
+        // Reported, and the branch is left out: nothing about it can be proven.
         issues.push({ pointer: appendPointer(loc.pointer, '$ref'), message: resolved.message })
-        return walk(rest, acc, seenHere)
+        return
       }
       return walk([{ loc: resolved.loc }, ...rest], acc, seenHere)
     }

@@ -52,6 +52,11 @@ function reportNoBranch(ctx: ProofContext, union: UnionShape, branch: FullBranch
     ctx.report(misfit.code, union.branches[index]!.pointer, branch.pointer, misfit.message)
     return
   }
+  const integral = atom === FRACTION ? union.branches.find((b) => (b.types & INTEGER) !== 0) : undefined
+  if (integral !== undefined) {
+    ctx.report('type_wider', integral.pointer, branch.pointer, 'the full view allows any number; this branch of the compact union requires an integer')
+    return
+  }
   if (atom === NULL) {
     ctx.report('nullable_wider', union.pointer, branch.pointer, `the full view allows null; no branch of the compact union does`)
     return
