@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { createApprovalEngine } from '../approval/approval.js'
 import { isToolError, type ToolError } from '../errors/tool-error.js'
 import type { HookEvent, HookHandlers } from '../hooks/events.js'
 import { HookRegistry } from '../hooks/registry.js'
@@ -37,6 +38,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const logger = options?.logger ?? silentLogger
   const toolPaths = new Map<Tool, SensitivePath[]>()
   for (const tool of catalog.values()) toolPaths.set(tool, parseSensitivePaths(tool.sensitiveInputFields).paths)
+  const approvals = createApprovalEngine(options, { tools: catalog, complete, fail })
 
   async function invoke(request: InvokeRequest): Promise<InvokeOutcome> {
     const malformed = checkRequest(request)
@@ -65,6 +67,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     const call = await runPreCall(prepared, hooks, logger)
     if (isToolError(call)) return fail(prepared, call)
 
+    const authorized = await approvals.authorize(call)
+    if (authorized.kind === 'error') return fail(call, authorized.error)
+    if (authorized.kind === 'pending') return { status: 'approval_pending', tool_call_id: call.tool_call_id, approval_id: authorized.approval_id }
     return complete(call)
   }
 
@@ -87,6 +92,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
 
   return {
     invoke,
+    approvals: approvals.api,
     hook: <E extends HookEvent>(event: E, handler: HookHandlers[E]) => hooks.add(event, handler),
     describe: (toolId: string): ToolDescriptor | undefined => {
       const tool = typeof toolId === 'string' ? catalog.get(toolId) : undefined

@@ -1,7 +1,10 @@
+import type { ApprovalsApi } from '../approval/approvals-api.js'
+import type { ApprovalOptions } from '../approval/options.js'
 import type { ToolError } from '../errors/tool-error.js'
 import type { HookEvent, HookHandlers } from '../hooks/events.js'
 import type { HookOptions } from '../hooks/registry.js'
 import type { Logger } from '../log/logger.js'
+import type { ToolPolicy } from '../policy/policy.js'
 import type { Tool } from '../tool/types.js'
 import type { ToolDescriptor } from '../tool/descriptor.js'
 import type { View } from '../views/view.js'
@@ -64,6 +67,10 @@ export interface DispatcherOptions {
   hooks?: HookOptions
   /** Structured logger (pino- and console-compatible). Default: silent. */
   logger?: Logger
+  /** Decides every call after the pre-call hooks (spec 001). Default `defaultToolPolicy`: allow, approval for tools that declare it. */
+  policy?: ToolPolicy
+  /** Approval stores, prompt callback and time budgets. Default: in-memory stores, no prompt (pending approvals). */
+  approvals?: ApprovalOptions
 }
 
 /** The dispatch engine (spec 001 "Invocation lifecycle"). */
@@ -82,6 +89,8 @@ export interface Dispatcher {
    * @throws HookRegistrationError for an unknown event or a non-function handler.
    */
   hook<E extends HookEvent>(event: E, handler: HookHandlers[E]): () => void
+  /** Approval tokens, remembered grants and pending approvals (spec 001). */
+  readonly approvals: ApprovalsApi
   /** The descriptor of one tool, or `undefined` for an unknown ID. */
   describe(tool_id: string): ToolDescriptor | undefined
   /** The descriptors of every tool, in catalog order. */

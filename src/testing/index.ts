@@ -22,4 +22,6 @@ export type { ViewsConsistencyOptions } from './invariants.js'
 export { ViewInvariantError, isViewInvariantError } from './view-invariant-error.js'
 export type { ViewInvariantErrorInit, ViewInvariantReason } from './view-invariant-error.js'
 
-// Store conformance suites: to be added here.
+// Store conformance suites (need vitest as a peer)
+export { describeApprovalStoreConformance } from './conformance.js'
+export type { ApprovalStoreConformanceOptions, ApprovalStoresFactory, ConformanceStores } from './conformance.js'

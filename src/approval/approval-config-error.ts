@@ -1,0 +1,31 @@
+const BRAND: unique symbol = Symbol.for('result-views.ApprovalConfigError')
+
+/** One problem in `createDispatcher({ approvals })`. */
+export interface ApprovalConfigProblem {
+  /** A JSON Pointer into the options, e.g. `/approvals/tokens`, `/approvals/timeoutMs`. */
+  path: string
+  message: string
+}
+
+/**
+ * Thrown by `createDispatcher` for `approvals` options it cannot run with (misuse of the library):
+ * a store without its methods, a non-function `prompt`, a bad time budget. Lists every problem;
+ * `code` is always `'approval_config_invalid'`.
+ */
+export class ApprovalConfigError extends Error {
+  override readonly name = 'ApprovalConfigError'
+  readonly code = 'approval_config_invalid' as const
+  readonly problems: readonly ApprovalConfigProblem[]
+
+  constructor(problems: readonly ApprovalConfigProblem[]) {
+    const lines = problems.map((p) => `  - ${p.path}: ${p.message}`)
+    super(`approvals options are invalid (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n${lines.join('\n')}`)
+    this.problems = problems
+    Object.defineProperty(this, BRAND, { value: true })
+  }
+}
+
+/** True for an {@link ApprovalConfigError} from any copy of this library. */
+export function isApprovalConfigError(value: unknown): value is ApprovalConfigError {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true
+}

@@ -1,0 +1,167 @@
+import { ToolError } from '../errors/tool-error.js'
+import type { ToolFacts } from '../policy/policy.js'
+
+/** Longest caller-supplied ID echoed into a message. */
+const MAX_ECHOED_ID = 128
+
+/** Which approval store an operation ran on. */
+export type ApprovalStoreName = 'tokens' | 'grants' | 'pending'
+
+/** Why a supplied approval token was refused (`approval_invalid` reasons). */
+export type TokenProblem = 'token_unknown' | 'token_replayed' | 'token_expired' | 'token_mismatch'
+
+/** The bound fields a token can mismatch on. */
+export type TokenBinding = 'tool' | 'workspace' | 'session' | 'agent' | 'input'
+
+function shown(id: string): string {
+  return JSON.stringify(id.length > MAX_ECHOED_ID ? id.slice(0, MAX_ECHOED_ID) + '…' : id)
+}
+
+function withCause(error: ToolError, cause: unknown): ToolError {
+  if (cause !== undefined) Object.defineProperty(error, 'cause', { value: cause, enumerable: false })
+  return error
+}
+
+/** The policy refused the call: `tool_denied` / `policy_denied`. */
+export function policyDenied(tool: ToolFacts, reason: string, owner: string | undefined): ToolError {
+  return new ToolError({
+    code: 'tool_denied',
+    reason: 'policy_denied',
+    message: `tool "${tool.id}" invocation denied by policy${owner === undefined ? '' : ` ${owner}`}: ${reason}`,
+    details: owner === undefined ? { policy_reason: reason } : { policy_reason: reason, owner },
+  })
+}
+
+/** The policy threw, timed out or returned a malformed decision: fail closed (`tool_denied` / `policy_failed`). */
+export function policyFailed(tool: ToolFacts, problem: 'threw' | 'timeout' | 'invalid_decision', cause?: unknown): ToolError {
+  const what = problem === 'threw' ? 'threw' : problem === 'timeout' ? 'did not answer in time' : 'returned something that is not a decision'
+  return withCause(
+    new ToolError({ code: 'tool_denied', reason: 'policy_failed', message: `tool "${tool.id}" invocation denied: the tool policy ${what}`, details: { problem } }),
+    cause,
+  )
+}
+
+/** A remembered reject or a reject answer at the prompt: `tool_denied` / `approval_rejected`. */
+export function approvalRejected(tool: ToolFacts, details: { source: 'grant'; grant_id: string; scope: string } | { source: 'prompt'; answer: string }): ToolError {
+  const by = details.source === 'grant' ? `a remembered ${details.scope}-scope decision` : 'the approval prompt'
+  return new ToolError({ code: 'tool_denied', reason: 'approval_rejected', message: `tool "${tool.id}" invocation rejected by ${by}`, details })
+}
+
+/** Approval is needed and there is no way to get one for this call: `tool_denied` / `approval_required`. */
+export function approvalRequired(tool: ToolFacts, policyReason: string | undefined): ToolError {
+  return new ToolError({
+    code: 'tool_denied',
+    reason: 'approval_required',
+    message: `tool "${tool.id}" requires approval: supply an approval token, or call with a scope.profile_id that can resolve a pending approval`,
+    details: policyReason === undefined ? {} : { policy_reason: policyReason },
+  })
+}
+
+/** A supplied approval token was refused: `approval_invalid` with one reason per problem. Never echoes the token. */
+export function tokenInvalid(tool: ToolFacts, problem: TokenProblem, extra: { expires_at?: string; mismatch?: readonly TokenBinding[] } = {}): ToolError {
+  const messages: Record<TokenProblem, string> = {
+    token_unknown: `approval token for tool "${tool.id}" is unknown`,
+    token_replayed: `approval token for tool "${tool.id}" was already used`,
+    token_expired: `approval token for tool "${tool.id}" expired at ${extra.expires_at ?? 'an earlier time'}`,
+    token_mismatch: `approval token was minted for another ${(extra.mismatch ?? ['call']).join(', ')} than this call of tool "${tool.id}"`,
+  }
+  const details =
+    problem === 'token_expired' ? { expires_at: extra.expires_at } : problem === 'token_mismatch' ? { mismatch: [...(extra.mismatch ?? [])] } : undefined
+  return new ToolError({ code: 'approval_invalid', reason: problem, message: messages[problem], ...(details === undefined ? {} : { details }) })
+}
+
+/** An approval store threw or rejected: fail closed (`approval_unavailable` / `store_failed`). The thrown value is the non-enumerable `cause`. */
+export function storeFailed(store: ApprovalStoreName, operation: string, cause: unknown): ToolError {
+  return withCause(
+    new ToolError({
+      code: 'approval_unavailable',
+      reason: 'store_failed',
+      message: `approval ${store} store failed during ${operation}; nothing that needs approval runs`,
+      details: { store, operation },
+    }),
+    cause,
+  )
+}
+
+/** An approval store did not answer within `timeoutMs`: fail closed (`approval_unavailable` / `store_timeout`). */
+export function storeTimeout(store: ApprovalStoreName, operation: string, timeoutMs: number): ToolError {
+  return new ToolError({
+    code: 'approval_unavailable',
+    reason: 'store_timeout',
+    message: `approval ${store} store did not answer within ${timeoutMs} ms during ${operation}; nothing that needs approval runs`,
+    details: { store, operation, timeout_ms: timeoutMs },
+  })
+}
+
+/** The host's prompt callback threw, rejected or gave no valid answer (`approval_unavailable` / `prompt_failed`). */
+export function promptFailed(tool: ToolFacts, problem: 'threw' | 'invalid_answer', cause?: unknown): ToolError {
+  return withCause(
+    new ToolError({
+      code: 'approval_unavailable',
+      reason: 'prompt_failed',
+      message: `approval prompt for tool "${tool.id}" ${problem === 'threw' ? 'failed' : 'gave no valid answer'}; the call does not run`,
+      details: { problem },
+    }),
+    cause,
+  )
+}
+
+/** The host's prompt callback did not answer within `promptTimeoutMs` (`approval_unavailable` / `prompt_timeout`). */
+export function promptTimeout(tool: ToolFacts, timeoutMs: number): ToolError {
+  return new ToolError({
+    code: 'approval_unavailable',
+    reason: 'prompt_timeout',
+    message: `approval prompt for tool "${tool.id}" got no answer within ${timeoutMs} ms; the call does not run`,
+    details: { timeout_ms: timeoutMs },
+  })
+}
+
+/** The host's owner check (`checkOwner`) threw or timed out (`approval_unavailable` / `owner_check_failed`). */
+export function ownerCheckFailed(approvalId: string, cause?: unknown): ToolError {
+  return withCause(
+    new ToolError({ code: 'approval_unavailable', reason: 'owner_check_failed', message: `could not check the owner of pending approval ${shown(approvalId)}; the decision is not accepted` }),
+    cause,
+  )
+}
+
+/** The stored pending record no longer reproduces the approved call (`approval_unavailable` / `record_invalid`). */
+export function recordInvalid(approvalId: string, problem: string): ToolError {
+  return new ToolError({
+    code: 'approval_unavailable',
+    reason: 'record_invalid',
+    message: `pending approval ${shown(approvalId)} cannot be dispatched: ${problem}`,
+  })
+}
+
+/** No pending approval with that ID (`approval_not_found` / `unknown_approval`). */
+export function approvalNotFound(approvalId: string): ToolError {
+  return new ToolError({ code: 'approval_not_found', reason: 'unknown_approval', message: `pending approval ${shown(approvalId)} not found` })
+}
+
+/** Another profile, or the owner is no longer available or bound (`approval_forbidden`). */
+export function approvalForbidden(approvalId: string, reason: 'profile_mismatch' | 'profile_unavailable' | 'session_unbound'): ToolError {
+  const messages = {
+    profile_mismatch: `pending approval ${shown(approvalId)} belongs to another profile`,
+    profile_unavailable: `the profile that created pending approval ${shown(approvalId)} is not available`,
+    session_unbound: `the session of pending approval ${shown(approvalId)} is no longer bound to its profile`,
+  }
+  return new ToolError({ code: 'approval_forbidden', reason, message: messages[reason] })
+}
+
+/** The approval is no longer pending (`approval_state`): it never runs again. */
+export function approvalState(approvalId: string, reason: 'approval_expired' | 'approval_resolved' | 'approval_canceled', status: string): ToolError {
+  const messages = {
+    approval_expired: `pending approval ${shown(approvalId)} expired`,
+    approval_resolved: `pending approval ${shown(approvalId)} was already resolved`,
+    approval_canceled: `pending approval ${shown(approvalId)} was canceled`,
+  }
+  return new ToolError({ code: 'approval_state', reason, message: messages[reason], details: { status } })
+}
+
+/** Reasons of `approval_request_invalid`. */
+export type ApprovalRequestProblem = 'field_invalid' | 'agent_name_required' | 'agent_name_forbidden' | 'input_digest_forbidden'
+
+/** A management call (`mintApprovalToken`, grants, pending approvals) got bad arguments (`approval_request_invalid`). */
+export function approvalRequestInvalid(reason: ApprovalRequestProblem, problem: string): ToolError {
+  return new ToolError({ code: 'approval_request_invalid', reason, message: `invalid approvals request: ${problem}` })
+}

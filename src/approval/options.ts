@@ -1,0 +1,108 @@
+import type { CallScope } from '../dispatch/scope.js'
+import { silentLogger, type Logger } from '../log/logger.js'
+import { defaultToolPolicy, type ToolPolicy } from '../policy/policy.js'
+import { PolicyDefinitionError } from '../policy/policy-definition-error.js'
+import { ApprovalConfigError, type ApprovalConfigProblem } from './approval-config-error.js'
+import type { AuthorizeDeps } from './authorize.js'
+import type { ApprovalGrantStore } from './grant-store.js'
+import { createMemoryApprovalStores } from './memory-stores.js'
+import type { PendingApprovalStore } from './pending-store.js'
+import type { ApprovalPrompt } from './prompt.js'
+import type { Awaitable } from './stores.js'
+import type { ApprovalTokenStore } from './token-store.js'
+
+/** Default time budget of a store call, a policy decision and an owner check. */
+export const DEFAULT_APPROVAL_TIMEOUT_MS = 5_000
+/** Default life of a pending approval. */
+export const DEFAULT_PENDING_TTL_MS = 15 * 60_000
+
+/** Who owns a pending approval, as the host's owner check sees it. */
+export interface ApprovalOwner {
+  readonly approval_id: string
+  /** The owner profile (the call's `scope.profile_id`). */
+  readonly profile_id: string
+  /** The call's recorded scope (its `session_id` is the session binding). */
+  readonly scope: Readonly<CallScope>
+}
+
+/**
+ * The host's check of a pending approval's owner before a decision is accepted (spec 001: "The
+ * daemon checks profile availability and session binding again before accepting the decision").
+ * Answers `'ok'`, `'profile_unavailable'` or `'session_unbound'`; anything else, a throw or a
+ * hang fails closed (`approval_unavailable` / `owner_check_failed`).
+ */
+export type ApprovalOwnerCheck = (owner: ApprovalOwner) => Awaitable<'ok' | 'profile_unavailable' | 'session_unbound'>
+
+/** The `approvals` option of `createDispatcher` (DESIGN.md "Interface shapes"). */
+export interface ApprovalOptions {
+  /** Default: a fresh in-memory store. */
+  tokens?: ApprovalTokenStore
+  /** Default: a fresh in-memory store. */
+  grants?: ApprovalGrantStore
+  /** Default: a fresh in-memory store. */
+  pending?: PendingApprovalStore
+  /** The host's prompt callback. When given, calls that need approval ask it instead of opening a pending approval. */
+  prompt?: ApprovalPrompt
+  /** Time budget of each store call, each policy decision and each owner check, in milliseconds. Default 5000. */
+  timeoutMs?: number
+  /** Time budget of the prompt callback, in milliseconds. Default: no limit. */
+  promptTimeoutMs?: number
+  /** How long a pending approval waits for a decision, in milliseconds. Default 900000 (15 minutes). */
+  pendingTtlMs?: number
+  /** Checked before a decision on a pending approval is accepted. Default: every owner is available and bound. */
+  checkOwner?: ApprovalOwnerCheck
+  /** Current time in epoch milliseconds. Default `Date.now`. */
+  now?: () => number
+}
+
+/** The resolved options: everything the approval step and the approvals API need. */
+export interface ResolvedApprovals extends AuthorizeDeps {
+  readonly checkOwner: ApprovalOwnerCheck | undefined
+}
+
+/**
+ * Resolves `createDispatcher({ policy, approvals })` with defaults: `defaultToolPolicy`, in-memory
+ * stores, 5 s store timeout, 15 min pending life.
+ *
+ * @throws PolicyDefinitionError when `policy` has no `decide` function.
+ * @throws ApprovalConfigError listing every bad `approvals` field.
+ */
+export function resolveApprovalOptions(policy: ToolPolicy | undefined, approvals: ApprovalOptions | undefined, logger: Logger | undefined): ResolvedApprovals {
+  if (policy !== undefined && typeof (policy as { decide?: unknown } | null)?.decide !== 'function') {
+    throw new PolicyDefinitionError([{ path: '/policy', code: 'invalid_policy', message: 'policy must have a decide function' }])
+  }
+  const given = approvals ?? {}
+  const problems: ApprovalConfigProblem[] = []
+  if (typeof given !== 'object' || given === null) throw new ApprovalConfigError([{ path: '/approvals', message: 'approvals must be an object' }])
+  const store = (key: 'tokens' | 'grants' | 'pending', methods: readonly string[]): void => {
+    const value = given[key] as Record<string, unknown> | undefined
+    if (value === undefined) return
+    const missing = methods.filter((m) => typeof value?.[m] !== 'function')
+    if (missing.length > 0) problems.push({ path: `/approvals/${key}`, message: `a ${key} store needs ${missing.join(', ')}` })
+  }
+  store('tokens', ['insert', 'get', 'consume'])
+  store('grants', ['put', 'get', 'list', 'delete'])
+  store('pending', ['insert', 'get', 'update'])
+  for (const key of ['prompt', 'checkOwner', 'now'] as const) {
+    if (given[key] !== undefined && typeof given[key] !== 'function') problems.push({ path: `/approvals/${key}`, message: `${key} must be a function` })
+  }
+  for (const key of ['timeoutMs', 'promptTimeoutMs', 'pendingTtlMs'] as const) {
+    const value = given[key]
+    if (value !== undefined && !(typeof value === 'number' && value > 0 && (Number.isSafeInteger(value) || value === Infinity))) {
+      problems.push({ path: `/approvals/${key}`, message: `${key} must be a positive integer of milliseconds` })
+    }
+  }
+  if (problems.length > 0) throw new ApprovalConfigError(problems)
+
+  const memory = given.tokens && given.grants && given.pending ? undefined : createMemoryApprovalStores()
+  return {
+    policy: policy ?? defaultToolPolicy,
+    stores: { tokens: given.tokens ?? memory!.tokens, grants: given.grants ?? memory!.grants, pending: given.pending ?? memory!.pending },
+    prompt: given.prompt,
+    guard: { timeoutMs: given.timeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS, logger: logger ?? silentLogger },
+    promptTimeoutMs: given.promptTimeoutMs ?? Infinity,
+    pendingTtlMs: given.pendingTtlMs ?? DEFAULT_PENDING_TTL_MS,
+    now: given.now ?? Date.now,
+    checkOwner: given.checkOwner,
+  }
+}

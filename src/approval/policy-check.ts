@@ -1,0 +1,16 @@
+import type { ToolError } from '../errors/tool-error.js'
+import { checkDecision } from '../policy/decision.js'
+import type { PolicyDecision, PolicyRequest, ToolPolicy } from '../policy/policy.js'
+import { withDeadline } from './deadline.js'
+import { policyFailed } from './errors.js'
+
+/**
+ * Asks the policy, failing closed (spec issue "Stores": fail closed): a throw, a rejection, a
+ * hang past `timeoutMs` or a malformed decision becomes `tool_denied` / `policy_failed`, never an
+ * allow.
+ */
+export async function checkPolicy(policy: ToolPolicy, request: PolicyRequest, timeoutMs: number): Promise<PolicyDecision | ToolError> {
+  const result = await withDeadline(() => policy.decide(request), timeoutMs)
+  if (!result.ok) return policyFailed(request.tool, result.timedOut ? 'timeout' : 'threw', result.cause)
+  return checkDecision(result.value) ?? policyFailed(request.tool, 'invalid_decision')
+}

@@ -1,0 +1,89 @@
+import type { CallScope } from '../dispatch/scope.js'
+import type { ToolOrigin } from '../tool/origin.js'
+import type { ApprovalRequirement, Tool } from '../tool/types.js'
+
+/**
+ * The facts of a tool a {@link ToolPolicy} decides on (DESIGN.md "Interface shapes"). Never the
+ * handler, never the schemas: a policy decides on who the tool is, not on what it does.
+ */
+export interface ToolFacts {
+  /** Tool ID, e.g. `compozy__session_status`. */
+  readonly id: string
+  readonly origin: ToolOrigin
+  /** Risk class, a free string such as `'read' | 'write' | 'destructive'`; `undefined` when the tool names none. */
+  readonly risk: string | undefined
+  /** Toolsets the tool belongs to. */
+  readonly toolsets: readonly string[]
+  /** The tool's own approval requirement (`'required'` means a call needs an approval). */
+  readonly approval: ApprovalRequirement
+  /** Whether the tool only reads. */
+  readonly read_only: boolean
+}
+
+/**
+ * What a policy is asked (DESIGN.md "Interface shapes"): the tool's facts, the call's scope and
+ * the final input (after `tool.pre_call` hooks), WITHOUT a native tool's `result_view` (spec 000
+ * "Approvals": `result_view` never changes policy, risk, approval requirement or permission
+ * match). The input is a private copy: a policy may read it freely; changing it changes nothing.
+ */
+export interface PolicyRequest {
+  readonly tool: ToolFacts
+  readonly scope: Readonly<CallScope>
+  readonly input: unknown
+}
+
+/** The call may run without an approval. */
+export interface PolicyAllow {
+  readonly decision: 'allow'
+}
+
+/** The call is refused. `reason` is a short machine-readable word (`deny_listed`, `not_allowed`). */
+export interface PolicyDeny {
+  readonly decision: 'deny'
+  readonly reason: string
+  /** Who owns the refusing policy (`agent:<name or source>`, `session:<id>`), when known. */
+  readonly owner?: string
+}
+
+/** The call may run once it is approved (token, remembered grant, prompt or pending approval). */
+export interface PolicyApprovalRequired {
+  readonly decision: 'approval_required'
+  readonly reason?: string
+  readonly owner?: string
+}
+
+/** What {@link ToolPolicy.decide} returns. */
+export type PolicyDecision = PolicyAllow | PolicyDeny | PolicyApprovalRequired
+
+/**
+ * A tool policy a host plugs into `createDispatcher({ policy })` (spec 001 "Policy and
+ * Invocation"). `decide` may be sync or async. A policy that throws, rejects, hangs past the
+ * approvals `timeoutMs` or returns anything but a decision fails closed: the call is refused with
+ * `tool_denied` / `policy_failed`.
+ */
+export interface ToolPolicy {
+  decide(request: PolicyRequest): PolicyDecision | Promise<PolicyDecision>
+}
+
+/** The facts of a defined tool, as a policy sees them. */
+export function toolFacts(tool: Tool): ToolFacts {
+  return Object.freeze({
+    id: tool.id,
+    origin: tool.origin,
+    risk: tool.risk,
+    toolsets: Object.freeze([...tool.toolsets]),
+    approval: tool.approval,
+    read_only: tool.readOnly,
+  })
+}
+
+/**
+ * The dispatcher's policy when the host gives none: every tool is allowed, and a tool that
+ * declares `approval: 'required'` still needs an approval (a tool's own requirement is never
+ * waived by default).
+ */
+export const defaultToolPolicy: ToolPolicy = Object.freeze({
+  decide(request: PolicyRequest): PolicyDecision {
+    return request.tool.approval === 'required' ? { decision: 'approval_required', reason: 'tool_requires_approval' } : { decision: 'allow' }
+  },
+})

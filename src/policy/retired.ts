@@ -1,0 +1,113 @@
+import { safeLog, silentLogger, type Logger } from '../log/logger.js'
+import { isWildcard } from './patterns.js'
+import { PolicyDefinitionError, type PolicyProblem } from './policy-definition-error.js'
+
+/** The log message (and `event` field) of the retired-ID warning (spec 001 "Retired tool IDs"). */
+export const RETIRED_IDS_IGNORED = 'tools.retired_ids_ignored'
+
+/** Options of {@link createRetiredIdFilter}. */
+export interface RetiredIdFilterOptions {
+  /** The reserved IDs of removed tools (exact IDs, no wildcards). */
+  tools?: readonly string[]
+  /** The reserved IDs of removed toolsets (exact IDs, no wildcards). */
+  toolsets?: readonly string[]
+  /** Where the `tools.retired_ids_ignored` warning goes. Default: silent. */
+  logger?: Logger
+}
+
+/** The lists of a policy the filter cleans; absent lists stay absent. */
+export interface PolicyLists {
+  tools?: readonly string[]
+  toolsets?: readonly string[]
+  deny_tools?: readonly string[]
+}
+
+/** The cleaned lists and the exact retired entries dropped from them (in list order: tools, toolsets, deny_tools). */
+export interface FilteredPolicyLists extends PolicyLists {
+  readonly dropped: readonly string[]
+}
+
+/**
+ * Drops retired tool and toolset IDs from policies (spec 001 "Retired tool IDs"). Create one per
+ * dispatcher (or per process) and hand it to every `createPatternPolicy` call: it remembers which
+ * owners it has warned about.
+ */
+export interface RetiredIdFilter {
+  /** The reserved tool IDs. */
+  readonly tools: readonly string[]
+  /** The reserved toolset IDs. */
+  readonly toolsets: readonly string[]
+  /**
+   * Cleans one policy's lists: an exact retired tool ID in `tools` or `deny_tools`, or an exact
+   * retired toolset ID in `toolsets`, is dropped (never an error); wildcard entries and unknown IDs
+   * are kept. An allow-list that held only retired entries comes back empty, not absent: it stays
+   * enforced and grants nothing. The first time an owner has dropped entries, one warning is
+   * logged: `warn({ event: 'tools.retired_ids_ignored', owner, dropped_ids }, 'tools.retired_ids_ignored')`;
+   * never again for that owner while this filter lives.
+   *
+   * @param owner - the policy owner label, `agent:<source path or name>` or `session:<session id>`.
+   */
+  apply(owner: string, lists: PolicyLists): FilteredPolicyLists
+}
+
+/**
+ * Creates the retired-ID filter from the reserved IDs the host passes.
+ *
+ * @throws PolicyDefinitionError (`code: 'policy_definition_invalid'`, problem `invalid_retired_ids`)
+ *   when a list is not an array of non-empty strings without `*`.
+ */
+export function createRetiredIdFilter(options: RetiredIdFilterOptions = {}): RetiredIdFilter {
+  const problems: PolicyProblem[] = []
+  const tools = checkIds(options.tools, '/tools', problems)
+  const toolsets = checkIds(options.toolsets, '/toolsets', problems)
+  if (problems.length > 0) throw new PolicyDefinitionError(problems)
+  const logger = options.logger ?? silentLogger
+  const retiredTools = new Set(tools)
+  const retiredToolsets = new Set(toolsets)
+  const warned = new Set<string>()
+
+  return Object.freeze({
+    tools: Object.freeze(tools),
+    toolsets: Object.freeze(toolsets),
+    apply(owner: string, lists: PolicyLists): FilteredPolicyLists {
+      const dropped: string[] = []
+      const clean = (list: readonly string[] | undefined, retired: ReadonlySet<string>): readonly string[] | undefined => {
+        if (list === undefined) return undefined
+        return list.filter((entry) => {
+          const drop = !isWildcard(entry) && retired.has(entry)
+          if (drop && !dropped.includes(entry)) dropped.push(entry)
+          return !drop
+        })
+      }
+      const out: FilteredPolicyLists = {
+        ...withList('tools', clean(lists.tools, retiredTools)),
+        ...withList('toolsets', clean(lists.toolsets, retiredToolsets)),
+        ...withList('deny_tools', clean(lists.deny_tools, retiredTools)),
+        dropped,
+      }
+      if (dropped.length > 0 && !warned.has(owner)) {
+        warned.add(owner)
+        safeLog(logger, 'warn', { event: RETIRED_IDS_IGNORED, owner, dropped_ids: [...dropped] }, RETIRED_IDS_IGNORED)
+      }
+      return out
+    },
+  })
+}
+
+function withList(key: keyof PolicyLists, list: readonly string[] | undefined): PolicyLists {
+  return list === undefined ? {} : { [key]: list }
+}
+
+function checkIds(ids: unknown, path: string, problems: PolicyProblem[]): string[] {
+  if (ids === undefined) return []
+  if (!Array.isArray(ids)) {
+    problems.push({ path, code: 'invalid_retired_ids', message: 'must be an array of exact IDs' })
+    return []
+  }
+  ids.forEach((id, index) => {
+    if (typeof id !== 'string' || id.length === 0 || isWildcard(id)) {
+      problems.push({ path: `${path}/${index}`, code: 'invalid_retired_ids', message: 'a retired ID must be a non-empty exact ID (no "*")' })
+    }
+  })
+  return ids.filter((id): id is string => typeof id === 'string')
+}

@@ -1,0 +1,4 @@
+import { createMemoryApprovalStores } from 'result-views'
+import { describeApprovalStoreConformance } from 'result-views/testing'
+
+describeApprovalStoreConformance('memory stores', () => createMemoryApprovalStores())
