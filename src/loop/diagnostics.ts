@@ -1,0 +1,55 @@
+/**
+ * Every diagnostic `lintLoop` reports, with its severity. An `error` stops the Loop before it
+ * starts (`startRun` / `runLoop` throw `loop_lint_failed`); a `warning` does not.
+ * Each code is documented in `docs/loops.md` (when it fires, its message, an example); a test keeps
+ * the two in sync.
+ */
+export const LoopDiagnosticCodes = {
+  /** Spec 000 "Errors": a tool node's `params.result_view` is not the literal `compact` or `full`. */
+  result_view_not_literal: 'error',
+  /** `params.result_view` on a node whose tool returns a single result (spec 000 "Errors", row 3). */
+  result_view_not_accepted: 'error',
+  /** Spec 000 "Loops": a reference or `produces` entry names a field only the full view has. */
+  result_view_field_requires_full: 'error',
+  /** Spec 000 "Loops": a reference or `produces` entry names a field neither view has. */
+  unresolvable_path: 'error',
+  /** A path goes through an open part of the schema (spec 000 "Loops": "cannot be proven"). */
+  path_unproven: 'warning',
+  /** A reference reads a non-tool node that declares no `produces`: nothing to check it against. */
+  output_unchecked: 'warning',
+  /** A reference or an edge names a node the graph does not have. */
+  unknown_node: 'error',
+  /** A reference reads a node that is not upstream of the reader through edges. */
+  reference_not_upstream: 'error',
+  /** The edges form a cycle. */
+  graph_cycle: 'error',
+  /** Two nodes share an ID. */
+  duplicate_node_id: 'error',
+  /** A params string holds a malformed template. */
+  template_malformed: 'error',
+  /** A node's kind is neither a catalog tool nor a host action (checked only when actions are given). */
+  unknown_kind: 'error',
+} as const satisfies Record<string, DiagnosticSeverity>
+
+/** How bad a diagnostic is: an `error` blocks the run, a `warning` does not. */
+export type DiagnosticSeverity = 'error' | 'warning'
+
+/** Every diagnostic code (`keyof typeof LoopDiagnosticCodes`). */
+export type LoopDiagnosticCode = keyof typeof LoopDiagnosticCodes
+
+/** One finding of `lintLoop`. */
+export interface LoopDiagnostic {
+  /** The node whose definition `path` points into, or `null` for a finding about an edge. */
+  readonly node_id: string | null
+  readonly code: LoopDiagnosticCode
+  readonly severity: DiagnosticSeverity
+  /** Human-readable; the spec's exact text for `result_view_not_literal` and `result_view_field_requires_full`. */
+  readonly message: string
+  /** JSON Pointer (RFC 6901) into the definition, e.g. `/graph/nodes/1/params/prompt`. */
+  readonly path: string
+}
+
+/** Builds a diagnostic with the severity the registry gives its code. */
+export function diagnostic(code: LoopDiagnosticCode, nodeId: string | null, path: string, message: string): LoopDiagnostic {
+  return { node_id: nodeId, code, severity: LoopDiagnosticCodes[code], message, path }
+}

@@ -1,0 +1,149 @@
+import { ToolError } from 'result-views'
+import type { JsonValueError } from '../json/json-value-error.js'
+import type { View } from '../views/view.js'
+import type { LoopDiagnostic } from './diagnostics.js'
+
+const BRAND: unique symbol = Symbol.for('result-views.LoopError')
+
+/**
+ * Codes of {@link LoopError} (thrown for a Loop that cannot start, never for a node that fails):
+ * - `loop_definition_invalid`: the definition (object or YAML) does not have the Loop shape;
+ *   `problems` lists each with a JSON Pointer (and line/column for YAML).
+ * - `loop_lint_failed`: `startRun` / `runLoop` refused to start because lint reported errors;
+ *   `diagnostics` holds every diagnostic (errors and warnings).
+ * - `loop_snapshot_invalid`: a run snapshot is malformed or does not match the definition.
+ * - `loop_options_invalid`: an argument is malformed (catalog, runner options).
+ *
+ * Documented in `docs/loops.md`.
+ */
+export type LoopErrorCode = 'loop_definition_invalid' | 'loop_lint_failed' | 'loop_snapshot_invalid' | 'loop_options_invalid'
+
+/** One problem found in a definition, snapshot or option. */
+export interface LoopProblem {
+  /** JSON Pointer (RFC 6901) into the checked value, e.g. `/graph/nodes/0/kind`; `""` is the root. */
+  readonly path: string
+  readonly message: string
+  /** 1-based line in the YAML text (YAML sources only). */
+  readonly line?: number
+  /** 1-based column in the YAML text (YAML sources only). */
+  readonly column?: number
+}
+
+/**
+ * Thrown when a Loop cannot be loaded or started. Match on `code` (see {@link LoopErrorCode}) or
+ * use {@link isLoopError}; `instanceof` breaks across two bundle copies of this library.
+ */
+export class LoopError extends Error {
+  override readonly name = 'LoopError'
+  readonly code: LoopErrorCode
+  /** For every code but `loop_lint_failed`: what is wrong and where. */
+  readonly problems: readonly LoopProblem[]
+  /** For `loop_lint_failed`: every diagnostic lint reported (errors and warnings), in lint order. */
+  readonly diagnostics: readonly LoopDiagnostic[]
+
+  constructor(code: LoopErrorCode, summary: string, problems: readonly LoopProblem[], diagnostics: readonly LoopDiagnostic[] = []) {
+    const lines =
+      code === 'loop_lint_failed'
+        ? diagnostics.filter((d) => d.severity === 'error').map((d) => `  - ${d.code}: ${d.message}`)
+        : problems.map((p) => `  - ${where(p)}: ${p.message}`)
+    super(lines.length === 0 ? summary : `${summary}:\n${lines.join('\n')}`)
+    this.code = code
+    this.problems = problems
+    this.diagnostics = diagnostics
+    Object.defineProperty(this, BRAND, { value: true })
+  }
+}
+
+/** True for a {@link LoopError} from any copy of this library (checks a global brand, not `instanceof`). */
+export function isLoopError(value: unknown): value is LoopError {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true
+}
+
+function where(problem: LoopProblem): string {
+  const at = problem.path === '' ? '/' : problem.path
+  return problem.line === undefined ? at : `line ${problem.line}, column ${problem.column ?? 1} (${at})`
+}
+
+/** `loop_definition_invalid` listing `problems`. */
+export function definitionInvalid(problems: readonly LoopProblem[]): LoopError {
+  const count = `${problems.length} problem${problems.length === 1 ? '' : 's'}`
+  return new LoopError('loop_definition_invalid', `loop definition is invalid (${count})`, problems)
+}
+
+/** `loop_lint_failed`: lint reported `errors` (out of `diagnostics`). */
+export function lintFailed(diagnostics: readonly LoopDiagnostic[]): LoopError {
+  const errors = diagnostics.filter((d) => d.severity === 'error').length
+  return new LoopError('loop_lint_failed', `loop cannot start: lint reported ${errors} error${errors === 1 ? '' : 's'}`, [], diagnostics)
+}
+
+/** `loop_snapshot_invalid` listing `problems`. */
+export function snapshotInvalid(problems: readonly LoopProblem[]): LoopError {
+  return new LoopError('loop_snapshot_invalid', 'run snapshot is invalid', problems)
+}
+
+/** `loop_options_invalid` listing `problems`. */
+export function optionsInvalid(problems: readonly LoopProblem[]): LoopError {
+  return new LoopError('loop_options_invalid', 'loop options are invalid', problems)
+}
+
+/** Longest message of a thrown value quoted in a node error. */
+const MAX_QUOTED = 500
+
+/** What a stale-contract check compares: the pin against the dispatcher's current descriptor. */
+export interface StaleContract {
+  readonly node_id: string
+  readonly tool_id: string
+  readonly result_view: View
+  readonly expected_digest: string
+  /** `null` when the dispatcher no longer has the tool. */
+  readonly current_digest: string | null
+}
+
+/** `loop_contract_stale` (`schema_digest_changed` or `tool_removed`), naming both digests. */
+export function contractStale(stale: StaleContract): ToolError {
+  const { node_id, tool_id, result_view, expected_digest, current_digest } = stale
+  const message =
+    current_digest === null
+      ? `node "${node_id}" pinned tool "${tool_id}" at schema digest ${expected_digest}, but the dispatcher no longer has that tool`
+      : `node "${node_id}" pinned the ${result_view} contract of tool "${tool_id}" at schema digest ${expected_digest}, but the tool now has ${current_digest}`
+  return new ToolError({
+    code: 'loop_contract_stale',
+    reason: current_digest === null ? 'tool_removed' : 'schema_digest_changed',
+    message,
+    details: { node_id, tool_id, result_view, expected_digest, current_digest },
+  })
+}
+
+/** `loop_node_failed` / `action_failed`: the host action threw. The thrown value is kept as `cause`. */
+export function actionFailed(nodeId: string, kind: string, cause: unknown): ToolError {
+  const text = cause instanceof Error ? cause.message : typeof cause === 'string' ? cause : 'a non-Error value was thrown'
+  const quoted = text.length > MAX_QUOTED ? text.slice(0, MAX_QUOTED) + '…' : text
+  const error = new ToolError({
+    code: 'loop_node_failed',
+    reason: 'action_failed',
+    message: `node "${nodeId}" action "${kind}" failed: ${quoted}`,
+    details: { node_id: nodeId, kind },
+  })
+  Object.defineProperty(error, 'cause', { value: cause, enumerable: false })
+  return error
+}
+
+/** `loop_node_failed` / `action_output_invalid`: the host action returned something that is not plain JSON. */
+export function actionOutputInvalid(nodeId: string, kind: string, error: JsonValueError): ToolError {
+  return new ToolError({
+    code: 'loop_node_failed',
+    reason: 'action_output_invalid',
+    message: `node "${nodeId}" action "${kind}" returned a value that is not plain JSON at "${error.pointer}"`,
+    details: { node_id: nodeId, kind, pointer: error.pointer, problem: error.problem },
+  })
+}
+
+/** `loop_node_failed` / `approval_pending`: the node's tool call waits on an approval. */
+export function approvalPending(nodeId: string, toolId: string, approvalId: string): ToolError {
+  return new ToolError({
+    code: 'loop_node_failed',
+    reason: 'approval_pending',
+    message: `node "${nodeId}" call to tool "${toolId}" waits on approval ${approvalId}`,
+    details: { node_id: nodeId, tool_id: toolId, approval_id: approvalId },
+  })
+}

@@ -1,0 +1,145 @@
+import { LineCounter, parseDocument } from 'yaml'
+import { canonicalJson, isJsonValueError } from 'result-views'
+import { LOOP_NODE_ID_PATTERN, PATH_SEGMENT_PATTERN, type LoopDefinition } from './definition.js'
+import { definitionInvalid, type LoopProblem } from './errors.js'
+import { toPointer } from './pointer.js'
+
+/** Most aliases a YAML definition may expand (the `yaml` package's guard against alias bombs). */
+const MAX_YAML_ALIASES = 100
+
+/**
+ * Checks that `value` has the Loop shape and returns a frozen plain-JSON copy (key order and
+ * the keys this library does not read are kept). The shape: `{ graph: { nodes: [...], edges?: [...] } }`; each node has a
+ * string `id` matching `LOOP_NODE_ID_PATTERN`, non-empty string `class` and `kind`, optional
+ * `params` (an object) and optional `produces` (dotted paths such as `session.id`); each edge has
+ * string `from` and `to`. Graph rules (unique IDs, known nodes, no cycles) are lint's job.
+ *
+ * @throws LoopError (`code: 'loop_definition_invalid'`) listing every problem with its JSON Pointer.
+ */
+export function parseLoopDefinition(value: unknown): LoopDefinition {
+  const problems = shapeProblems(value)
+  if (problems.length > 0) throw definitionInvalid(problems.map(({ path, message }) => ({ path, message })))
+  return deepFreeze(JSON.parse(JSON.stringify(value)) as LoopDefinition)
+}
+
+/**
+ * Parses YAML text (one document) into a Loop definition, as {@link parseLoopDefinition} checks it.
+ * Every problem, YAML syntax and shape alike, carries the 1-based `line` and `column` where it is.
+ *
+ * @throws LoopError (`code: 'loop_definition_invalid'`): YAML errors (bad indentation, duplicate
+ *   keys, several documents, alias bombs, ...) or shape problems, each with `line` and `column`.
+ */
+export function parseLoopYaml(text: string): LoopDefinition {
+  if (typeof text !== 'string') throw definitionInvalid([{ path: '', message: 'YAML source must be a string' }])
+  const lineCounter = new LineCounter()
+  const document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true })
+  const at = (offset: number): { line: number; column: number } => {
+    const position = lineCounter.linePos(offset)
+    return { line: position.line, column: position.col }
+  }
+  if (document.errors.length > 0) {
+    throw definitionInvalid(document.errors.map((error) => ({ path: '', message: firstLine(error.message), ...at(error.pos[0]) })))
+  }
+  let value: unknown
+  try {
+    value = document.toJS({ maxAliasCount: MAX_YAML_ALIASES })
+  } catch (error) {
+    const message = error instanceof Error ? firstLine(error.message) : 'the YAML document cannot be converted to JSON'
+    throw definitionInvalid([{ path: '', message, line: 1, column: 1 }])
+  }
+  const problems = shapeProblems(value)
+  if (problems.length > 0) {
+    throw definitionInvalid(problems.map(({ path, message, tokens }) => ({ path, message, ...at(offsetOf(document, tokens)) })))
+  }
+  return deepFreeze(JSON.parse(JSON.stringify(value)) as LoopDefinition)
+}
+
+/** A problem with the tokens of its path (so YAML can locate it). */
+interface ShapeProblem extends LoopProblem {
+  readonly tokens: readonly (string | number)[]
+}
+
+function shapeProblems(value: unknown): ShapeProblem[] {
+  const problems: ShapeProblem[] = []
+  const add = (tokens: (string | number)[], message: string): void => {
+    problems.push({ path: toPointer(tokens), message, tokens })
+  }
+  try {
+    canonicalJson(value)
+  } catch (error) {
+    if (!isJsonValueError(error)) throw error
+    const tokens = error.pointer.split('/').slice(1).map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'))
+    add(tokens, error.message)
+    return problems
+  }
+  if (!isRecord(value)) {
+    add([], 'a loop definition must be an object with a "graph"')
+    return problems
+  }
+  const graph = value.graph
+  if (!isRecord(graph)) {
+    add(['graph'], 'graph must be an object with "nodes" and "edges"')
+    return problems
+  }
+  if (!Array.isArray(graph.nodes)) add(['graph', 'nodes'], 'graph.nodes must be a list of nodes')
+  else graph.nodes.forEach((node, index) => nodeProblems(node, ['graph', 'nodes', index], add))
+  if (graph.edges !== undefined) {
+    if (!Array.isArray(graph.edges)) add(['graph', 'edges'], 'graph.edges must be a list of edges')
+    else graph.edges.forEach((edge, index) => edgeProblems(edge, ['graph', 'edges', index], add))
+  }
+  return problems
+}
+
+type Add = (tokens: (string | number)[], message: string) => void
+
+function nodeProblems(node: unknown, at: (string | number)[], add: Add): void {
+  if (!isRecord(node)) return add(at, 'a node must be an object with id, class and kind')
+  if (typeof node.id !== 'string' || !LOOP_NODE_ID_PATTERN.test(node.id)) {
+    add([...at, 'id'], 'node id must be a string of letters, digits, "_" and "-", starting with a letter or "_"')
+  }
+  for (const key of ['class', 'kind'] as const) {
+    if (typeof node[key] !== 'string' || node[key] === '') add([...at, key], `node ${key} must be a non-empty string`)
+  }
+  if (node.params !== undefined && !isRecord(node.params)) add([...at, 'params'], 'node params must be an object')
+  if (node.produces !== undefined) {
+    if (!Array.isArray(node.produces)) return add([...at, 'produces'], 'node produces must be a list of output paths')
+    node.produces.forEach((entry, index) => {
+      if (typeof entry !== 'string' || !entry.split('.').every((segment) => PATH_SEGMENT_PATTERN.test(segment))) {
+        add([...at, 'produces', index], 'a produces entry must be a dotted output path such as "session.id"')
+      }
+    })
+  }
+}
+
+function edgeProblems(edge: unknown, at: (string | number)[], add: Add): void {
+  if (!isRecord(edge)) return add(at, 'an edge must be an object with from and to')
+  for (const key of ['from', 'to'] as const) {
+    if (typeof edge[key] !== 'string' || edge[key] === '') add([...at, key], `edge ${key} must be a node id`)
+  }
+}
+
+/** The source offset of the deepest YAML node on the path to `tokens` (the document start when none). */
+function offsetOf(document: ReturnType<typeof parseDocument>, tokens: readonly (string | number)[]): number {
+  for (let length = tokens.length; length >= 0; length--) {
+    const node = length === 0 ? document.contents : document.getIn(tokens.slice(0, length), true)
+    const range = (node as { range?: readonly number[] | null } | null | undefined)?.range
+    if (range !== undefined && range !== null && typeof range[0] === 'number') return range[0]
+  }
+  return 0
+}
+
+function firstLine(message: string): string {
+  return message.split('\n')[0]!.trim()
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    Object.freeze(value)
+    for (const child of Object.values(value)) deepFreeze(child)
+  }
+  return value
+}

@@ -1,0 +1,142 @@
+import { describe, expect, it } from 'vitest'
+import { isLoopError, parseLoopDefinition, parseLoopYaml, type LoopError } from 'result-views/loop'
+import { specLoopYaml } from './support/session-status.js'
+
+function thrown(run: () => unknown): LoopError {
+  try {
+    run()
+  } catch (error) {
+    if (isLoopError(error)) return error
+    throw error
+  }
+  throw new TypeError('expected a LoopError')
+}
+
+const specLoopObject = {
+  graph: {
+    nodes: [
+      { id: 'inspect', class: 'action', kind: 'compozy__session_status', params: { session_id: '{{ .inputs.session_id }}', result_view: 'full' } },
+      { id: 'report', class: 'action', kind: 'run-agent', params: { agent: 'general', prompt: 'Tools allowed: {{ .nodes.inspect.output.session.lineage.permission_policy.tools }}' } },
+    ],
+    edges: [{ from: 'inspect', to: 'report' }],
+  },
+}
+
+describe('parseLoopYaml', () => {
+  it('loads the spec example Loop', () => {
+    expect(parseLoopYaml(specLoopYaml)).toEqual(specLoopObject)
+  })
+
+  it('returns a frozen copy that keeps key order and keys it does not read', () => {
+    const loop = parseLoopYaml('name: nightly\ngraph:\n  nodes:\n    - id: a\n      class: action\n      kind: k\n      timeout: 30\n      params: { z: 1, a: 2 }\n')
+    expect(loop).toEqual({ name: 'nightly', graph: { nodes: [{ id: 'a', class: 'action', kind: 'k', timeout: 30, params: { z: 1, a: 2 } }] } })
+    expect(Object.keys(loop.graph.nodes[0]!.params!)).toEqual(['z', 'a'])
+    expect(Object.isFrozen(loop.graph.nodes[0]!.params)).toBe(true)
+  })
+
+  it('reports YAML syntax errors with line and column', () => {
+    const error = thrown(() => parseLoopYaml('graph:\n  nodes:\n    - id: a\n     kind: b\n'))
+    expect(error.code).toBe('loop_definition_invalid')
+    expect(error.problems).toEqual([{ path: '', message: 'Sequence item without - indicator', line: 4, column: 1 }])
+    expect(error.message).toBe('loop definition is invalid (1 problem):\n  - line 4, column 1 (/): Sequence item without - indicator')
+    const unclosed = thrown(() => parseLoopYaml('graph:\n  nodes: [a, b\n  edges: []\n'))
+    expect(unclosed.problems[0]).toMatchObject({ line: 3, column: 3 })
+  })
+
+  it('reports duplicate keys with line and column', () => {
+    const error = thrown(() => parseLoopYaml('graph:\n  nodes: []\n  nodes: []\n'))
+    expect(error.problems).toEqual([{ path: '', message: 'Map keys must be unique', line: 3, column: 3 }])
+  })
+
+  it('refuses several documents', () => {
+    const error = thrown(() => parseLoopYaml('graph: { nodes: [] }\n---\ngraph: { nodes: [] }\n'))
+    expect(error.code).toBe('loop_definition_invalid')
+    expect(error.problems[0]).toMatchObject({ line: 2, column: 1 })
+  })
+
+  it('refuses alias bombs', () => {
+    const bomb = ['a: &a [x, x, x, x, x, x, x, x, x, x]', ...'bcdefgh'.split('').map((k, i) => `${k}: &${k} [${Array(10).fill('*' + 'abcdefgh'[i]).join(', ')}]`), 'graph: { nodes: [] }'].join('\n')
+    const error = thrown(() => parseLoopYaml(bomb))
+    expect(error.code).toBe('loop_definition_invalid')
+    expect(error.problems[0]!.message).toMatch(/alias/i)
+  })
+
+  it('locates shape problems in the YAML text', () => {
+    const text = 'graph:\n  nodes:\n    - id: ok\n      class: action\n      kind: k\n    - id: 9bad\n      class: action\n      produces: [session..id]\n'
+    const error = thrown(() => parseLoopYaml(text))
+    expect(error.problems).toEqual([
+      { path: '/graph/nodes/1/id', message: 'node id must be a string of letters, digits, "_" and "-", starting with a letter or "_"', line: 6, column: 11 },
+      { path: '/graph/nodes/1/kind', message: 'node kind must be a non-empty string', line: 6, column: 7 },
+      { path: '/graph/nodes/1/produces/0', message: 'a produces entry must be a dotted output path such as "session.id"', line: 8, column: 18 },
+    ])
+    expect(error.message).toBe(
+      'loop definition is invalid (3 problems):\n' +
+        '  - line 6, column 11 (/graph/nodes/1/id): node id must be a string of letters, digits, "_" and "-", starting with a letter or "_"\n' +
+        '  - line 6, column 7 (/graph/nodes/1/kind): node kind must be a non-empty string\n' +
+        '  - line 8, column 18 (/graph/nodes/1/produces/0): a produces entry must be a dotted output path such as "session.id"',
+    )
+  })
+
+  it('refuses a non-JSON YAML value (.inf) at its path', () => {
+    const error = thrown(() => parseLoopYaml('graph:\n  nodes:\n    - id: a\n      class: action\n      kind: k\n      params: { n: .inf }\n'))
+    expect(error.problems).toEqual([{ path: '/graph/nodes/0/params/n', message: 'value at "/graph/nodes/0/params/n" is not plain JSON: Infinity is not a finite number', line: 6, column: 20 }])
+  })
+
+  it('refuses a source that is not a string', () => {
+    expect(thrown(() => parseLoopYaml(42 as unknown as string)).problems).toEqual([{ path: '', message: 'YAML source must be a string' }])
+  })
+})
+
+describe('parseLoopDefinition', () => {
+  it('accepts the spec Loop as an object and returns a frozen equal copy', () => {
+    const loop = parseLoopDefinition(specLoopObject)
+    expect(loop).toEqual(specLoopObject)
+    expect(loop).not.toBe(specLoopObject)
+    expect(Object.isFrozen(loop.graph.nodes)).toBe(true)
+  })
+
+  it('lists every shape problem with its JSON Pointer', () => {
+    const error = thrown(() =>
+      parseLoopDefinition({
+        graph: {
+          nodes: [null, { id: 'a', class: '', kind: 'k', params: [], produces: 'x' }, { id: 'b', class: 'c', kind: 'k', produces: [1, 'a.b', 'a b'] }],
+          edges: [{ from: 'a' }, 'x'],
+        },
+      }),
+    )
+    expect(error.code).toBe('loop_definition_invalid')
+    expect(error.problems).toEqual([
+      { path: '/graph/nodes/0', message: 'a node must be an object with id, class and kind' },
+      { path: '/graph/nodes/1/class', message: 'node class must be a non-empty string' },
+      { path: '/graph/nodes/1/params', message: 'node params must be an object' },
+      { path: '/graph/nodes/1/produces', message: 'node produces must be a list of output paths' },
+      { path: '/graph/nodes/2/produces/0', message: 'a produces entry must be a dotted output path such as "session.id"' },
+      { path: '/graph/nodes/2/produces/2', message: 'a produces entry must be a dotted output path such as "session.id"' },
+      { path: '/graph/edges/0/to', message: 'edge to must be a node id' },
+      { path: '/graph/edges/1', message: 'an edge must be an object with from and to' },
+    ])
+  })
+
+  it.each([
+    [null, '', 'a loop definition must be an object with a "graph"'],
+    [[], '', 'a loop definition must be an object with a "graph"'],
+    [{}, '/graph', 'graph must be an object with "nodes" and "edges"'],
+    [{ graph: { nodes: {} } }, '/graph/nodes', 'graph.nodes must be a list of nodes'],
+    [{ graph: { nodes: [], edges: 1 } }, '/graph/edges', 'graph.edges must be a list of edges'],
+  ])('refuses %j', (value, path, message) => {
+    expect(thrown(() => parseLoopDefinition(value)).problems).toEqual([{ path, message }])
+  })
+
+  it('refuses values that are not plain JSON', () => {
+    const error = thrown(() => parseLoopDefinition({ graph: { nodes: [{ id: 'a', class: 'c', kind: 'k', params: { when: new Date(0) } }] } }))
+    expect(error.problems).toEqual([{ path: '/graph/nodes/0/params/when', message: expect.stringContaining('is not plain JSON') }])
+  })
+
+  it('keeps a __proto__ key as data', () => {
+    const value = JSON.parse('{"graph":{"nodes":[{"id":"a","class":"c","kind":"k","params":{"__proto__":{"x":1}}}]}}')
+    const loop = parseLoopDefinition(value)
+    const params = loop.graph.nodes[0]!.params!
+    expect(Object.keys(params)).toEqual(['__proto__'])
+    expect(Object.getPrototypeOf(params)).toBe(Object.prototype)
+  })
+})
