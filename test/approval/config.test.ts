@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest'
+import { createDispatcher, defaultToolPolicy, isApprovalConfigError, isPolicyDefinitionError } from 'result-views'
+import { SCOPE, approvalIdOf, deployTool, statusTool } from './fixtures.js'
+
+function thrown(run: () => unknown): unknown {
+  try {
+    run()
+  } catch (error) {
+    return error
+  }
+  return undefined
+}
+
+describe('createDispatcher({ policy, approvals })', () => {
+  it('defaults to defaultToolPolicy and in-memory stores: tools that declare approval wait on a pending approval, others run', async () => {
+    const dispatcher = createDispatcher({ tools: [deployTool(), statusTool()] })
+    expect((await dispatcher.invoke({ tool_id: 'ops__status', input: { target: 'x' }, scope: SCOPE })).status).toBe('ok')
+    const id = approvalIdOf(await dispatcher.invoke({ tool_id: 'ops__deploy', input: { target: 'x' }, scope: SCOPE }))
+    expect((await dispatcher.approvals.show(id, { profile_id: SCOPE.profile_id })).status).toBe('pending')
+  })
+
+  it('defaultToolPolicy allows, and asks for approval only where the tool declares it', () => {
+    const facts = { id: 't', origin: 'native', risk: undefined, toolsets: [], read_only: false } as const
+    expect(defaultToolPolicy.decide({ tool: { ...facts, approval: 'none' }, scope: {}, input: {} })).toEqual({ decision: 'allow' })
+    expect(defaultToolPolicy.decide({ tool: { ...facts, approval: 'required' }, scope: {}, input: {} })).toEqual({ decision: 'approval_required', reason: 'tool_requires_approval' })
+  })
+
+  it('keeps each dispatcher\'s default stores apart', async () => {
+    const a = createDispatcher({ tools: [deployTool()] })
+    const b = createDispatcher({ tools: [deployTool()] })
+    await a.approvals.setGrant({ workspace_id: 'ws-1', tool_id: 'ops__deploy', decision: 'allow', scope: 'tool' })
+    expect(await b.approvals.listGrants({ workspace_id: 'ws-1' })).toEqual([])
+  })
+
+  it('refuses a policy without decide', () => {
+    const error = thrown(() => createDispatcher({ tools: [], policy: {} as never }))
+    expect(isPolicyDefinitionError(error)).toBe(true)
+    expect((error as { problems: unknown[] }).problems).toEqual([{ path: '/policy', code: 'invalid_policy', message: expect.any(String) }])
+  })
+
+  it('refuses bad approvals options, listing every problem', () => {
+    const error = thrown(() =>
+      createDispatcher({
+        tools: [],
+        approvals: { tokens: { get() {} } as never, grants: 3 as never, prompt: 'yes' as never, timeoutMs: 0, pendingTtlMs: 1.5, promptTimeoutMs: -1, now: 5 as never },
+      }),
+    )
+    expect(isApprovalConfigError(error)).toBe(true)
+    expect((error as { code: string }).code).toBe('approval_config_invalid')
+    expect((error as { problems: Array<{ path: string }> }).problems.map((p) => p.path)).toEqual([
+      '/approvals/tokens',
+      '/approvals/grants',
+      '/approvals/prompt',
+      '/approvals/now',
+      '/approvals/timeoutMs',
+      '/approvals/promptTimeoutMs',
+      '/approvals/pendingTtlMs',
+    ])
+    expect(isApprovalConfigError(thrown(() => createDispatcher({ tools: [], approvals: 'x' as never })))).toBe(true)
+  })
+})

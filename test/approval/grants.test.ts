@@ -1,0 +1,136 @@
+import fc from 'fast-check'
+import { describe, expect, it, vi } from 'vitest'
+import { createDispatcher, createMemoryApprovalStores, createPatternPolicy, inputDigest, type ApprovalPromptAnswer, type CallScope, type GrantScope } from 'result-views'
+import { SCOPE, approvalIdOf, codeOf, deployTool, errorOf, rejectionOf } from './fixtures.js'
+
+function setup(answer?: ApprovalPromptAnswer) {
+  const calls: unknown[] = []
+  const stores = createMemoryApprovalStores()
+  const prompt = vi.fn((): ApprovalPromptAnswer => answer ?? 'reject_once')
+  const dispatcher = createDispatcher({ tools: [deployTool(calls)], approvals: { ...stores, ...(answer ? { prompt } : {}) } })
+  const deploy = (input: unknown = { target: 'prod' }, scope: CallScope = SCOPE) => dispatcher.invoke({ tool_id: 'ops__deploy', input, scope })
+  return { dispatcher, stores, calls, prompt, deploy }
+}
+
+describe('the grant management API (spec 001 "Remembered native-tool decisions")', () => {
+  it('sets agent- and tool-scope grants and lists them per workspace', async () => {
+    const { dispatcher } = setup()
+    const agent = await dispatcher.approvals.setGrant({ workspace_id: 'ws-1', tool_id: 'ops__deploy', decision: 'allow', scope: 'agent', agent_name: 'reviewer' })
+    expect(agent).toEqual({ grant_id: expect.any(String), workspace_id: 'ws-1', tool_id: 'ops__deploy', scope: 'agent', agent_name: 'reviewer', decision: 'allow', origin: 'management', created_at: expect.any(String) })
+    const tool = await dispatcher.approvals.setGrant({ workspace_id: 'ws-1', tool_id: 'ops__deploy', decision: 'reject', scope: 'tool' })
+    expect(tool).not.toHaveProperty('agent_name')
+    await dispatcher.approvals.setGrant({ workspace_id: 'ws-2', tool_id: 'ops__deploy', decision: 'allow', scope: 'tool' })
+    expect((await dispatcher.approvals.listGrants({ workspace_id: 'ws-1' })).map((g) => g.grant_id).sort()).toEqual([agent.grant_id, tool.grant_id].sort())
+    expect(await dispatcher.approvals.listGrants({ workspace_id: 'ws-1', tool_id: 'other__tool' })).toEqual([])
+  })
+
+  it('requires agent_name for agent scope and forbids it for tool scope', async () => {
+    const { dispatcher } = setup()
+    expect(await rejectionOf(dispatcher.approvals.setGrant({ workspace_id: 'ws-1', tool_id: 'ops__deploy', decision: 'allow', scope: 'agent' }))).toEqual(['approval_request_invalid', 'agent_name_required'])
+    expect(await rejectionOf(dispatcher.approvals.setGrant({ workspace_id: 'ws-1', tool_id: 'ops__deploy', decision: 'allow', scope: 'agent', agent_name: '' }))).toEqual(['approval_request_invalid', 'agent_name_required'])
+    expect(await rejectionOf(dispatcher.approvals.setGrant({ workspace_id: 'ws-1', tool_id: 'ops__deploy', decision: 'allow', scope: 'tool', agent_name: 'reviewer' }))).toEqual(['approval_request_invalid', 'agent_name_forbidden'])
+  })
+
+  it('never accepts an input digest, so it cannot fabricate an exact prompt-origin grant', async () => {
+    const { dispatcher, deploy, calls } = setup()
+    const input_digest = inputDigest({ target: 'prod' })
+    expect(await rejectionOf(dispatcher.approvals.setGrant({ workspace_id: 'ws-1', tool_id: 'ops__deploy', decision: 'allow', scope: 'agent', agent_name: 'reviewer', input_digest } as never))).toEqual(['approval_request_invalid', 'input_digest_forbidden'])
+    expect(await rejectionOf(dispatcher.approvals.setGrant({ workspace_id: 'ws-1', tool_id: 'ops__deploy', decision: 'allow', scope: 'exact' as never, agent_name: 'reviewer' }))).toEqual(['approval_request_invalid', 'field_invalid'])
+    expect((await deploy()).status).toBe('approval_pending')
+    expect(calls).toEqual([])
+  })
+
+  it('refuses malformed requests', async () => {
+    const { dispatcher } = setup()
+    const bad = [
+      [dispatcher.approvals.setGrant, { workspace_id: '', tool_id: 'x', decision: 'allow', scope: 'tool' }],
+      [dispatcher.approvals.setGrant, { workspace_id: 'ws-1', tool_id: 'x', decision: 'maybe', scope: 'tool' }],
+      [dispatcher.approvals.setGrant, null],
+      [dispatcher.approvals.listGrants, {}],
+      [dispatcher.approvals.revokeGrant, { workspace_id: 'ws-1' }],
+    ] as const
+    for (const [method, request] of bad) expect(await rejectionOf((method as (r: unknown) => Promise<unknown>)(request))).toEqual(['approval_request_invalid', 'field_invalid'])
+  })
+
+  it('revokes a grant of its own workspace only', async () => {
+    const { dispatcher, deploy } = setup()
+    const grant = await dispatcher.approvals.setGrant({ workspace_id: 'ws-1', tool_id: 'ops__deploy', decision: 'allow', scope: 'tool' })
+    expect((await deploy()).status).toBe('ok')
+    expect(await dispatcher.approvals.revokeGrant({ workspace_id: 'ws-2', grant_id: grant.grant_id })).toBe(false)
+    expect(await dispatcher.approvals.revokeGrant({ workspace_id: 'ws-1', grant_id: grant.grant_id })).toBe(true)
+    expect(await dispatcher.approvals.revokeGrant({ workspace_id: 'ws-1', grant_id: grant.grant_id })).toBe(false)
+    expect((await deploy()).status).toBe('approval_pending')
+  })
+})
+
+describe('remembered decisions on a call that needs approval', () => {
+  it('a remembered allow skips the prompt; a remembered reject blocks', async () => {
+    const { dispatcher, deploy, calls, prompt } = setup('allow_once')
+    await dispatcher.approvals.setGrant({ workspace_id: 'ws-1', tool_id: 'ops__deploy', decision: 'allow', scope: 'agent', agent_name: 'reviewer' })
+    expect((await deploy()).status).toBe('ok')
+    const reject = await dispatcher.approvals.setGrant({ workspace_id: 'ws-1', tool_id: 'ops__deploy', decision: 'reject', scope: 'agent', agent_name: 'reviewer' })
+    const error = errorOf(await deploy())
+    expect([error.code, error.reason, error.details]).toEqual(['tool_denied', 'approval_rejected', { source: 'grant', grant_id: reject.grant_id, scope: 'agent' }])
+    expect(prompt).not.toHaveBeenCalled()
+    expect(calls).toHaveLength(1)
+  })
+
+  it('the most specific grant wins: exact, then agent, then tool', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record({ exact: fc.option(fc.boolean(), { nil: undefined }), agent: fc.option(fc.boolean(), { nil: undefined }), tool: fc.option(fc.boolean(), { nil: undefined }) }),
+        async (grants) => {
+          const { dispatcher, stores, deploy, calls } = setup()
+          const put = (scope: GrantScope, allow: boolean, extra: object) =>
+            stores.grants.put({ grant_id: scope, workspace_id: 'ws-1', tool_id: 'ops__deploy', scope, decision: allow ? 'allow' : 'reject', origin: scope === 'exact' ? 'prompt' : 'management', created_at: '2026-11-10T14:00:00.000Z', ...extra })
+          if (grants.exact !== undefined) put('exact', grants.exact, { agent_name: 'reviewer', input_digest: inputDigest({ target: 'prod' }) })
+          if (grants.agent !== undefined) put('agent', grants.agent, { agent_name: 'reviewer' })
+          if (grants.tool !== undefined) put('tool', grants.tool, {})
+          const winner = grants.exact ?? grants.agent ?? grants.tool
+          const outcome = await deploy({ target: 'prod', result_view: 'full' })
+          if (winner === undefined) approvalIdOf(outcome)
+          else if (winner) expect(outcome.status).toBe('ok')
+          else expect(codeOf(outcome)).toEqual(['tool_denied', 'approval_rejected'])
+          expect(calls).toHaveLength(winner === true ? 1 : 0)
+          expect(await dispatcher.approvals.listGrants({ workspace_id: 'ws-1' })).toHaveLength(Object.values(grants).filter((g) => g !== undefined).length)
+        },
+      ),
+    )
+  })
+
+  it('a remembered allow never turns a policy deny into an allow', async () => {
+    const calls: unknown[] = []
+    const dispatcher = createDispatcher({ tools: [deployTool(calls)], policy: createPatternPolicy({ owner: 'agent:reviewer', deny_tools: ['ops__*'] }) })
+    await dispatcher.approvals.setGrant({ workspace_id: 'ws-1', tool_id: 'ops__deploy', decision: 'allow', scope: 'tool' })
+    await dispatcher.approvals.setGrant({ workspace_id: 'ws-1', tool_id: 'ops__deploy', decision: 'allow', scope: 'agent', agent_name: 'reviewer' })
+    expect(codeOf(await dispatcher.invoke({ tool_id: 'ops__deploy', input: { target: 'prod' }, scope: SCOPE }))).toEqual(['tool_denied', 'policy_denied'])
+    expect(calls).toEqual([])
+  })
+
+  it('is workspace-scoped: nothing in one workspace matches another, and a call without workspace matches nothing', async () => {
+    const { dispatcher, deploy } = setup()
+    await dispatcher.approvals.setGrant({ workspace_id: 'ws-1', tool_id: 'ops__deploy', decision: 'allow', scope: 'tool' })
+    expect((await deploy({ target: 'prod' }, { ...SCOPE, workspace_id: 'ws-2' })).status).toBe('approval_pending')
+    const { workspace_id: _w, ...noWorkspace } = SCOPE
+    expect((await deploy({ target: 'prod' }, noWorkspace)).status).toBe('approval_pending')
+    expect((await deploy()).status).toBe('ok')
+  })
+
+  it('an agent grant matches that agent across inputs only; a tool grant matches every agent', async () => {
+    const { dispatcher, deploy } = setup()
+    await dispatcher.approvals.setGrant({ workspace_id: 'ws-1', tool_id: 'ops__deploy', decision: 'allow', scope: 'agent', agent_name: 'reviewer' })
+    expect((await deploy({ target: 'a' })).status).toBe('ok')
+    expect((await deploy({ target: 'b', note: 'n' })).status).toBe('ok')
+    expect((await deploy({ target: 'a' }, { ...SCOPE, agent_name: 'builder' })).status).toBe('approval_pending')
+    await dispatcher.approvals.setGrant({ workspace_id: 'ws-1', tool_id: 'ops__deploy', decision: 'allow', scope: 'tool' })
+    expect((await deploy({ target: 'a' }, { ...SCOPE, agent_name: 'builder' })).status).toBe('ok')
+  })
+
+  it('only asks the grant store when the policy asks for approval', async () => {
+    const calls: unknown[] = []
+    const grants = { put: vi.fn(), get: vi.fn(), list: vi.fn(), delete: vi.fn() }
+    const dispatcher = createDispatcher({ tools: [deployTool(calls)], policy: { decide: () => ({ decision: 'allow' }) }, approvals: { grants } })
+    expect((await dispatcher.invoke({ tool_id: 'ops__deploy', input: { target: 'prod' }, scope: SCOPE })).status).toBe('ok')
+    expect(grants.get).not.toHaveBeenCalled()
+  })
+})
