@@ -63,7 +63,7 @@ export function tokenInvalid(tool: ToolFacts, problem: TokenProblem, extra: { ex
     token_unknown: `approval token for tool "${tool.id}" is unknown`,
     token_replayed: `approval token for tool "${tool.id}" was already used`,
     token_expired: `approval token for tool "${tool.id}" expired at ${extra.expires_at ?? 'an earlier time'}`,
-    token_mismatch: `approval token was minted for another ${(extra.mismatch ?? ['call']).join(', ')} than this call of tool "${tool.id}"`,
+    token_mismatch: `approval token does not match this call of tool "${tool.id}": minted for another ${(extra.mismatch ?? ['call']).join(', ')}`,
   }
   const details =
     problem === 'token_expired' ? { expires_at: extra.expires_at } : problem === 'token_mismatch' ? { mismatch: [...(extra.mismatch ?? [])] } : undefined
