@@ -24,7 +24,7 @@ function child(script: string, args: string[]): ChildProcessWithoutNullStreams {
   return spawn(process.execPath, ['--import', 'tsx', fixture(script), ...args], { cwd: root, stdio: 'pipe' })
 }
 
-/** Resolves with each stdout line as it arrives; rejects when the child exits with an error before `count` lines. */
+/** Calls `onLine` for each stdout line; settles when the child exits (rejects on a non-zero exit other than our SIGKILL). */
 function lines(proc: ChildProcessWithoutNullStreams, onLine: (line: string) => void): Promise<void> {
   return new Promise((resolve, reject) => {
     let out = ''
@@ -107,9 +107,15 @@ describe('SQLite stores across processes', () => {
   it('survive a restart: a child writes and is killed with SIGKILL, a new process reads and uses it all', async () => {
     const filename = newFile()
     const writer = child('write-then-wait.ts', [filename])
-    const written = JSON.parse(await firstLine(writer)) as { used_status: string; remembered: string; pending: { status: string } }
-    writer.kill('SIGKILL')
-    await new Promise((resolve) => writer.once('exit', resolve))
+    const exited = new Promise((resolve) => writer.once('exit', resolve))
+    let written: { used_status: string; remembered: string; pending: { status: string } }
+    try {
+      written = JSON.parse(await firstLine(writer))
+    } finally {
+      writer.kill('SIGKILL')
+      await exited
+    }
+    expect(writer.signalCode).toBe('SIGKILL')
     expect([written.used_status, written.remembered, written.pending.status]).toEqual(['ok', 'ok', 'approval_pending'])
 
     const reader = child('read-after-restart.ts', [filename, JSON.stringify(written)])
