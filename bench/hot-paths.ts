@@ -36,7 +36,7 @@ function handwritten(full: typeof activeSessionFull): unknown {
       effective: { provider: r.effective.provider, model: r.effective.model, reasoning_effort: r.effective.reasoning_effort },
     },
     transcript_epoch: s.transcript_epoch,
-    lineage: { root_session_id: s.lineage.root_session_id },
+    lineage: { root_session_id: s.lineage!.root_session_id },
     pending_interactions: s.pending_interactions.map((p) => ({ ...p })),
     pull_request: s.pull_request,
     archived_at: s.archived_at,

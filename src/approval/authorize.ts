@@ -11,6 +11,7 @@ import type { PendingApprovalRecord } from './pending-store.js'
 import { checkPolicy } from './policy-check.js'
 import { askPrompt, type ApprovalPrompt, type ApprovalPromptAnswer } from './prompt.js'
 import { callStore, type StoreGuard } from './store-call.js'
+import type { HeldInputs } from './held-inputs.js'
 import { toStoredInput } from './stored-input.js'
 import type { ApprovalStores } from './stores.js'
 import { checkToken } from './tokens.js'
@@ -28,6 +29,8 @@ export interface AuthorizeDeps {
   readonly pendingTtlMs: number
   /** Current time, epoch milliseconds. */
   readonly now: () => number
+  /** Real inputs of pending approvals whose stored record is redacted. */
+  readonly held: HeldInputs
 }
 
 /** What the approval step decided about a call. */
@@ -155,5 +158,7 @@ async function openPending(call: Call, digest: string, reason: string | undefine
     expires_at: new Date(now + deps.pendingTtlMs).toISOString(),
   }
   const inserted = await callStore(deps.guard, 'pending', 'insert', () => deps.stores.pending.insert(record))
-  return inserted.ok ? { kind: 'pending', approval_id: record.approval_id } : fail(inserted.error)
+  if (!inserted.ok) return fail(inserted.error)
+  if (record.input !== call.input) deps.held.hold(record.approval_id, call.input, now + deps.pendingTtlMs, now)
+  return { kind: 'pending', approval_id: record.approval_id }
 }

@@ -34,11 +34,13 @@ export interface DispatchHost {
  */
 export async function runDeferred(record: PendingApprovalRecord, deps: ResolvedApprovals, host: DispatchHost): Promise<InvokeOk | InvokeError> {
   const error = (e: ToolError): InvokeError => ({ status: 'error', tool_call_id: record.tool_call_id, error: e })
+  const held = deps.held.take(record.approval_id)
   const tool = host.tools.get(record.tool_id)
   if (tool === undefined) return error(unknownTool(record.tool_id))
+  const input = held === undefined ? record.input : held.input
   const request: InvokeRequest = {
     tool_id: record.tool_id,
-    input: record.input,
+    input,
     scope: record.scope,
     tool_call_id: record.tool_call_id,
     ...(record.sensitive_input_fields === undefined ? {} : { sensitive_input_fields: [...record.sensitive_input_fields] }),
@@ -52,9 +54,14 @@ export async function runDeferred(record: PendingApprovalRecord, deps: ResolvedA
     sensitivePaths: [...parseSensitivePaths(tool.sensitiveInputFields).paths, ...parseSensitivePaths(request.sensitive_input_fields ?? []).paths],
     secrets: [],
   }
-  const call = prepareInput(base, record.input)
+  const call = prepareInput(base, input)
   if (isToolError(call)) return error(call)
-  if (digestOf(call) !== record.input_digest) return settle(await host.fail(call, recordInvalid(record.approval_id, 'its stored input no longer has the approved input digest')))
+  if (digestOf(call) !== record.input_digest) {
+    const why = held === undefined && base.sensitivePaths.length > 0
+      ? 'its sensitive input is held only by the process that opened it'
+      : 'its stored input no longer has the approved input digest'
+    return settle(await host.fail(call, recordInvalid(record.approval_id, why)))
+  }
 
   const facts = toolFacts(tool)
   const decision = await checkPolicy(deps.policy, { tool: facts, scope: call.scope, input: policyInput(call) }, deps.guard.timeoutMs)

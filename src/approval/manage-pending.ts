@@ -53,6 +53,7 @@ export async function cancelApproval(deps: ResolvedApprovals, approvalId: string
   await requirePending(deps, record)
   const canceled: PendingApprovalRecord = { ...record, state: 'canceled', decided_at: iso(deps.now()) }
   await transition(deps, record, canceled)
+  deps.held.drop(approvalId)
   return toView(canceled, deps.now())
 }
 
@@ -81,6 +82,7 @@ export async function resolveApproval(deps: ResolvedApprovals, host: DispatchHos
   if (decision === 'denied') {
     const denied: PendingApprovalRecord = { ...record, state: 'denied', decided_at: decidedAt }
     await transition(deps, record, denied)
+    deps.held.drop(approvalId)
     return toView(denied, deps.now())
   }
   const dispatching: PendingApprovalRecord = { ...record, state: 'dispatching', decided_at: decidedAt }

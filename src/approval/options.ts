@@ -1,4 +1,5 @@
 import type { CallScope } from '../dispatch/scope.js'
+import { HeldInputs } from './held-inputs.js'
 import { silentLogger, type Logger } from '../log/logger.js'
 import { defaultToolPolicy, type ToolPolicy } from '../policy/policy.js'
 import { PolicyDefinitionError } from '../policy/policy-definition-error.js'
@@ -104,5 +105,6 @@ export function resolveApprovalOptions(policy: ToolPolicy | undefined, approvals
     pendingTtlMs: given.pendingTtlMs ?? DEFAULT_PENDING_TTL_MS,
     now: given.now ?? Date.now,
     checkOwner: given.checkOwner,
+    held: new HeldInputs(),
   }
 }

@@ -44,8 +44,11 @@ const INPUT_ERROR_CODES = ['tool_invalid_input', 'invalid_request']
 export function defineTool<I extends TSchema, C extends TSchema, F extends TSchema>(
   definition: ViewedToolDefinition<I, C, F>,
 ): ViewedTool
-export function defineTool<I extends TSchema, O extends TSchema>(definition: SingleResultToolDefinition<I, O>): SingleResultTool
-export function defineTool(definition: ToolDefinition): ViewedTool | SingleResultTool
+// `compact?: never`: a view pair is never a single output. Without it, TypeScript's subtype pass
+// could pick this overload for a viewed definition whose handler omits an optional field.
+export function defineTool<I extends TSchema, O extends TSchema & { compact?: never; full?: never }>(
+  definition: SingleResultToolDefinition<I, O>,
+): SingleResultTool
 export function defineTool(definition: ToolDefinition): ViewedTool | SingleResultTool {
   const problems: DefinitionProblem[] = []
   const problem = (path: string, code: string, message: string): void => {

@@ -1,4 +1,4 @@
-import Ajv from 'ajv'
+import { Ajv } from 'ajv'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { createDispatcher, defineTool, type Tool } from 'result-views'

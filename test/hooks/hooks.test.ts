@@ -203,7 +203,7 @@ describe('pre-call patches and denials', () => {
 
   it('refuses unknown events and non-function handlers with a typed error', () => {
     const { dispatcher } = setup()
-    expect(() => dispatcher.hook('tool.pre' as never, () => {})).toThrow(expect.objectContaining({ code: 'hook_registration_invalid' }))
+    expect(() => dispatcher.hook('tool.pre' as never, (() => {}) as never)).toThrow(expect.objectContaining({ code: 'hook_registration_invalid' }))
     expect(() => dispatcher.hook('tool.pre_call', 'x' as never)).toThrow(expect.objectContaining({ code: 'hook_registration_invalid' }))
   })
 

@@ -1,0 +1,33 @@
+/**
+ * The real inputs of pending approvals whose stored record is redacted (spec 001 "Sensitive input
+ * fields": stored approval records never hold a sensitive value). They live only in the memory of
+ * the process that opened the approval, until it is resolved, canceled or expires; an approval
+ * whose real input is gone (another process, a restart) fails closed when approved
+ * (`approval_unavailable` / `record_invalid`) and never runs on `"[REDACTED]"`.
+ */
+export class HeldInputs {
+  readonly #inputs = new Map<string, { readonly input: unknown; readonly expiresAtMs: number }>()
+
+  /** Keeps the real input of an approval until `expiresAtMs` (epoch milliseconds). */
+  hold(approvalId: string, input: unknown, expiresAtMs: number, nowMs: number): void {
+    this.sweep(nowMs)
+    this.#inputs.set(approvalId, { input, expiresAtMs })
+  }
+
+  /** Removes and returns the real input of an approval, if this process holds it. */
+  take(approvalId: string): { readonly input: unknown } | undefined {
+    const held = this.#inputs.get(approvalId)
+    this.#inputs.delete(approvalId)
+    return held
+  }
+
+  /** Forgets an approval's input (canceled, denied). */
+  drop(approvalId: string): void {
+    this.#inputs.delete(approvalId)
+  }
+
+  /** Forgets every input whose approval has expired. */
+  sweep(nowMs: number): void {
+    for (const [id, held] of this.#inputs) if (held.expiresAtMs <= nowMs) this.#inputs.delete(id)
+  }
+}
