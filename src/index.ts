@@ -63,6 +63,7 @@ export type {
   ToolResult,
 } from './dispatch/types.js'
 export type { CallScope } from './dispatch/scope.js'
+export type { ScopedToolDescription, ToolAvailability, ToolDiagnostics } from './dispatch/diagnostics.js'
 export type { ValidationIssue } from './dispatch/validators.js'
 
 // Hooks, redaction and logging

@@ -1,6 +1,10 @@
 import type { Call } from '../dispatch/call.js'
 import type { Logger } from '../log/logger.js'
-import type { ToolPolicy } from '../policy/policy.js'
+import type { CallScope } from '../dispatch/scope.js'
+import type { ToolError } from '../errors/tool-error.js'
+import { toolFacts, type PolicyDecision, type ToolPolicy } from '../policy/policy.js'
+import type { Tool } from '../tool/types.js'
+import { checkPolicy } from './policy-check.js'
 import { createApprovalsApi, type ApprovalsApi } from './approvals-api.js'
 import { authorize, type AuthorizeResult } from './authorize.js'
 import type { DispatchHost } from './deferred-call.js'
@@ -17,6 +21,8 @@ export interface ApprovalEngineOptions {
 export interface ApprovalEngine {
   /** The policy and approval step, on the final input (see `authorize`). */
   authorize(call: Call): Promise<AuthorizeResult>
+  /** Asks the policy about a tool in a scope with an empty input, failing closed (for scoped diagnostics). */
+  probe(tool: Tool, scope: Readonly<CallScope>): Promise<PolicyDecision | ToolError>
   readonly api: ApprovalsApi
 }
 
@@ -31,6 +37,7 @@ export function createApprovalEngine(options: ApprovalEngineOptions, host: Dispa
   const deps = resolveApprovalOptions(options.policy, options.approvals, options.logger)
   return Object.freeze({
     authorize: (call: Call) => authorize(call, deps),
+    probe: (tool: Tool, scope: Readonly<CallScope>) => checkPolicy(deps.policy, { tool: toolFacts(tool), scope, input: {} }, deps.guard.timeoutMs),
     api: createApprovalsApi(deps, host),
   })
 }

@@ -1,11 +1,10 @@
 import type { Call } from '../dispatch/call.js'
 import { unknownTool } from '../dispatch/errors.js'
-import { prepareInput, type CallBase } from '../dispatch/prepare.js'
-import { normalizeScope } from '../dispatch/request.js'
+import { createCallBase } from '../dispatch/call-base.js'
+import { prepareInput } from '../dispatch/prepare.js'
 import type { InvokeError, InvokeOk, InvokeOutcome, InvokeRequest } from '../dispatch/types.js'
 import { isToolError, type ToolError } from '../errors/tool-error.js'
 import { toolFacts } from '../policy/policy.js'
-import { parseSensitivePaths } from '../redact/sensitive-paths.js'
 import type { Tool } from '../tool/types.js'
 import { digestOf, policyInput } from './authorize.js'
 import { policyDenied, recordInvalid } from './errors.js'
@@ -46,14 +45,8 @@ export async function runDeferred(record: PendingApprovalRecord, deps: ResolvedA
     ...(record.sensitive_input_fields === undefined ? {} : { sensitive_input_fields: [...record.sensitive_input_fields] }),
     ...(record.pinned_result_view === undefined ? {} : { pinned_result_view: record.pinned_result_view }),
   }
-  const base: CallBase = {
-    request,
-    tool,
-    tool_call_id: record.tool_call_id,
-    scope: normalizeScope(record.scope),
-    sensitivePaths: [...parseSensitivePaths(tool.sensitiveInputFields).paths, ...parseSensitivePaths(request.sensitive_input_fields ?? []).paths],
-    secrets: [],
-  }
+  const base = createCallBase(request, tool, record.tool_call_id)
+  if (isToolError(base)) return error(base)
   const call = prepareInput(base, input)
   if (isToolError(call)) return error(call)
   if (digestOf(call) !== record.input_digest) {

@@ -8,18 +8,20 @@ import { assertPlainJson } from '../json/canonical.js'
 import { silentLogger } from '../log/logger.js'
 import { scrubText } from '../redact/redact.js'
 import { scrubError } from '../redact/scrub-error.js'
-import { parseSensitivePaths, type SensitivePath } from '../redact/sensitive-paths.js'
 import { describeTool, type ToolDescriptor } from '../tool/descriptor.js'
 import { isDefinedTool } from '../tool/brand.js'
 import { ToolDefinitionError, type DefinitionProblem } from '../tool/tool-definition-error.js'
 import type { Tool } from '../tool/types.js'
 import type { Call } from './call.js'
-import { requestInvalid, unknownTool } from './errors.js'
+import { unknownTool } from './errors.js'
 import { emitPostCall, emitPostError, type EventCall } from './events.js'
 import { execute } from './execute.js'
 import { runPreCall } from './pre-call.js'
-import { prepareInput, type CallBase } from './prepare.js'
-import { checkRequest, normalizeScope } from './request.js'
+import { prepareInput } from './prepare.js'
+import { createCallBase } from './call-base.js'
+import { checkRequest, checkScope, normalizeScope } from './request.js'
+import { describeInScope, type ScopedToolDescription } from './diagnostics.js'
+import type { CallScope } from './scope.js'
 import type { Dispatcher, DispatcherOptions, InvokeOutcome, InvokeRequest } from './types.js'
 
 /**
@@ -36,8 +38,6 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const catalog = buildCatalog(options?.tools)
   const hooks = new HookRegistry(options?.hooks)
   const logger = options?.logger ?? silentLogger
-  const toolPaths = new Map<Tool, SensitivePath[]>()
-  for (const tool of catalog.values()) toolPaths.set(tool, parseSensitivePaths(tool.sensitiveInputFields).paths)
   const approvals = createApprovalEngine(options, { tools: catalog, complete, fail })
 
   async function invoke(request: InvokeRequest): Promise<InvokeOutcome> {
@@ -48,19 +48,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     const tool = catalog.get(request.tool_id)
     if (tool === undefined) return { status: 'error', tool_call_id: toolCallId, error: unknownTool(request.tool_id) }
 
-    const callPaths = parseSensitivePaths(request.sensitive_input_fields ?? [])
-    if (callPaths.invalid.length > 0) {
-      const bad = request.sensitive_input_fields![callPaths.invalid[0]!]!
-      return { status: 'error', tool_call_id: toolCallId, error: requestInvalid(`sensitive_input_fields has a malformed path ${JSON.stringify(bad.slice(0, 128))}`) }
-    }
-    const base: CallBase = {
-      request,
-      tool,
-      tool_call_id: toolCallId,
-      scope: normalizeScope(request.scope),
-      sensitivePaths: [...toolPaths.get(tool)!, ...callPaths.paths],
-      secrets: [],
-    }
+    const base = createCallBase(request, tool, toolCallId)
+    if (isToolError(base)) return { status: 'error', tool_call_id: toolCallId, error: base }
     const prepared = prepareInput(base, request.input)
     if (isToolError(prepared)) return fail({ ...base, input: plainOrNull(request.input), view: undefined }, prepared)
 
@@ -90,16 +79,35 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     return { status: 'error', tool_call_id: call.tool_call_id, error: safe }
   }
 
+  function describe(toolId: string): ToolDescriptor | undefined
+  function describe(toolId: string, scope: CallScope): Promise<ScopedToolDescription>
+  function describe(toolId: string, scope?: CallScope): ToolDescriptor | undefined | Promise<ScopedToolDescription> {
+    const tool = typeof toolId === 'string' ? catalog.get(toolId) : undefined
+    if (scope === undefined) return tool === undefined ? undefined : describeTool(tool)
+    return inScope(scope, (checked) => describeInScope(String(toolId), tool, checked, approvals.probe))
+  }
+
+  function list(): readonly ToolDescriptor[]
+  function list(scope: CallScope): Promise<readonly ScopedToolDescription[]>
+  function list(scope?: CallScope): readonly ToolDescriptor[] | Promise<readonly ScopedToolDescription[]> {
+    if (scope === undefined) return [...catalog.values()].map(describeTool)
+    return inScope(scope, (checked) => Promise.all([...catalog.values()].map((tool) => describeInScope(tool.id, tool, checked, approvals.probe))))
+  }
+
   return {
     invoke,
     approvals: approvals.api,
     hook: <E extends HookEvent>(event: E, handler: HookHandlers[E]) => hooks.add(event, handler),
-    describe: (toolId: string): ToolDescriptor | undefined => {
-      const tool = typeof toolId === 'string' ? catalog.get(toolId) : undefined
-      return tool === undefined ? undefined : describeTool(tool)
-    },
-    list: (): readonly ToolDescriptor[] => [...catalog.values()].map(describeTool),
+    describe,
+    list,
   }
+}
+
+/** Runs `run` on a checked, normalized scope; a malformed scope rejects with `request_invalid`. */
+async function inScope<T>(scope: CallScope, run: (scope: Readonly<CallScope>) => Promise<T>): Promise<T> {
+  const malformed = checkScope(scope)
+  if (malformed !== undefined) throw malformed
+  return run(normalizeScope(scope))
 }
 
 function plainOrNull(input: unknown): unknown {

@@ -33,6 +33,11 @@ function isScope(scope: unknown): scope is CallScope {
   })
 }
 
+/** A typed error for a malformed scope, or `undefined`. */
+export function checkScope(scope: unknown): ToolError | undefined {
+  return isScope(scope) ? undefined : requestInvalid('scope must be an object of string fields')
+}
+
 /** A frozen copy of the scope holding only its four known string fields. */
 export function normalizeScope(scope: CallScope | undefined): Readonly<CallScope> {
   const out: CallScope = {}

@@ -8,6 +8,7 @@ import type { ToolPolicy } from '../policy/policy.js'
 import type { Tool } from '../tool/types.js'
 import type { ToolDescriptor } from '../tool/descriptor.js'
 import type { View } from '../views/view.js'
+import type { ScopedToolDescription } from './diagnostics.js'
 import type { CallScope } from './scope.js'
 
 /** One call, as `dispatcher.invoke` takes it (DESIGN.md "Public API"). */
@@ -91,8 +92,22 @@ export interface Dispatcher {
   hook<E extends HookEvent>(event: E, handler: HookHandlers[E]): () => void
   /** Approval tokens, remembered grants and pending approvals (spec 001). */
   readonly approvals: ApprovalsApi
-  /** The descriptor of one tool, or `undefined` for an unknown ID. */
+  /**
+   * The descriptor of one tool (spec 000 "Discovering both contracts"), or `undefined` for an
+   * unknown ID. Synchronous; computed once per tool.
+   */
   describe(tool_id: string): ToolDescriptor | undefined
+  /**
+   * With a scope: the descriptor and the diagnostics a managed session in that scope would get
+   * (spec 001 "Scoped diagnostics"): whether the tool is callable there and, if not, why (denied
+   * by which policy owner, needs approval, policy failed, unknown tool). Asks the policy with an
+   * empty input. Never rejects for a caller mistake: an unknown tool is `status: 'unknown_tool'`.
+   *
+   * @throws ToolError `tool_invalid_input` / `request_invalid` (as a rejection) for a malformed scope.
+   */
+  describe(tool_id: string, scope: CallScope): Promise<ScopedToolDescription>
   /** The descriptors of every tool, in catalog order. */
   list(): readonly ToolDescriptor[]
+  /** With a scope: {@link Dispatcher.describe} with that scope for every tool, in catalog order. */
+  list(scope: CallScope): Promise<readonly ScopedToolDescription[]>
 }

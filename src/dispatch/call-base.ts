@@ -1,0 +1,32 @@
+import type { ToolError } from '../errors/tool-error.js'
+import { parseSensitivePaths } from '../redact/sensitive-paths.js'
+import type { Tool } from '../tool/types.js'
+import { requestInvalid } from './errors.js'
+import type { CallBase } from './prepare.js'
+import { normalizeScope } from './request.js'
+import type { InvokeRequest } from './types.js'
+
+/**
+ * The start of a call's journey: the request, the resolved tool, the call ID, the normalized scope
+ * and the sensitive paths (the tool's and the call's). Used by `invoke` and by a deferred call
+ * after its approval.
+ *
+ * @returns the call base, or `tool_invalid_input` / `request_invalid` for a malformed
+ *   `sensitive_input_fields` path.
+ */
+export function createCallBase(request: InvokeRequest, tool: Tool, toolCallId: string): CallBase | ToolError {
+  const callPaths = parseSensitivePaths(request.sensitive_input_fields ?? [])
+  if (callPaths.invalid.length > 0) {
+    const bad = request.sensitive_input_fields![callPaths.invalid[0]!]!
+    return requestInvalid(`sensitive_input_fields has a malformed path ${JSON.stringify(bad.slice(0, 128))}`)
+  }
+  return {
+    request,
+    tool,
+    tool_call_id: toolCallId,
+    scope: normalizeScope(request.scope),
+    // Tool paths were checked by defineTool, so none is dropped here.
+    sensitivePaths: [...parseSensitivePaths(tool.sensitiveInputFields).paths, ...callPaths.paths],
+    secrets: [],
+  }
+}
