@@ -1,0 +1,135 @@
+import { Ajv, type ValidateFunction } from 'ajv'
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { compileProjector, proveViewSubset, type JsonSchema } from 'result-views'
+import { jsonSchemaArbitrary } from 'result-views/testing'
+import { schemaPairArb, type SchemaPair } from '../support/view-schema-pairs.js'
+
+const RUNS = Number(process.env.FUZZ_RUNS ?? 400)
+/** Per-test timeout: about 40 ms a run, at least the default minute. */
+const TIMEOUT_MS = Math.max(60_000, RUNS * 40)
+
+/** A validator in a fresh ajv instance (schemas may carry the same `$id`). */
+function validator(schema: JsonSchema): ValidateFunction {
+  return new Ajv({ strict: false }).compile(schema)
+}
+
+/** The path of the first place `compact` is not `full` restricted to some keys (undefined: none). */
+function notSubValue(compact: unknown, full: unknown, path = ''): string | undefined {
+  if (typeof compact !== 'object' || compact === null) return Object.is(compact, full) || compact === full ? undefined : path
+  if (typeof full !== 'object' || full === null || Array.isArray(compact) !== Array.isArray(full)) return path
+  if (Array.isArray(compact)) {
+    const items = full as unknown[]
+    if (compact.length !== items.length) return path
+    for (let i = 0; i < compact.length; i++) {
+      const at = notSubValue(compact[i], items[i], `${path}/${i}`)
+      if (at !== undefined) return at
+    }
+    return undefined
+  }
+  for (const key of Object.keys(compact)) {
+    if (!Object.prototype.hasOwnProperty.call(full, key)) return `${path}/${key}`
+    const at = notSubValue((compact as Record<string, unknown>)[key], (full as Record<string, unknown>)[key], `${path}/${key}`)
+    if (at !== undefined) return at
+  }
+  return undefined
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const key of Reflect.ownKeys(value)) deepFreeze((value as Record<PropertyKey, unknown>)[key])
+    Object.freeze(value)
+  }
+  return value
+}
+
+/** A pair with full-valid values generated from its full schema. */
+const pairWithValues = schemaPairArb.chain((pair) =>
+  fc.tuple(fc.constant(pair), fc.array(jsonSchemaArbitrary(pair.full, { maxDepth: 3, maxArrayLength: 3 }), { minLength: 1, maxLength: 4 })),
+)
+
+const show = (pair: SchemaPair): string => `compact ${JSON.stringify(pair.compact)}\nfull ${JSON.stringify(pair.full)}`
+
+describe('proveViewSubset is sound (property)', () => {
+  it('projects every full-valid value of an accepted pair into a compact-valid value holding full values at the same paths', () => {
+    let accepted = 0
+    let rejected = 0
+    let checked = 0
+    fc.assert(
+      fc.property(pairWithValues, ([pair, values]) => {
+        const proof = proveViewSubset(pair.compact, pair.full)
+        if (!proof.ok) {
+          rejected++
+          expect(proof.violations.length).toBeGreaterThan(0)
+          return
+        }
+        accepted++
+        const validFull = validator(pair.full)
+        const validCompact = validator(pair.compact)
+        const project = compileProjector(pair.compact)
+        for (const value of values) {
+          // ajv reads an absent optional `constructor` or `toString` through the prototype chain,
+          // so a few generated values are not full-valid: the property is about those that are.
+          if (!validFull(value)) continue
+          checked++
+          const projected = project(value)
+          if (!validCompact(projected)) {
+            throw new Error(`unsound: ${show(pair)}\nvalue ${JSON.stringify(value)}\nprojected ${JSON.stringify(projected)}\n${JSON.stringify(validCompact.errors)}`)
+          }
+          const at = notSubValue(projected, value)
+          if (at !== undefined) throw new Error(`projection changed or invented ${at}: ${show(pair)}\nvalue ${JSON.stringify(value)}`)
+        }
+      }),
+      { numRuns: RUNS, endOnFailure: true },
+    )
+    // The generator must exercise both outcomes, or the property proves little.
+    expect(accepted).toBeGreaterThan(RUNS / 5)
+    expect(rejected).toBeGreaterThan(RUNS / 20)
+    expect(checked).toBeGreaterThan(RUNS / 4)
+  }, TIMEOUT_MS)
+
+  it('rejects every pair for which some full-valid value projects to a compact-invalid one', () => {
+    // The contrapositive, stated on the values: finding a counterexample means the proof said no.
+    fc.assert(
+      fc.property(pairWithValues, ([pair, values]) => {
+        const validCompact = validator(pair.compact)
+        let project: ((v: unknown) => unknown) | undefined
+        try {
+          project = compileProjector(pair.compact)
+        } catch {
+          expect(proveViewSubset(pair.compact, pair.full).ok).toBe(false)
+          return
+        }
+        const validFull = validator(pair.full)
+        const counterexample = values.some((value) => validFull(value) && !validCompact(project!(value)))
+        if (counterexample) expect(proveViewSubset(pair.compact, pair.full).ok).toBe(false)
+      }),
+      { numRuns: RUNS, endOnFailure: true },
+    )
+  }, TIMEOUT_MS)
+})
+
+describe('compileProjector (property)', () => {
+  const projectable = schemaPairArb.filter((pair) => {
+    try {
+      compileProjector(pair.compact)
+      return true
+    } catch {
+      return false
+    }
+  })
+  const inputs = (pair: SchemaPair) => fc.oneof(jsonSchemaArbitrary(pair.full, { maxDepth: 3, maxArrayLength: 3 }), fc.jsonValue({ maxDepth: 3 }))
+
+  it('is idempotent and never mutates its input, for valid and invalid inputs alike', () => {
+    fc.assert(
+      fc.property(projectable.chain((pair) => fc.tuple(fc.constant(pair), inputs(pair))), ([pair, input]) => {
+        const project = compileProjector(pair.compact)
+        const snapshot = structuredClone(input)
+        const once = project(deepFreeze(input))
+        expect(input).toEqual(snapshot)
+        expect(project(deepFreeze(structuredClone(once)))).toEqual(once)
+      }),
+      { numRuns: RUNS, endOnFailure: true },
+    )
+  }, TIMEOUT_MS)
+})
