@@ -1,20 +1,30 @@
-import { defineConfig } from 'tsup'
+import { defineConfig, type Options } from 'tsup'
 
-export default defineConfig({
-  entry: {
-    index: 'src/index.ts',
-    testing: 'src/testing/index.ts',
-    loop: 'src/loop/index.ts',
-    mcp: 'src/mcp/index.ts',
-    sqlite: 'src/sqlite/index.ts',
-  },
+/** Shared by both builds: ESM + CJS + declarations for Node 20. */
+const common: Options = {
   format: ['esm', 'cjs'],
-  dts: true,
-  clean: true,
+  clean: false,
   sourcemap: true,
   target: 'node20',
   splitting: false,
   treeshake: true,
-  // Subpath entries import the root API as 'result-views', so one copy of it exists at run time.
-  external: ['result-views'],
-})
+  // Subpath entries import the root API as 'result-views', so one copy of it exists at run time;
+  // vitest is the conformance suite's peer.
+  external: ['result-views', 'vitest'],
+}
+
+/**
+ * Two builds, run in order by scripts/build.mjs: the root entry first, then the subpath entries,
+ * whose declarations then import the root's types from 'result-views' (resolved to the built
+ * dist/index.d.ts) instead of inlining copies. The tsconfig path alias that tests and examples use
+ * is switched off for declarations for the same reason.
+ */
+export default defineConfig([
+  { ...common, name: 'root', entry: { index: 'src/index.ts' }, dts: { compilerOptions: { paths: {} } } },
+  {
+    ...common,
+    name: 'subpaths',
+    entry: { testing: 'src/testing/index.ts', loop: 'src/loop/index.ts', mcp: 'src/mcp/index.ts', sqlite: 'src/sqlite/index.ts' },
+    dts: { compilerOptions: { paths: {} } },
+  },
+])

@@ -1,17 +1,53 @@
-// Regenerates (default) or checks (--check) the API report etc/result-views.api.md from dist/.
-// --check fails when the public API in dist/ differs from the committed report: update it on
-// purpose with `npm run api:update` and commit the diff.
+// Regenerates (default) or checks (--check) the API reports in etc/, one per package entry, from
+// the built .d.ts files in dist/. --check fails when the public API in dist/ differs from a
+// committed report: change it on purpose with `npm run api:update` and commit the diff.
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
 import { Extractor, ExtractorConfig } from '@microsoft/api-extractor'
 
+const root = fileURLToPath(new URL('..', import.meta.url))
+const base = JSON.parse(readFileSync(`${root}api-extractor.json`, 'utf8'))
+const entries = [
+  ['index', 'result-views.api.md'],
+  ['testing', 'result-views-testing.api.md'],
+  ['loop', 'result-views-loop.api.md'],
+  ['mcp', 'result-views-mcp.api.md'],
+  ['sqlite', 'result-views-sqlite.api.md'],
+]
 const check = process.argv.includes('--check')
-const config = ExtractorConfig.loadFileAndPrepare(new URL('../api-extractor.json', import.meta.url).pathname)
-const result = Extractor.invoke(config, { localBuild: !check, showVerboseMessages: false })
-if (!result.succeeded) {
-  console.error(
-    check && result.apiReportChanged
-      ? 'API report is stale: the public API changed. Run `npm run api:update` and commit etc/result-views.api.md.'
-      : `api-extractor failed with ${result.errorCount} error(s) and ${result.warningCount} warning(s).`,
-  )
-  process.exit(1)
+let failed = 0
+for (const [entry, report] of entries) {
+  const configObject = {
+    ...base,
+    projectFolder: root,
+    mainEntryPointFilePath: `${root}dist/${entry}.d.ts`,
+    apiReport: { ...base.apiReport, reportFileName: report, reportFolder: `${root}etc/`, reportTempFolder: `${root}temp/` },
+  }
+  if (entry !== 'index') {
+    // A subpath's declarations import the root's types from 'result-views', which api-extractor
+    // resolves to this same package and would call forgotten exports; the root report covers them.
+    configObject.messages = {
+      ...base.messages,
+      extractorMessageReporting: { ...base.messages.extractorMessageReporting, 'ae-forgotten-export': { logLevel: 'none', addToApiReportFile: false } },
+    }
+  }
+  delete configObject.$schema
+  const config = ExtractorConfig.prepare({ configObject, configObjectFullPath: `${root}api-extractor.json`, packageJsonFullPath: `${root}package.json` })
+  const result = Extractor.invoke(config, { localBuild: !check, showVerboseMessages: false, messageCallback: quiet })
+  if (!result.succeeded) {
+    failed++
+    console.error(
+      check && result.apiReportChanged
+        ? `etc/${report} is stale: the public API of result-views${entry === 'index' ? '' : '/' + entry} changed. Run \`npm run api:update\` and commit it.`
+        : `api-extractor failed on ${entry} with ${result.errorCount} error(s).`,
+    )
+  }
 }
-console.log(check ? 'API report is up to date.' : 'API report written to etc/result-views.api.md.')
+if (failed > 0) process.exit(1)
+console.log(check ? `API reports are up to date (${entries.length} entries).` : `API reports written to etc/ (${entries.length} entries).`)
+
+// Keep the run readable: only errors and stale-report warnings are printed.
+function quiet(message) {
+  if (message.logLevel === 'error' || message.messageId === 'console-api-report-changed' || message.logLevel === 'warning') return
+  message.handled = true
+}

@@ -3,7 +3,7 @@
 // against the published .d.ts files. Files go to temp/consumer/ (inside the package, so the name
 // `result-views` resolves through the package's own "exports").
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
@@ -28,12 +28,26 @@ async function run() {
   const e = await dispatcher.invoke({ tool_id: 'demo__read', input: { id: 'a', result_view: 'huge' } })
   assert(e.status === 'error' && rv.isToolError(e.error) && e.error.code === 'tool_invalid_input', 'error row')
   assert(rv.schemaDigest({ type: 'object' }) === 'a2c799262a3ce3c19ef5cdd983bf3d12b43ab3c426227091b909dcb7054738c0', 'digest vector')
-  assert(typeof testing.assertViewsConsistent === 'function', 'testing entry')
+  assert(typeof testing.assertViewsConsistent === 'function' && typeof testing.describeApprovalStoreConformance === 'function', 'testing entry')
+  assert(loop.lintLoop(loop.parseLoopYaml(LOOP_YAML), [tool]).length === 0, 'loop entry')
+  assert(mcp.measureCatalog([tool]).mcp_bytes > 0 && typeof mcp.createMcpServer(dispatcher, { name: 'smoke', version: '0.0.0' }).connect === 'function', 'mcp entry')
+  const stores = sqlite.createSqliteApprovalStores({ filename: DB })
+  const withStores = rv.createDispatcher({ tools: [tool], approvals: stores })
+  const minted = await withStores.approvals.mintApprovalToken({ tool_id: 'demo__read', input: { id: 'a' } })
+  assert(typeof minted.token === 'string', 'sqlite entry')
+  stores.close()
   console.log('consumer smoke (' + KIND + '): ok')
 }
 `
-writeFileSync(`${dir}/esm.mjs`, body(`import * as rv from 'result-views'\nimport * as testing from 'result-views/testing'\nconst KIND = 'esm'`))
-writeFileSync(`${dir}/cjs.cjs`, body(`const rv = require('result-views')\nconst testing = require('result-views/testing')\nconst KIND = 'cjs'`))
+const shared = (kind) => `const KIND = '${kind}'\nconst DB = ${JSON.stringify(`${dir}/approvals-`)} + KIND + '.db'\nconst LOOP_YAML = 'graph:\\n  nodes:\\n    - id: read\\n      class: action\\n      kind: demo__read\\n      params: { id: a }\\n  edges: []\\n'`
+writeFileSync(
+  `${dir}/esm.mjs`,
+  body(`import * as rv from 'result-views'\nimport * as testing from 'result-views/testing'\nimport * as loop from 'result-views/loop'\nimport * as mcp from 'result-views/mcp'\nimport * as sqlite from 'result-views/sqlite'\n${shared('esm')}`),
+)
+writeFileSync(
+  `${dir}/cjs.cjs`,
+  body(`const rv = require('result-views')\nconst testing = require('result-views/testing')\nconst loop = require('result-views/loop')\nconst mcp = require('result-views/mcp')\nconst sqlite = require('result-views/sqlite')\n${shared('cjs')}`),
+)
 writeFileSync(
   `${dir}/consumer.ts`,
   `import Type from 'typebox'
@@ -61,6 +75,15 @@ writeFileSync(
     files: ['consumer.ts'],
   }),
 )
+
+// The root bundle never pulls in an optional part (STYLE.md 3): no import of a subpath's peers.
+const rootBundles = ['index.js', 'index.cjs'].map((file) => readFileSync(`${root}dist/${file}`, 'utf8'))
+for (const heavy of ['@modelcontextprotocol/sdk', 'better-sqlite3', 'yaml', 'fast-check', 'vitest']) {
+  if (rootBundles.some((code) => code.includes(`from '${heavy}`) || code.includes(`from "${heavy}`) || code.includes(`require("${heavy}`))) {
+    console.error(`consumer smoke failed: the root bundle imports ${heavy}`)
+    process.exit(1)
+  }
+}
 
 const run = (cmd, args) => execFileSync(cmd, args, { cwd: dir, stdio: 'inherit' })
 run(process.execPath, ['esm.mjs'])

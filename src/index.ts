@@ -29,7 +29,7 @@ export type { ToolOrigin } from './tool/origin.js'
 export type { JsonSchema } from './schema/json-schema.js'
 
 // Views: proof and projection
-export { proveViewSubset } from './schema/subset.js'
+export { proveViewSubset, ViewViolationCodes } from './schema/subset.js'
 export type { ViewProof, ViewViolation, ViewViolationCode } from './schema/subset.js'
 export { compileProjector } from './views/project.js'
 export type { Projector } from './views/project.js'

@@ -108,6 +108,6 @@ export interface Dispatcher {
   describe(tool_id: string, scope: CallScope): Promise<ScopedToolDescription>
   /** The descriptors of every tool, in catalog order. */
   list(): readonly ToolDescriptor[]
-  /** With a scope: {@link Dispatcher.describe} with that scope for every tool, in catalog order. */
+  /** With a scope: `describe(tool_id, scope)` for every tool, in catalog order. */
   list(scope: CallScope): Promise<readonly ScopedToolDescription[]>
 }

@@ -2,7 +2,7 @@ import stableStringify from 'fast-json-stable-stringify'
 import { JsonValueError, type JsonValueProblem } from './json-value-error.js'
 import { appendPointer } from './pointer.js'
 
-/** A plain JSON value: what {@link assertPlainJson} accepts. */
+/** A plain JSON value: what `assertPlainJson` accepts. */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue }
 
 /** Deepest nesting `canonicalJson` accepts (objects and arrays), to stay clear of the call stack. */
@@ -113,7 +113,7 @@ function childKeys(container: object, frames: readonly Frame[], token: string | 
  * Canonical JSON text of a plain JSON value: keys sorted by UTF-16 code units, no whitespace,
  * ECMAScript number and string serialization. On plain JSON this equals RFC 8785 (JCS).
  *
- * @param value - any value; checked with {@link assertPlainJson} first.
+ * @param value - any value; checked with `assertPlainJson` first.
  * @returns the canonical JSON string.
  * @throws JsonValueError (`code: 'non_json_value'`) for anything that is not plain JSON.
  */
@@ -122,7 +122,7 @@ export function canonicalJson(value: unknown): string {
   return stableStringify(value)
 }
 
-/** Canonical JSON of a value already checked by {@link assertPlainJson} (no second walk). */
+/** Canonical JSON of a value already checked by `assertPlainJson` (no second walk). */
 export function canonicalJsonOfChecked(value: JsonValue): string {
   return stableStringify(value)
 }

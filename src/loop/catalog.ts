@@ -1,7 +1,5 @@
 import { describeTool } from 'result-views'
-import type { ToolDescriptor } from '../tool/descriptor.js'
-import type { Tool } from '../tool/types.js'
-import type { View } from '../views/view.js'
+import type { Tool, ToolDescriptor, View } from 'result-views'
 import { optionsInvalid } from './errors.js'
 
 /** What lint and pinning read tools from: tools returned by `defineTool`, or their descriptors (`dispatcher.list()`). */

@@ -1,4 +1,4 @@
-import type { JsonValue } from '../json/canonical.js'
+import type { JsonValue } from 'result-views'
 
 /**
  * A Loop definition: the shape of the spec's YAML (spec 000 "Loops"), `{ graph: { nodes, edges } }`.

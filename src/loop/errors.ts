@@ -1,6 +1,5 @@
 import { ToolError } from 'result-views'
-import type { JsonValueError } from '../json/json-value-error.js'
-import type { View } from '../views/view.js'
+import type { JsonValueError, View } from 'result-views'
 import type { LoopDiagnostic } from './diagnostics.js'
 
 const BRAND: unique symbol = Symbol.for('result-views.LoopError')

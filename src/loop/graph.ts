@@ -1,6 +1,6 @@
 import type { LoopDefinition } from './definition.js'
 import { diagnostic, type LoopDiagnostic } from './diagnostics.js'
-import { toPointer } from './pointer.js'
+import { toPointer } from '../json/pointer.js'
 
 /** The dependency structure of a Loop, and what is wrong with it. */
 export interface LoopGraphIndex {

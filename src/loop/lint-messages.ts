@@ -1,4 +1,4 @@
-import type { View } from '../views/view.js'
+import type { View } from 'result-views'
 import type { OpenReason } from './schema-path.js'
 
 /**

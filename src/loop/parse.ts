@@ -2,7 +2,7 @@ import { LineCounter, parseDocument } from 'yaml'
 import { canonicalJson, isJsonValueError } from 'result-views'
 import { LOOP_NODE_ID_PATTERN, PATH_SEGMENT_PATTERN, type LoopDefinition } from './definition.js'
 import { definitionInvalid, type LoopProblem } from './errors.js'
-import { toPointer } from './pointer.js'
+import { toPointer } from '../json/pointer.js'
 
 /** Most aliases a YAML definition may expand (the `yaml` package's guard against alias bombs). */
 const MAX_YAML_ALIASES = 100

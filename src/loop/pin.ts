@@ -1,4 +1,4 @@
-import type { View } from '../views/view.js'
+import type { View } from 'result-views'
 import { contractDigest, indexCatalog, type LoopCatalog } from './catalog.js'
 import type { LoopDefinition } from './definition.js'
 import type { LoopDiagnostic } from './diagnostics.js'

@@ -1,4 +1,4 @@
-import type { JsonValue } from '../json/canonical.js'
+import type { JsonValue } from 'result-views'
 import { hasTemplate, parseTemplate, type TemplateParse } from './templates.js'
 
 /** A params string that holds a template, with where it sits inside the params. */

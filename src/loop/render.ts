@@ -1,5 +1,5 @@
 import { canonicalJson } from 'result-views'
-import type { JsonValue } from '../json/canonical.js'
+import type { JsonValue } from 'result-views'
 import { parseTemplate, type TemplateReference } from './templates.js'
 
 /** What templates read at run time: the run's inputs and the outputs of the nodes that ran. */

@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../schema/json-schema.js'
+import type { JsonSchema } from 'result-views'
 
 /**
  * Which JSON Schema rule resolved a path segment (several, outermost first, when a segment goes

@@ -1,9 +1,6 @@
 import Database from 'better-sqlite3'
 import { ApprovalConfigError, grantKeyText } from 'result-views'
-import type { ApprovalGrant, ApprovalGrantStore, GrantKey } from '../approval/grant-store.js'
-import type { PendingApprovalRecord, PendingApprovalStore, PendingState } from '../approval/pending-store.js'
-import type { ApprovalStores } from '../approval/stores.js'
-import type { ApprovalTokenRecord, ApprovalTokenStore } from '../approval/token-store.js'
+import type { ApprovalGrant, ApprovalGrantStore, ApprovalStores, ApprovalTokenRecord, ApprovalTokenStore, GrantKey, PendingApprovalRecord, PendingApprovalStore, PendingState } from 'result-views'
 import { prepareDatabase, SCHEMA_VERSION, TABLES } from './schema.js'
 
 /** Options of {@link createSqliteApprovalStores}. */

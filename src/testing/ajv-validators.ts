@@ -1,6 +1,6 @@
 import { Ajv, type ValidateFunction } from 'ajv'
 import formatsModule from 'ajv-formats'
-import type { JsonSchema } from '../schema/json-schema.js'
+import type { JsonSchema } from 'result-views'
 
 // ajv-formats is CommonJS: under NodeNext its default import is `module.exports`, which is the
 // plugin itself at run time and `{ default: plugin }` to the type checker. Accept both.

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import type { TSchema } from 'typebox'
-import type { JsonSchema } from '../schema/json-schema.js'
+import type { JsonSchema } from 'result-views'
 import { appendPointer } from '../json/pointer.js'
 import { createAjv } from './ajv-validators.js'
 import { arrayArbitrary, objectArbitrary } from './arbitrary-containers.js'

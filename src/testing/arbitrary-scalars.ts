@@ -1,5 +1,5 @@
 import fc from 'fast-check'
-import type { JsonSchema } from '../schema/json-schema.js'
+import type { JsonSchema } from 'result-views'
 import { appendPointer } from '../json/pointer.js'
 import { probedFilter, type MaybeArbitrary } from './arbitrary-context.js'
 import { SchemaArbitraryError } from './schema-arbitrary-error.js'

@@ -1,11 +1,7 @@
 import Type from 'typebox'
-import { describe, expect, it } from 'vitest'
+import type { ExpectStatic, SuiteAPI, TestAPI } from 'vitest'
 import { createDispatcher, defineTool, isToolError } from 'result-views'
-import type { ApprovalStores, Awaitable } from '../approval/stores.js'
-import type { ApprovalGrant } from '../approval/grant-store.js'
-import type { PendingApprovalRecord } from '../approval/pending-store.js'
-import type { ApprovalTokenRecord } from '../approval/token-store.js'
-import type { InvokeOutcome, InvokePending } from '../dispatch/types.js'
+import type { ApprovalGrant, ApprovalStores, ApprovalTokenRecord, Awaitable, InvokeOutcome, InvokePending, PendingApprovalRecord } from 'result-views'
 
 /** Stores under test, with an optional `close` the suite calls after each test. */
 export type ConformanceStores = ApprovalStores & { close?(): Awaitable<void> }
@@ -13,8 +9,15 @@ export type ConformanceStores = ApprovalStores & { close?(): Awaitable<void> }
 /** Builds fresh, empty stores for one test (a new file, a new schema, a cleared table...). */
 export type ApprovalStoresFactory = () => Awaitable<ConformanceStores>
 
-/** Options of {@link describeApprovalStoreConformance}. */
+/**
+ * Options of {@link describeApprovalStoreConformance}: the test runner's `describe`, `it` and
+ * `expect` (vitest's, or any runner with the same shapes), passed in so that this entry loads
+ * without a test runner (and from CommonJS).
+ */
 export interface ApprovalStoreConformanceOptions {
+  describe: SuiteAPI
+  it: TestAPI
+  expect: ExpectStatic
   /** Concurrent callers in the single-use races (`consume`, `update`). Default 50. */
   concurrency?: number
 }
@@ -87,8 +90,8 @@ function text(value: unknown): string {
 /**
  * The contract of the approval stores (`ApprovalTokenStore`, `ApprovalGrantStore`,
  * `PendingApprovalStore`), as a vitest suite a host runs against its own implementation — the
- * reference memory and SQLite stores pass it. Needs `vitest` (a peer of `result-views/testing`):
- * call it at the top level of a test file.
+ * reference memory and SQLite stores pass it. Call it at the top level of a test file with the
+ * runner's functions: `describeApprovalStoreConformance('pg', factory, { describe, it, expect })`.
  *
  * It checks, per store: records come back exactly as stored (absent fields stay absent, unicode
  * and `__proto__` keys survive) and as copies; `consume` and `update` are atomic (of N concurrent
@@ -98,8 +101,10 @@ function text(value: unknown): string {
  *
  * @param name - a label for the describe block, e.g. `'postgres stores'`.
  * @param factory - fresh, empty stores for each test; `close()` (if any) is called after it.
+ * @param options - `{ describe, it, expect, concurrency? }`.
  */
-export function describeApprovalStoreConformance(name: string, factory: ApprovalStoresFactory, options: ApprovalStoreConformanceOptions = {}): void {
+export function describeApprovalStoreConformance(name: string, factory: ApprovalStoresFactory, options: ApprovalStoreConformanceOptions): void {
+  const { describe, it, expect } = options
   const concurrency = options.concurrency ?? 50
 
   async function withStores(run: (stores: ConformanceStores) => Promise<void>): Promise<void> {

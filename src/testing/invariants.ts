@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import type { ErrorObject, ValidateFunction } from 'ajv'
-import type { ViewedTool } from '../tool/types.js'
+import type { ViewedTool } from 'result-views'
 import { appendPointer } from '../json/pointer.js'
 import { validatorFor } from './ajv-validators.js'
 import { jsonSchemaArbitrary, type JsonSchemaArbitraryOptions } from './arbitraries.js'

@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../schema/json-schema.js'
+import type { JsonSchema } from 'result-views'
 import { appendPointer } from '../json/pointer.js'
 import { SchemaArbitraryError } from './schema-arbitrary-error.js'
 import { isSchemaObject } from './schema-keywords.js'

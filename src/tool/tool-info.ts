@@ -46,8 +46,10 @@ const ToolInfoInput = Type.Object(
   { additionalProperties: false },
 )
 
-/** The record the tool-info tool returns: `{ tool: { descriptor } }`. */
-export type ToolInfoResult = Static<typeof ToolInfoOutput>
+/** The record the tool-info tool returns: `{ tool: { descriptor } }` (the descriptor with `output_views` for viewed tools). */
+export interface ToolInfoResult {
+  readonly tool: { readonly descriptor: ToolDescriptor }
+}
 
 /** Options of {@link defineToolInfoTool}. */
 export interface ToolInfoToolOptions {

@@ -17,7 +17,7 @@ let files = 0
 const newFile = () => join(dir, `approvals-${++files}.db`)
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-describeApprovalStoreConformance('sqlite stores', () => createSqliteApprovalStores({ filename: newFile() }))
+describeApprovalStoreConformance('sqlite stores', () => createSqliteApprovalStores({ filename: newFile() }), { describe, it, expect })
 
 /** Starts a child process running a TypeScript fixture with tsx, from the package root (so `result-views` resolves to src). */
 function child(script: string, args: string[]): ChildProcessWithoutNullStreams {
