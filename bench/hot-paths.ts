@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto'
 import { Ajv } from 'ajv'
+import addFormatsModule from 'ajv-formats'
 import { Bench } from 'tinybench'
 import Type from 'typebox'
 import { Value } from 'typebox/value'
@@ -13,6 +14,8 @@ import { activeSessionFull } from '../examples/fixtures/sessions.js'
 import { CompactSessionResult, FullSessionResult } from '../examples/tools/session-record.js'
 
 const BATCH = 200
+// ajv-formats is CommonJS: under ESM interop its function may sit on `default`.
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv
 
 /** The compact fields of the session record, copied by hand: the projector's baseline. */
 function handwritten(full: typeof activeSessionFull): unknown {
@@ -66,7 +69,8 @@ export async function hotPathsBench(): Promise<Record<string, number>> {
     handler: () => full,
   })
   const dispatcher = createDispatcher({ tools: [tool] })
-  const ajv = new Ajv({ strict: false })
+  // The same validation work the dispatcher does: formats included.
+  const ajv = addFormats(new Ajv({ strict: false }))
   const validateInput = ajv.compile(JSON.parse(JSON.stringify(Input)))
   const validateFull = ajv.compile(JSON.parse(JSON.stringify(FullSessionResult)))
   const input = { session_id: 'sess-example' }

@@ -3,7 +3,8 @@ import type { Call } from '../dispatch/call.js'
 import type { ToolError } from '../errors/tool-error.js'
 import { inputDigest } from '../digest/input-digest.js'
 import { isToolError } from '../errors/tool-error.js'
-import { toolFacts, type ToolFacts, type ToolPolicy } from '../policy/policy.js'
+import { cloneJson } from '../json/clone.js'
+import { defaultToolPolicy, toolFacts, type ToolFacts, type ToolPolicy } from '../policy/policy.js'
 import { approvalRejected, approvalRequired, policyDenied } from './errors.js'
 import type { ApprovalGrant } from './grant-store.js'
 import { findGrant } from './grants.js'
@@ -61,7 +62,7 @@ const fail = (error: ToolError): AuthorizeResult => ({ kind: 'error', error })
  */
 export async function authorize(call: Call, deps: AuthorizeDeps): Promise<AuthorizeResult> {
   const facts = toolFacts(call.tool)
-  const decision = await checkPolicy(deps.policy, { tool: facts, scope: call.scope, input: policyInput(call) }, deps.guard.timeoutMs)
+  const decision = await checkPolicy(deps.policy, { tool: facts, scope: call.scope, input: policyInput(call, deps.policy) }, deps.guard.timeoutMs)
   if (isToolError(decision)) return fail(decision)
   if (decision.decision === 'deny') return fail(policyDenied(facts, decision.reason, decision.owner))
 
@@ -93,9 +94,13 @@ export function digestOf(call: Call): string {
   return inputDigest(call.input, { origin: call.tool.origin })
 }
 
-/** A private copy of the input the handler gets (without a native tool's `result_view`), for the policy. */
-export function policyInput(call: Call): unknown {
-  return JSON.parse(JSON.stringify(call.handlerInput)) as unknown
+/**
+ * The input a policy sees: a private copy of the input the handler gets (without a native tool's
+ * `result_view`), so a policy cannot change the call. The built-in default policy never reads the
+ * input, so it gets the input itself and no copy is made.
+ */
+export function policyInput(call: Call, policy: ToolPolicy): unknown {
+  return policy === defaultToolPolicy ? call.handlerInput : cloneJson(call.handlerInput)
 }
 
 async function promptFor(call: Call, facts: ToolFacts, digest: string, reason: string | undefined, deps: AuthorizeDeps): Promise<AuthorizeResult> {

@@ -57,7 +57,7 @@ export async function runDeferred(record: PendingApprovalRecord, deps: ResolvedA
   }
 
   const facts = toolFacts(tool)
-  const decision = await checkPolicy(deps.policy, { tool: facts, scope: call.scope, input: policyInput(call) }, deps.guard.timeoutMs)
+  const decision = await checkPolicy(deps.policy, { tool: facts, scope: call.scope, input: policyInput(call, deps.policy) }, deps.guard.timeoutMs)
   if (isToolError(decision)) return settle(await host.fail(call, decision))
   if (decision.decision === 'deny') return settle(await host.fail(call, policyDenied(facts, decision.reason, decision.owner)))
   return settle(await host.complete(call))

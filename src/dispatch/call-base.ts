@@ -1,10 +1,22 @@
 import type { ToolError } from '../errors/tool-error.js'
-import { parseSensitivePaths } from '../redact/sensitive-paths.js'
+import { parseSensitivePaths, type SensitivePath } from '../redact/sensitive-paths.js'
 import type { Tool } from '../tool/types.js'
 import { requestInvalid } from './errors.js'
 import type { CallBase } from './prepare.js'
 import { normalizeScope } from './request.js'
 import type { InvokeRequest } from './types.js'
+
+const toolPaths = new WeakMap<Tool, readonly SensitivePath[]>()
+
+/** A tool's own sensitive paths, parsed once (defineTool already rejected malformed ones). */
+function sensitivePathsOf(tool: Tool): readonly SensitivePath[] {
+  let paths = toolPaths.get(tool)
+  if (paths === undefined) {
+    paths = parseSensitivePaths(tool.sensitiveInputFields).paths
+    toolPaths.set(tool, paths)
+  }
+  return paths
+}
 
 /**
  * The start of a call's journey: the request, the resolved tool, the call ID, the normalized scope
@@ -15,7 +27,11 @@ import type { InvokeRequest } from './types.js'
  *   `sensitive_input_fields` path.
  */
 export function createCallBase(request: InvokeRequest, tool: Tool, toolCallId: string): CallBase | ToolError {
-  const callPaths = parseSensitivePaths(request.sensitive_input_fields ?? [])
+  const own = sensitivePathsOf(tool)
+  if (request.sensitive_input_fields === undefined || request.sensitive_input_fields.length === 0) {
+    return { request, tool, tool_call_id: toolCallId, scope: normalizeScope(request.scope), sensitivePaths: own, secrets: [] }
+  }
+  const callPaths = parseSensitivePaths(request.sensitive_input_fields)
   if (callPaths.invalid.length > 0) {
     const bad = request.sensitive_input_fields![callPaths.invalid[0]!]!
     return requestInvalid(`sensitive_input_fields has a malformed path ${JSON.stringify(bad.slice(0, 128))}`)
@@ -25,8 +41,7 @@ export function createCallBase(request: InvokeRequest, tool: Tool, toolCallId: s
     tool,
     tool_call_id: toolCallId,
     scope: normalizeScope(request.scope),
-    // Tool paths were checked by defineTool, so none is dropped here.
-    sensitivePaths: [...parseSensitivePaths(tool.sensitiveInputFields).paths, ...callPaths.paths],
+    sensitivePaths: [...own, ...callPaths.paths],
     secrets: [],
   }
 }

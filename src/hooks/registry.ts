@@ -1,6 +1,7 @@
 import type { HookEvent, HookHandlers } from './events.js'
 
 const EVENTS: readonly HookEvent[] = ['tool.pre_call', 'tool.post_call', 'tool.post_error']
+const NONE: readonly never[] = Object.freeze([])
 
 /** Initial hooks for `createDispatcher({ hooks })`: one handler or a list per event, in order. */
 export type HookOptions = { readonly [E in HookEvent]?: HookHandlers[E] | readonly HookHandlers[E][] }
@@ -40,7 +41,8 @@ export class HookRegistry {
 
   /** A snapshot of the handlers of an event: registering during a call does not change that call. */
   list<E extends HookEvent>(event: E): ReadonlyArray<HookHandlers[E]> {
-    return [...(this.#handlers[event] as Array<HookHandlers[E]>)]
+    const handlers = this.#handlers[event] as Array<HookHandlers[E]>
+    return handlers.length === 0 ? NONE : [...handlers]
   }
 }
 

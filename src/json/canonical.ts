@@ -14,7 +14,8 @@ const isWellFormed = (s: string): boolean =>
 /**
  * Checks that `value` is plain JSON: plain objects (prototype `Object.prototype` or `null`),
  * dense arrays, well-formed strings, finite numbers, booleans and `null`, with no cycles and no
- * deeper than {@link MAX_JSON_DEPTH}. Source: DESIGN.md glossary, "canonical JSON".
+ * deeper than {@link MAX_JSON_DEPTH}. Source: DESIGN.md glossary, "canonical JSON". Symbol-keyed
+ * properties are not JSON data: like `JSON.stringify`, the check and the canonical form ignore them.
  *
  * @throws JsonValueError (`code: 'non_json_value'`) naming the JSON Pointer of the first offending
  *   value: `undefined`, functions, symbols, BigInt, NaN/±Infinity, lone surrogates (in strings or
@@ -22,6 +23,49 @@ const isWellFormed = (s: string): boolean =>
  *   sparse arrays.
  */
 export function assertPlainJson(value: unknown): asserts value is JsonValue {
+  // The common case (plain JSON, not very deep) is answered by an allocation-free recursive walk;
+  // anything it does not accept (a bad value, a cycle, or depth past FAST_DEPTH) is walked again by
+  // the precise iterative check, which names the JSON Pointer or accepts a deep but valid value.
+  if (isPlainFast(value, 0)) return
+  assertPlainJsonPrecisely(value)
+}
+
+/** Deepest nesting the fast walk follows before it hands over to the precise, iterative one. */
+const FAST_DEPTH = 512
+
+function isPlainFast(value: unknown, depth: number): boolean {
+  switch (typeof value) {
+    case 'string':
+      return isWellFormed(value)
+    case 'number':
+      return Number.isFinite(value)
+    case 'boolean':
+      return true
+    case 'object':
+      break
+    default:
+      return false
+  }
+  if (value === null) return true
+  if (depth >= FAST_DEPTH) return false
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (!(i in value) || !isPlainFast(value[i], depth + 1)) return false
+    return true
+  }
+  const proto = Object.getPrototypeOf(value)
+  if (proto !== Object.prototype && proto !== null) return false
+  const record = value as Record<string, unknown>
+  if (typeof record.toJSON === 'function') return false
+  const keys = Object.keys(record)
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!
+    if (!isWellFormed(key) || !isPlainFast(record[key], depth + 1)) return false
+  }
+  return true
+}
+
+/** The precise check: iterative (deep values never exhaust the stack), names the failing pointer. */
+function assertPlainJsonPrecisely(value: unknown): void {
   // Iterative depth-first walk: deep values never exhaust the call stack, and a pointer string is
   // built only for the value that fails.
   const ancestors = new Set<object>()
@@ -104,7 +148,6 @@ function childKeys(container: object, frames: readonly Frame[], token: string | 
     const name = (proto?.constructor as { name?: string } | undefined)?.name ?? 'unknown'
     throw fail('non_plain_object', frames, token, `an instance of ${name}, not a plain object`)
   }
-  if (Object.getOwnPropertySymbols(container).length > 0) throw fail('symbol', frames, token, 'an object with symbol keys')
   if (typeof (container as Record<string, unknown>).toJSON === 'function') throw fail('to_json', frames, token, 'an object with toJSON')
   return Object.keys(container)
 }

@@ -65,8 +65,19 @@ export interface ToolPolicy {
   decide(request: PolicyRequest): PolicyDecision | Promise<PolicyDecision>
 }
 
-/** The facts of a defined tool, as a policy sees them. */
+const factsOf = new WeakMap<Tool, ToolFacts>()
+
+/** The facts of a defined tool, as a policy sees them (computed once per tool; frozen). */
 export function toolFacts(tool: Tool): ToolFacts {
+  let facts = factsOf.get(tool)
+  if (facts === undefined) {
+    facts = buildFacts(tool)
+    factsOf.set(tool, facts)
+  }
+  return facts
+}
+
+function buildFacts(tool: Tool): ToolFacts {
   return Object.freeze({
     id: tool.id,
     origin: tool.origin,

@@ -66,6 +66,7 @@ export function redactInput(input: unknown, paths: readonly SensitivePath[]): un
  * below each location, at least {@link MIN_SCRUBBED_SECRET_LENGTH} long, longest first.
  */
 export function collectSecrets(input: unknown, paths: readonly SensitivePath[]): string[] {
+  if (paths.length === 0) return []
   const secrets = new Set<string>()
   const leaves = (value: unknown): void => {
     if (typeof value === 'string' || typeof value === 'number') {
