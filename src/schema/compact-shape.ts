@@ -499,7 +499,7 @@ function tagMap(candidates: readonly ValueShape[], key: string): Map<unknown, Va
 }
 
 /** The scalar literals a tag property allows (`const` or `enum`), if it is such a property. */
-export function tagLiterals(shape: CompactShape): readonly unknown[] | undefined {
+function tagLiterals(shape: CompactShape): readonly unknown[] | undefined {
   if (shape.kind !== 'value' || shape.values === undefined || shape.values.length === 0) return undefined
   if (!shape.values.every((v) => (atomOf(v) & SCALAR_TYPES) !== 0)) return undefined
   return shape.values

@@ -1,4 +1,4 @@
-import type { ArrayShape, CompactShape } from './compact-shape.js'
+import { copiesArrayWhole, type ArrayShape, type CompactShape } from './compact-shape.js'
 import { fullElement, fullPrefixLength, type FullBranch } from './full-facts.js'
 import type { ProofContext } from './proof-context.js'
 
@@ -42,6 +42,6 @@ export function proveArray(ctx: ProofContext, array: ArrayShape, branch: FullBra
 /** True if projection copies every value of this shape unchanged (so it keeps values distinct). */
 function copiesWhole(shape: CompactShape): boolean {
   if (shape.kind === 'any' || shape.kind === 'never') return true
-  if (shape.kind === 'union') return shape.branches.every((b) => b.object === 'opaque' && b.array === 'opaque')
-  return shape.object === 'opaque' && shape.array === 'opaque'
+  if (shape.kind === 'union') return shape.branches.every((b) => b.object === 'opaque' && copiesArrayWhole(b.array))
+  return shape.object === 'opaque' && copiesArrayWhole(shape.array)
 }

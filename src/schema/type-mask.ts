@@ -27,9 +27,6 @@ const BY_NAME: Readonly<Record<string, number>> = {
   object: OBJECT,
 }
 
-/** The atoms, in the order messages name them. */
-export const TYPE_ATOMS: readonly number[] = [NULL, BOOLEAN, INTEGER, FRACTION, STRING, ARRAY, OBJECT]
-
 /**
  * Reads a `type` keyword value: `undefined` (absent) is every type; an unknown name or a
  * malformed value gives `undefined` so the caller can report it.

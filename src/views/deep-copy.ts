@@ -17,7 +17,7 @@ export function deepCopy(value: unknown): unknown {
 }
 
 /** Sets `out[key] = value` as an own data property, even for `__proto__`. */
-export function setOwn(out: Record<string, unknown>, key: string, value: unknown): void {
+function setOwn(out: Record<string, unknown>, key: string, value: unknown): void {
   if (key === '__proto__') Object.defineProperty(out, key, { value, writable: true, enumerable: true, configurable: true })
   else out[key] = value
 }
