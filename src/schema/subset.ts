@@ -37,13 +37,19 @@ export type { ViewProof, ViewViolation, ViewViolationCode } from './view-violati
  *   union need a required literal tag that maps one-to-one onto the full branches;
  * - `$ref`/`$defs` (`#/$defs/Name`, and `Name` as TypeBox `Cyclic` emits): resolved; recursion is
  *   proven coinductively (a pair of positions is assumed to hold while it is being proven).
- * Compact keywords outside this list (`allOf`, `not`, `if`, `prefixItems`, `minProperties`, ...)
- * give `unsupported_keyword`. Full keywords outside it are ignored, which only widens the full side.
+ * Compact keywords outside this list (`allOf`, `not`, `if`, `prefixItems`, `minProperties`,
+ * `$ref` beside other keywords, more than one `patternProperties` entry, ...) give
+ * `unsupported_keyword`; `x-` extensions and annotations are ignored. Full keywords the proof
+ * does not use (`not`, `if`, `$ref` siblings, ...) are ignored, which only widens the full side,
+ * and full `allOf` members are read together. Validity is ajv's (draft-07, as the dispatcher
+ * validates): `nullable: true` adds `null`, `multipleOf` uses ajv's float check, and lengths
+ * count code points.
  *
- * @param compact - the compact view schema (plain JSON Schema or TypeBox).
+ * @param compact - the compact view schema (plain JSON, or a TypeBox schema).
  * @param full - the full view schema.
- * @returns `{ ok: true }`, or `{ ok: false, violations }` with every violation found, each with
- *   JSON Pointers into both schemas. Never throws.
+ * @returns `{ ok: true }`, or `{ ok: false, violations }` with every violation found (duplicates
+ *   merged), each with a code (see `ViewViolationCodes`) and JSON Pointers into both schemas.
+ *   Never throws for plain JSON schemas (no cycles of JavaScript objects).
  */
 export function proveViewSubset(compact: JsonSchema, full: JsonSchema): ViewProof {
   const prover = new Prover(full)

@@ -221,6 +221,14 @@ describe('compileProjector without code generation', () => {
 })
 
 describe('compileProjector and proveViewSubset together', () => {
+  it('take TypeBox schemas as they are (hidden keys ignored), not only their JSON copies', () => {
+    // TypeBox interfaces have no index signature, hence the casts; the values are used as they are.
+    const compact = Type.Object({ id: Type.String(), tags: Type.Optional(Type.Array(Type.String())) }) as unknown as JsonSchema
+    const full = Type.Object({ id: Type.String(), tags: Type.Optional(Type.Array(Type.String())), body: Type.String() }) as unknown as JsonSchema
+    expect(proveViewSubset(compact, full)).toEqual({ ok: true })
+    expect(compileProjector(compact)({ id: 'x', body: 'b' })).toEqual({ id: 'x' })
+  })
+
   it('projects a proven pair so that every compact field equals the full field at the same path', () => {
     const full = Type.Object({
       session: Type.Object({
