@@ -17,7 +17,9 @@ export interface ValidationIssue {
   readonly params: Readonly<Record<string, unknown>>
 }
 
-const OPTIONS: Options = { strict: true, allowUnionTypes: true, allErrors: true, coerceTypes: false, useDefaults: false }
+// ownProperties: a property is present only as the value's own (an absent optional `constructor` or a
+// required `toString` is never read through Object.prototype).
+const OPTIONS: Options = { strict: true, allowUnionTypes: true, allErrors: true, coerceTypes: false, useDefaults: false, ownProperties: true }
 let shared: Ajv | undefined
 
 /**

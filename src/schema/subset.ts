@@ -1,3 +1,4 @@
+import type { TSchema } from 'typebox'
 import type { JsonSchema } from './json-schema.js'
 import { readCompactSchema, type CompactShape, type ValueShape } from './compact-shape.js'
 import { expandFull, type FullBranch, type FullIssue } from './full-facts.js'
@@ -51,8 +52,8 @@ export type { ViewProof, ViewViolation, ViewViolationCode } from './view-violati
  *   merged), each with a code (see `ViewViolationCodes`) and JSON Pointers into both schemas.
  *   Never throws for plain JSON schemas (no cycles of JavaScript objects).
  */
-export function proveViewSubset(compact: JsonSchema, full: JsonSchema): ViewProof {
-  const prover = new Prover(full)
+export function proveViewSubset(compact: JsonSchema | TSchema, full: JsonSchema | TSchema): ViewProof {
+  const prover = new Prover(full as JsonSchema)
   const shape = readCompactSchema(compact).root
   prover.prove(shape, [prover.full.root], '')
   const violations = prover.violations()

@@ -8,9 +8,9 @@ type FormatsPlugin = (ajv: Ajv) => Ajv
 const addFormats: FormatsPlugin =
   (formatsModule as unknown as { default?: FormatsPlugin }).default ?? (formatsModule as unknown as FormatsPlugin)
 
-/** A fresh ajv instance as this library validates with: `strict: false`, `allErrors: true`, ajv-formats. */
+/** A fresh ajv instance as this library validates with: `strict: false`, `allErrors: true`, `ownProperties: true`, ajv-formats. */
 export function createAjv(): Ajv {
-  const ajv = new Ajv({ strict: false, allErrors: true })
+  const ajv = new Ajv({ strict: false, allErrors: true, ownProperties: true })
   addFormats(ajv)
   return ajv
 }

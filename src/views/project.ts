@@ -1,3 +1,4 @@
+import type { TSchema } from 'typebox'
 import type { JsonSchema } from '../schema/json-schema.js'
 import { readCompactSchema, type CompactShape, type ShapeIssue } from '../schema/compact-shape.js'
 import { PlanCompiler } from './projection-plan.js'
@@ -36,7 +37,7 @@ export type Projector = (full: unknown) => unknown
  * @throws TypeError if projection would be ambiguous (a union with several object branches and
  *   no required literal tag, or several different array branches), or a `$ref` does not resolve.
  */
-export function compileProjector(compact: JsonSchema): Projector {
+export function compileProjector(compact: JsonSchema | TSchema): Projector {
   const { root } = readCompactSchema(compact)
   const blocking = blockingIssue(collectIssues(root))
   if (blocking !== undefined) {

@@ -216,3 +216,30 @@ describe('invoke: typed errors thrown by handlers', () => {
     expect(errorOf(await dispatcher.invoke({ tool_id: 'lookup', input: {} }))).toMatchObject({ code: 'tool_not_found', reason: 'unknown_tool', message: 'tool "x" is not registered' })
   })
 })
+
+describe('invoke: Object.prototype member names as input keys', () => {
+  const tool = (calls: unknown[]) =>
+    defineTool({
+      id: 'proto_keys',
+      description: 'd',
+      input: Type.Object({ toString: Type.String(), constructor: Type.Optional(Type.String()) }, { additionalProperties: false }),
+      output: Type.Object({}),
+      handler: (input) => (calls.push(input), {}),
+    })
+
+  it('never counts an inherited member as present: a missing required "toString" is an input error', async () => {
+    const calls: unknown[] = []
+    const dispatcher = createDispatcher({ tools: [tool(calls)] })
+    const error = errorOf(await dispatcher.invoke({ tool_id: 'proto_keys', input: {} }))
+    expect(error.details!.issues).toEqual([expect.objectContaining({ keyword: 'required', params: { missingProperty: 'toString' } })])
+    expect(calls).toEqual([])
+  })
+
+  it('accepts an absent optional "constructor" and own keys with those names', async () => {
+    const calls: unknown[] = []
+    const dispatcher = createDispatcher({ tools: [tool(calls)] })
+    expect((await dispatcher.invoke({ tool_id: 'proto_keys', input: JSON.parse('{"toString":"a"}') })).status).toBe('ok')
+    expect((await dispatcher.invoke({ tool_id: 'proto_keys', input: JSON.parse('{"toString":"a","constructor":"b"}') })).status).toBe('ok')
+    expect(calls).toHaveLength(2)
+  })
+})
