@@ -1,4 +1,4 @@
-import { LineCounter, parseDocument } from 'yaml'
+import { isCollection, LineCounter, parseDocument, visit, type Document, type YAMLError } from 'yaml'
 import { canonicalJson, isJsonValueError } from 'result-views'
 import { LOOP_NODE_ID_PATTERN, PATH_SEGMENT_PATTERN, type LoopDefinition } from './definition.js'
 import { definitionInvalid, type LoopProblem } from './errors.js'
@@ -25,21 +25,38 @@ export function parseLoopDefinition(value: unknown): LoopDefinition {
 /**
  * Parses YAML text (one document) into a Loop definition, as {@link parseLoopDefinition} checks it.
  * Every problem, YAML syntax and shape alike, carries the 1-based `line` and `column` where it is.
+ * Never writes to stderr (the `yaml` package's warnings are silenced; what they would warn about
+ * is reported as a problem instead).
+ *
+ * An unquoted template (`p: {{ .inputs.x }}`) is a YAML flow mapping, not a string: it is reported
+ * as `unquoted template: …` at the `{{`, telling the user to quote it (`p: "{{ .inputs.x }}"`).
+ * Any other mapping key that is itself a mapping or a list is reported too. An unclosed quoted
+ * string is reported where its opening quote is (the `yaml` package itself points at the end of
+ * the text).
  *
  * @throws LoopError (`code: 'loop_definition_invalid'`): YAML errors (bad indentation, duplicate
- *   keys, several documents, alias bombs, ...) or shape problems, each with `line` and `column`.
+ *   keys, several documents, alias bombs, unquoted templates, unclosed quotes, ...) or shape
+ *   problems, each with `line` and `column`.
  */
 export function parseLoopYaml(text: string): LoopDefinition {
   if (typeof text !== 'string') throw definitionInvalid([{ path: '', message: 'YAML source must be a string' }])
   const lineCounter = new LineCounter()
-  const document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true })
+  const document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, logLevel: 'error' })
   const at = (offset: number): { line: number; column: number } => {
     const position = lineCounter.linePos(offset)
     return { line: position.line, column: position.col }
   }
   if (document.errors.length > 0) {
-    throw definitionInvalid(document.errors.map((error) => ({ path: '', message: firstLine(error.message), ...at(error.pos[0]) })))
+    throw definitionInvalid(
+      document.errors.map((error) => {
+        const offset = errorOffset(document, error)
+        const message = offset === error.pos[0] ? firstLine(error.message) : `${firstLine(error.message)}: the quoted string that starts here is never closed`
+        return { path: '', message, ...at(offset) }
+      }),
+    )
   }
+  const keyProblems = collectionKeys(document, text)
+  if (keyProblems.length > 0) throw definitionInvalid(keyProblems.map(({ message, offset }) => ({ path: '', message, ...at(offset) })))
   let value: unknown
   try {
     value = document.toJS({ maxAliasCount: MAX_YAML_ALIASES })
@@ -78,7 +95,7 @@ function shapeProblems(value: unknown): ShapeProblem[] {
   }
   const graph = value.graph
   if (!isRecord(graph)) {
-    add(['graph'], 'graph must be an object with "nodes" and "edges"')
+    add(['graph'], 'graph must be an object with "nodes" (and optionally "edges")')
     return problems
   }
   if (!Array.isArray(graph.nodes)) add(['graph', 'nodes'], 'graph.nodes must be a list of nodes')
@@ -116,6 +133,49 @@ function edgeProblems(edge: unknown, at: (string | number)[], add: Add): void {
   for (const key of ['from', 'to'] as const) {
     if (typeof edge[key] !== 'string' || edge[key] === '') add([...at, key], `edge ${key} must be a node id`)
   }
+}
+
+/**
+ * Where a YAML error is. For an unclosed quote the `yaml` package reports the end of the text
+ * (`error.pos`; `error.linePos` is only that offset as line/column): the opening quote of the
+ * quoted scalar that runs to that point is the better place.
+ */
+function errorOffset(document: Document, error: YAMLError): number {
+  const offset = error.pos[0]
+  if (error.code !== 'MISSING_CHAR' || !/quote/i.test(error.message)) return offset
+  let start: number | undefined
+  visit(document, {
+    Scalar(_, node) {
+      const range = node.range
+      if ((node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE') && range && range[0] <= offset && range[1] >= offset) start = range[0]
+    },
+  })
+  return start ?? offset
+}
+
+/**
+ * Mapping keys that are mappings or lists (YAML allows them; JSON does not, and the `yaml` package
+ * would stringify them with a warning). An unquoted template `{{ .inputs.x }}` is such a key.
+ */
+function collectionKeys(document: Document, text: string): { message: string; offset: number }[] {
+  const found: { message: string; offset: number }[] = []
+  visit(document, {
+    Pair(_, pair, path) {
+      if (!isCollection(pair.key)) return
+      const parent = path[path.length - 1] as { range?: readonly number[] | null } | undefined
+      const keyStart = (pair.key as { range?: readonly number[] | null }).range?.[0] ?? 0
+      const parentStart = parent?.range?.[0]
+      if (parentStart !== undefined && parentStart !== null && text.startsWith('{{', parentStart)) {
+        const end = text.indexOf('}}', parentStart)
+        const shown = end === -1 ? text.slice(parentStart, parentStart + 40) : text.slice(parentStart, end + 2)
+        found.push({ message: `unquoted template: YAML reads ${JSON.stringify(shown)} as a mapping, not a string; quote it, e.g. "${shown.replace(/"/g, '\\"')}"`, offset: parentStart })
+        return visit.SKIP
+      }
+      found.push({ message: 'a mapping key must be a string, not a mapping or a list', offset: keyStart })
+      return visit.SKIP
+    },
+  })
+  return found
 }
 
 /** The source offset of the deepest YAML node on the path to `tokens` (the document start when none). */

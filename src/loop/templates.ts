@@ -24,7 +24,10 @@ export type TemplatePart =
 /** Why a template string is malformed, and where. */
 export interface TemplateProblem {
   readonly message: string
-  /** Offset (UTF-16 code units, 0-based) of the `{{` that opens the malformed template. */
+  /**
+   * Offset (UTF-16 code units, 0-based) of the `{{` that opens the malformed template; for a
+   * `{{` inside a template, of that inner `{{`. `0` when the input is not a string.
+   */
   readonly offset: number
 }
 
@@ -42,13 +45,16 @@ const MAX_QUOTED = 80
  * Parses a params string into literal text and references. Any number of templates may appear in
  * one string; whitespace inside the braces is ignored (`{{.inputs.x}}`, `{{  .inputs.x  }}`).
  * A `}}` outside a template is literal text. Never throws: a malformed template (unclosed `{{`,
- * `{{` inside a template, an empty template, an expression that is not one reference, a bad
- * segment) is `{ ok: false, problem }`.
+ * `{{` inside a template, an empty template, an expression that is not one reference, more than
+ * one reference in one pair of braces, a bad segment) is `{ ok: false, problem }`, and so is a
+ * `text` that is not a string (`null`, `undefined`, a number: problem `template must be a
+ * string`, offset 0).
  *
  * @example parseTemplate('Tools allowed: {{ .nodes.inspect.output.session.id }}')
  *   // → { ok: true, parts: [{ kind: 'text', text: 'Tools allowed: ' }, { kind: 'reference', … }], references: [...] }
  */
 export function parseTemplate(text: string): TemplateParse {
+  if (typeof text !== 'string') return fail(`template must be a string, found ${text === null ? 'null' : typeof text}`, 0)
   const parts: TemplatePart[] = []
   const references: TemplateReference[] = []
   let index = 0
@@ -59,7 +65,8 @@ export function parseTemplate(text: string): TemplateParse {
     const close = text.indexOf(CLOSE, open + OPEN.length)
     if (close === -1) return fail('unclosed "{{" (no matching "}}")', open)
     const inner = text.slice(open + OPEN.length, close)
-    if (inner.includes(OPEN)) return fail('"{{" inside a template', open)
+    const nested = inner.indexOf(OPEN)
+    if (nested !== -1) return fail('"{{" inside a template (templates do not nest; close the first with "}}")', open + OPEN.length + nested)
     const parsed = parseExpression(inner.trim())
     if (typeof parsed === 'string') return fail(parsed, open)
     parts.push({ kind: 'reference', reference: parsed, start: open, end: close + CLOSE.length })
@@ -91,6 +98,7 @@ function parseExpression(expression: string): TemplateReference | string {
   const quoted = JSON.stringify(expression.length > MAX_QUOTED ? expression.slice(0, MAX_QUOTED) + '…' : expression)
   const expected = `expected one reference such as ".inputs.<name>" or ".nodes.<id>.output.<path>", found ${quoted}`
   if (!expression.startsWith('.')) return expected
+  if (expression.split(/\s+/).filter((word) => word.startsWith('.')).length > 1) return `expected one reference per "{{ }}", found ${quoted}; write each reference in its own "{{ }}"`
   const segments = expression.slice(1).split('.')
   for (const segment of segments) {
     if (segment === '') return `empty path segment in ${quoted}`

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { isLoopError, parseLoopDefinition, parseLoopYaml, type LoopError } from 'result-views/loop'
 import { specLoopYaml } from './support/session-status.js'
 
@@ -41,6 +41,38 @@ describe('parseLoopYaml', () => {
     expect(error.message).toBe('loop definition is invalid (1 problem):\n  - line 4, column 1 (/): Sequence item without - indicator')
     const unclosed = thrown(() => parseLoopYaml('graph:\n  nodes: [a, b\n  edges: []\n'))
     expect(unclosed.problems[0]).toMatchObject({ line: 3, column: 3 })
+  })
+
+  it('reports an unquoted template as such, at its "{{", and prints nothing to stderr', async () => {
+    const stderr = vi.spyOn(process.stderr, 'write')
+    const warned = vi.fn()
+    process.on('warning', warned)
+    const yaml = 'graph:\n  nodes:\n    - id: a\n      class: action\n      kind: k\n      params:\n        p: {{ .inputs.x }}\n'
+    const error = thrown(() => parseLoopYaml(yaml))
+    expect(error.code).toBe('loop_definition_invalid')
+    expect(error.problems).toEqual([
+      { path: '', message: 'unquoted template: YAML reads "{{ .inputs.x }}" as a mapping, not a string; quote it, e.g. "{{ .inputs.x }}"', line: 7, column: 12 },
+    ])
+    const inFlow = thrown(() => parseLoopYaml('graph:\n  nodes: [{id: a, class: c, kind: k, params: {p: x}}]\n  x: {{a}}\n'))
+    expect(inFlow.problems).toEqual([expect.objectContaining({ message: expect.stringContaining('unquoted template: YAML reads "{{a}}"'), line: 3, column: 6 })])
+    await new Promise<void>((done) => setImmediate(done))
+    process.off('warning', warned)
+    const writes = stderr.mock.calls.length
+    stderr.mockRestore()
+    expect(warned).not.toHaveBeenCalled()
+    expect(writes).toBe(0)
+  })
+
+  it('refuses any other mapping key that is a collection', () => {
+    const error = thrown(() => parseLoopYaml('graph:\n  nodes: []\n  ? [a, b]\n  : 1\n'))
+    expect(error.problems).toEqual([{ path: '', message: 'a mapping key must be a string, not a mapping or a list', line: 3, column: 5 }])
+  })
+
+  it('reports an unclosed quote where the quote opens, not at the end of the text', () => {
+    const error = thrown(() => parseLoopYaml('graph:\n  nodes:\n    - id: "a\n      class: tool\n      kind: k\n'))
+    expect(error.problems).toEqual([{ path: '', message: 'Missing closing "quote: the quoted string that starts here is never closed', line: 3, column: 11 }])
+    const single = thrown(() => parseLoopYaml("graph:\n  nodes: []\n  note: 'abc\n  edges: []\n"))
+    expect(single.problems).toEqual([expect.objectContaining({ line: 3, column: 9 })])
   })
 
   it('reports duplicate keys with line and column', () => {
@@ -120,11 +152,16 @@ describe('parseLoopDefinition', () => {
   it.each([
     [null, '', 'a loop definition must be an object with a "graph"'],
     [[], '', 'a loop definition must be an object with a "graph"'],
-    [{}, '/graph', 'graph must be an object with "nodes" and "edges"'],
+    [{}, '/graph', 'graph must be an object with "nodes" (and optionally "edges")'],
     [{ graph: { nodes: {} } }, '/graph/nodes', 'graph.nodes must be a list of nodes'],
+    [{ graph: { edges: [] } }, '/graph/nodes', 'graph.nodes must be a list of nodes'],
     [{ graph: { nodes: [], edges: 1 } }, '/graph/edges', 'graph.edges must be a list of edges'],
   ])('refuses %j', (value, path, message) => {
     expect(thrown(() => parseLoopDefinition(value)).problems).toEqual([{ path, message }])
+  })
+
+  it('accepts a graph without edges (edges are optional)', () => {
+    expect(parseLoopDefinition({ graph: { nodes: [{ id: 'a', class: 'c', kind: 'k' }] } }).graph.edges).toBeUndefined()
   })
 
   it('refuses values that are not plain JSON', () => {

@@ -40,7 +40,11 @@ describe('parseTemplate', () => {
 
   it.each([
     ['x {{ .inputs.a', 'unclosed "{{" (no matching "}}")', 2],
-    ['{{ {{ .inputs.a }}', '"{{" inside a template', 0],
+    ['{{ {{ .inputs.a }}', '"{{" inside a template (templates do not nest; close the first with "}}")', 3],
+    ['{{ {{ .inputs.x }} }}', '"{{" inside a template (templates do not nest; close the first with "}}")', 3],
+    ['ab {{.inputs.a {{ .inputs.b }}', '"{{" inside a template (templates do not nest; close the first with "}}")', 15],
+    ['{{ .inputs.x .inputs.y }}', 'expected one reference per "{{ }}", found ".inputs.x .inputs.y"; write each reference in its own "{{ }}"', 0],
+    ['x {{ .inputs.x   .nodes.a.output }}', 'expected one reference per "{{ }}", found ".inputs.x   .nodes.a.output"; write each reference in its own "{{ }}"', 2],
     ['ok {{ .inputs.a }} {{   }}', 'empty template', 19],
     ['{{ inputs.a }}', 'expected one reference such as ".inputs.<name>" or ".nodes.<id>.output.<path>", found "inputs.a"', 0],
     ['{{ .env.HOME }}', 'expected one reference such as ".inputs.<name>" or ".nodes.<id>.output.<path>", found ".env.HOME"', 0],
@@ -54,6 +58,17 @@ describe('parseTemplate', () => {
     ['{{ .inputs.a b }}', 'invalid path segment "a b" in ".inputs.a b"', 0],
   ])('reports %j as malformed', (text, message, offset) => {
     expect(parseTemplate(text)).toEqual({ ok: false, problem: { message, offset } })
+  })
+
+  it.each([null, undefined, 42, {}, ['{{ .inputs.a }}']])('returns the malformed result for the non-string %j, never throws', (value) => {
+    const parsed = parseTemplate(value as unknown as string)
+    expect(parsed.ok).toBe(false)
+    expect(!parsed.ok && parsed.problem.offset).toBe(0)
+    expect(!parsed.ok && parsed.problem.message).toMatch(/^template must be a string, found /)
+  })
+
+  it('never throws, whatever it is given', () => {
+    fc.assert(fc.property(fc.anything(), (value) => typeof parseTemplate(value as string).ok === 'boolean'))
   })
 
   it('quotes at most 80 characters of a bad expression', () => {
