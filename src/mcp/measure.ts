@@ -1,5 +1,9 @@
 import { describeTool, type Tool, type ToolDescriptor } from 'result-views'
+import { McpOptionsError } from './mcp-options-error.js'
 import { toMcpToolList } from './project.js'
+
+/** The brand `defineTool` puts on every tool, global so that it holds across library copies. */
+const TOOL_BRAND = Symbol.for('result-views.Tool')
 
 /**
  * Serialized sizes of one catalog's three discovery surfaces, in bytes of UTF-8 JSON
@@ -11,7 +15,11 @@ export interface CatalogSize {
   readonly discovery_bytes: number
   /** The MCP `tools/list` entries (`name`, `description`, `inputSchema`; no output schemas). */
   readonly mcp_bytes: number
-  /** The model-facing projection: `{ name, description, input_schema }` per tool. */
+  /**
+   * The model-facing projection: `{ name, description, input_schema }` per tool, where
+   * `input_schema` is the same 2020-12 schema the MCP listing carries (no `$schema`). So
+   * `model_bytes` = `mcp_bytes` + one byte per tool (`input_schema` vs `inputSchema`), exactly.
+   */
   readonly model_bytes: number
 }
 
@@ -20,19 +28,62 @@ export interface CatalogSize {
  *
  * @param tools - tools returned by `defineTool`, or their descriptors (`describeTool`,
  *   `dispatcher.list()`), in catalog order; both may be mixed.
+ * @throws McpOptionsError (`code: 'mcp_options_invalid'`) when `tools` is not an array, when an
+ *   entry is neither a defined tool nor a descriptor (`tools[<index>] must be ...`), or when two
+ *   entries share a `tool_id` (`tools[<index>] repeats tool_id "<id>" of tools[<first>]`): a
+ *   catalog lists each tool once, so a duplicate is a mistake, not something to count twice.
+ *   Every problem is listed.
  */
 export function measureCatalog(tools: readonly (Tool | ToolDescriptor)[]): CatalogSize {
-  const descriptors = tools.map((tool) => (isDescriptor(tool) ? tool : describeTool(tool)))
-  const model = descriptors.map((d) => ({ name: d.tool_id, description: d.description, input_schema: d.input_schema }))
+  const descriptors = checkedDescriptors(tools)
+  const mcp = toMcpToolList(descriptors)
+  const model = descriptors.map((d, index) => ({ name: d.tool_id, description: d.description, input_schema: mcp[index]!.inputSchema }))
   return {
     discovery_bytes: jsonBytes(descriptors),
-    mcp_bytes: jsonBytes(toMcpToolList(descriptors)),
+    mcp_bytes: jsonBytes(mcp),
     model_bytes: jsonBytes(model),
   }
 }
 
-function isDescriptor(value: Tool | ToolDescriptor): value is ToolDescriptor {
-  return typeof (value as ToolDescriptor).tool_id === 'string'
+function checkedDescriptors(tools: unknown): ToolDescriptor[] {
+  if (!Array.isArray(tools)) {
+    throw new McpOptionsError(['tools must be an array of tools from defineTool or tool descriptors'], 'measureCatalog tools')
+  }
+  const problems: string[] = []
+  const descriptors: ToolDescriptor[] = []
+  const firstIndex = new Map<string, number>()
+  for (let index = 0; index < tools.length; index++) {
+    const entry: unknown = tools[index]
+    let descriptor: ToolDescriptor | undefined
+    if (isDefinedTool(entry)) descriptor = describeTool(entry)
+    else if (isDescriptor(entry)) descriptor = entry
+    else {
+      problems.push(`tools[${index}] must be a tool from defineTool or a tool descriptor (tool_id, description, input_schema)`)
+      continue
+    }
+    const first = firstIndex.get(descriptor.tool_id)
+    if (first !== undefined) problems.push(`tools[${index}] repeats tool_id ${JSON.stringify(descriptor.tool_id)} of tools[${first}]`)
+    else firstIndex.set(descriptor.tool_id, index)
+    descriptors.push(descriptor)
+  }
+  if (problems.length > 0) throw new McpOptionsError(problems, 'measureCatalog tools')
+  return descriptors
+}
+
+function isDefinedTool(value: unknown): value is Tool {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[TOOL_BRAND] === true
+}
+
+function isDescriptor(value: unknown): value is ToolDescriptor {
+  if (typeof value !== 'object' || value === null) return false
+  const d = value as Record<string, unknown>
+  return (
+    typeof d.tool_id === 'string' &&
+    typeof d.description === 'string' &&
+    typeof d.input_schema === 'object' &&
+    d.input_schema !== null &&
+    !Array.isArray(d.input_schema)
+  )
 }
 
 function jsonBytes(value: unknown): number {

@@ -1,5 +1,5 @@
 import type { InvokeOutcome, JsonSchema, ToolDescriptor, ToolErrorCode, View } from 'result-views'
-import { withoutDialect } from './without-dialect.js'
+import { toMcpSchema } from './mcp-schema.js'
 
 /**
  * The pure MCP projection (spec 000 "Managed-session MCP clients"): descriptors → `tools/list`
@@ -19,7 +19,11 @@ export interface McpToolListing {
   /** The tool ID, e.g. `compozy__session_status`. */
   readonly name: string
   readonly description: string
-  /** The descriptor's `input_schema` without any `$schema` keyword. */
+  /**
+   * The descriptor's `input_schema` in JSON Schema 2020-12 form: no `$schema` keyword, draft-07
+   * tuples (`items: [..]`, `additionalItems`) as `prefixItems`/`items`, `definitions` as `$defs`
+   * (see `toMcpSchema` in `mcp-schema.ts`).
+   */
   readonly inputSchema: JsonSchema
 }
 
@@ -62,7 +66,7 @@ export interface McpCallToolResult {
 
 /** The `tools/list` entry of one descriptor (see {@link McpToolListing}). */
 export function toMcpTool(descriptor: ToolDescriptor): McpToolListing {
-  return { name: descriptor.tool_id, description: descriptor.description, inputSchema: withoutDialect(descriptor.input_schema) }
+  return { name: descriptor.tool_id, description: descriptor.description, inputSchema: toMcpSchema(descriptor.input_schema) }
 }
 
 /** The `tools/list` entries of a catalog, in catalog order. */
@@ -79,9 +83,12 @@ export function toMcpToolList(descriptors: readonly ToolDescriptor[]): McpToolLi
  *   (e.g. `tool_invalid_input (schema_invalid): tool "x" input "result_view" must be one of
  *   "compact", "full"`); `_meta` holds `code`, `reason` and `details`.
  * - `approval_pending` → `isError: true` (the tool did not run), text
- *   `"approval_pending: approval_id=<id>: tool "<tool_id>" is waiting on an approval decision and
- *   did not run; call it again with the same arguments once the approval is granted"`; `_meta`
- *   holds `approval_id`.
+ *   `"approval_pending: approval_id=<id>: tool "<tool_id>" did not run; it is waiting on approval
+ *   <id> and will run once when the host approves it, and its result is recorded with the
+ *   approval. Do not call it again to make it run: a new call opens a new approval"`; `_meta`
+ *   holds `approval_id`. (`dispatcher.approvals.resolve(id, { decision: 'approved' })` runs the
+ *   deferred call itself and stores no grant, so a retry would wait on a second approval and,
+ *   approved too, run the tool twice.)
  *
  * @param outcome - what `dispatcher.invoke` resolved to.
  * @param toolId - the called tool's name (for the pending message).
@@ -100,9 +107,11 @@ export function toCallToolResult(outcome: InvokeOutcome, toolId: string): McpCal
         : { content, _meta: { [MCP_OUTCOME_META_KEY]: meta } }
     }
     case 'approval_pending': {
+      const id = outcome.approval_id
       const text =
-        `approval_pending: approval_id=${outcome.approval_id}: tool ${JSON.stringify(toolId)} is waiting on an approval ` +
-        'decision and did not run; call it again with the same arguments once the approval is granted'
+        `approval_pending: approval_id=${id}: tool ${JSON.stringify(toolId)} did not run; it is waiting on approval ${id} ` +
+        'and will run once when the host approves it, and its result is recorded with the approval. ' +
+        'Do not call it again to make it run: a new call opens a new approval'
       const meta: McpOutcomeMeta = { status: 'approval_pending', tool_call_id: outcome.tool_call_id, approval_id: outcome.approval_id }
       return { isError: true, content: [{ type: 'text', text }], _meta: { [MCP_OUTCOME_META_KEY]: meta } }
     }

@@ -45,7 +45,8 @@ export interface McpServerOptions {
  *
  * - `tools/list`: every tool of `dispatcher.list()` as `{ name, description, inputSchema }`;
  *   viewed tools list `result_view`; no tool has an `outputSchema` (see the tool-info tool);
- *   no `$schema` keyword.
+ *   in JSON Schema 2020-12 form (no `$schema` keyword, draft-07 tuples and `definitions`
+ *   translated; see `toMcpSchema`).
  * - `tools/call`: `dispatcher.invoke({ tool_id: name, input: arguments ?? {}, scope })`, mapped by
  *   `toCallToolResult`: the selected view's record in `structuredContent` plus one text block of
  *   its JSON; errors and pending approvals as `isError: true` results carrying the code, reason
@@ -56,7 +57,8 @@ export interface McpServerOptions {
  * dispatcher is fixed).
  *
  * @throws McpOptionsError (`code: 'mcp_options_invalid'`) for a dispatcher that is not one, an
- *   empty `name` or `version`, or an option of the wrong type.
+ *   empty `name` or `version`, an option of the wrong type, or an unknown option key; `problems`
+ *   lists every problem.
  */
 export function createMcpServer(dispatcher: Dispatcher, options: McpServerOptions): Server {
   checkOptions(dispatcher, options)
@@ -84,6 +86,9 @@ export function createMcpServer(dispatcher: Dispatcher, options: McpServerOption
   return server
 }
 
+/** Every key {@link McpServerOptions} knows; any other key is a mistake (a typo, a stale name). */
+const OPTION_KEYS: ReadonlySet<string> = new Set(['name', 'version', 'scope', 'toolCallIdPrefix', 'instructions'])
+
 function checkOptions(dispatcher: Dispatcher, options: McpServerOptions): void {
   const problems: string[] = []
   const d = dispatcher as unknown as Record<string, unknown> | null | undefined
@@ -102,5 +107,8 @@ function checkOptions(dispatcher: Dispatcher, options: McpServerOptions): void {
   }
   if (o.toolCallIdPrefix !== undefined && typeof o.toolCallIdPrefix !== 'string') problems.push('toolCallIdPrefix must be a string')
   if (o.instructions !== undefined && typeof o.instructions !== 'string') problems.push('instructions must be a string')
+  for (const key of Object.keys(o)) {
+    if (!OPTION_KEYS.has(key)) problems.push(`unknown option ${JSON.stringify(key)} (known: ${[...OPTION_KEYS].join(', ')})`)
+  }
   if (problems.length > 0) throw new McpOptionsError(problems)
 }

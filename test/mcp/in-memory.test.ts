@@ -1,5 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
+import { Ajv2020 } from 'ajv/dist/2020.js'
 import Type from 'typebox'
 import { describe, expect, it } from 'vitest'
 import { createDispatcher, defineTool, type Dispatcher, type InvokeOutcome, type InvokeRequest } from 'result-views'
@@ -186,11 +187,89 @@ describe('createMcpServer over the in-memory transport', () => {
     const result = await client.callTool({ name: 'notes__read', arguments: { id: 'n1' } })
     expectToolError(
       result,
-      'approval_pending: approval_id=appr-123: tool "notes__read" is waiting on an approval decision and did not run; call it again with the same arguments once the approval is granted',
+      'approval_pending: approval_id=appr-123: tool "notes__read" did not run; it is waiting on approval appr-123 and will run once when the host approves it, and its result is recorded with the approval. Do not call it again to make it run: a new call opens a new approval',
     )
     expect(result._meta?.[MCP_OUTCOME_META_KEY]).toEqual({ status: 'approval_pending', tool_call_id: 'call-9', approval_id: 'appr-123' })
     expect(requests).toEqual([{ tool_id: 'notes__read', input: { id: 'n1' } }])
     await close()
+  })
+
+  it('approval_pending over MCP: approving runs the deferred call once; a retry opens a new approval instead of running', async () => {
+    const calls: unknown[] = []
+    const deploy = defineTool({
+      id: 'ops__deploy',
+      description: 'Deploy a target.',
+      approval: 'required',
+      input: Type.Object({ target: Type.String() }, { additionalProperties: false }),
+      output: Type.Object({ target: Type.String() }, { additionalProperties: false }),
+      handler: (input) => {
+        calls.push(input)
+        return { target: input.target }
+      },
+    })
+    const owner = { profile_id: 'prof-owner' }
+    const dispatcher = createDispatcher({ tools: [deploy] })
+    const { client, close } = await connectInMemory(dispatcher, { scope: { workspace_id: 'ws-1', ...owner } })
+    const pendingIdOf = (result: Awaited<ReturnType<typeof client.callTool>>): string =>
+      (result._meta?.[MCP_OUTCOME_META_KEY] as { approval_id: string }).approval_id
+
+    const first = await client.callTool({ name: 'ops__deploy', arguments: { target: 'prod' } })
+    const id = pendingIdOf(first)
+    expect(first.isError).toBe(true)
+    expect(textOf(first)).toContain(`waiting on approval ${id}`)
+    expect(textOf(first)).toContain('Do not call it again to make it run')
+    expect(calls).toEqual([])
+
+    // what the text tells the client is true: the host's approval runs the call, once
+    const resolved = await dispatcher.approvals.resolve(id, { ...owner, decision: 'approved' })
+    expect(calls).toEqual([{ target: 'prod' }])
+    expect(resolved).toMatchObject({ status: 'approved', execution_status: 'completed' })
+    expect((await dispatcher.approvals.show(id, owner)).outcome).toMatchObject({ status: 'ok', result: { structured: { target: 'prod' } } })
+
+    // and what the old text asked for is wrong: a retry does not run, it waits on a new approval
+    const retry = await client.callTool({ name: 'ops__deploy', arguments: { target: 'prod' } })
+    expect(retry.isError).toBe(true)
+    expect(pendingIdOf(retry)).not.toBe(id)
+    expect(calls).toHaveLength(1)
+    await close()
+  })
+
+  it('lists a TypeBox Tuple input as a valid 2020-12 schema (prefixItems), validating as the descriptor does', async () => {
+    const tool = defineTool({
+      id: 'geo__at',
+      description: 'A point.',
+      input: Type.Object({ point: Type.Tuple([Type.Number(), Type.Number()]), label: Type.Optional(Type.String()) }),
+      output: { compact: Type.Object({ ok: Type.Boolean() }), full: Type.Object({ ok: Type.Boolean() }) },
+      handler: () => ({ ok: true }),
+    })
+    const { client, close } = await connectInMemory(createDispatcher({ tools: [tool] }))
+    const { tools } = await client.listTools()
+    const point = (tools[0]!.inputSchema.properties as Record<string, Record<string, unknown>>).point!
+    expect(point).toEqual({ type: 'array', items: false, prefixItems: [{ type: 'number' }, { type: 'number' }], minItems: 2 })
+    const validate = new Ajv2020({ strict: false }).compile(tools[0]!.inputSchema)
+    expect(validate({ point: [1, 2] })).toBe(true)
+    expect(validate({ point: [1, 2, 3] })).toBe(false)
+    expect(validate({ point: [1, 'x'] })).toBe(false)
+    expect(validate({ point: [1, 2], result_view: 'full' })).toBe(true)
+    expectRecord(await client.callTool({ name: 'geo__at', arguments: { point: [1, 2] } }), { ok: true })
+    await close()
+  })
+
+  it('refuses unknown option keys with McpOptionsError naming each one', () => {
+    const dispatcher = createDispatcher({ tools: [skillTool()] })
+    let thrown: unknown
+    try {
+      createMcpServer(dispatcher, { name: 'x', version: '1', bogus: 1, toolCallIDPrefix: 'a' } as never)
+    } catch (error) {
+      thrown = error
+    }
+    expect(isMcpOptionsError(thrown)).toBe(true)
+    expect(thrown).toMatchObject({ code: 'mcp_options_invalid' })
+    expect((thrown as { problems: string[] }).problems).toEqual([
+      'unknown option "bogus" (known: name, version, scope, toolCallIdPrefix, instructions)',
+      'unknown option "toolCallIDPrefix" (known: name, version, scope, toolCallIdPrefix, instructions)',
+    ])
+    expect(() => createMcpServer(dispatcher, { name: 'x', version: '1', instructions: 'hi', scope: {}, toolCallIdPrefix: 'p' })).not.toThrow()
   })
 
   it('redacts a sensitive input field from every hook event while the handler gets the real value', async () => {

@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import Type from 'typebox'
 import { describe, expect, it } from 'vitest'
 import { describeTool, defineTool } from 'result-views'
-import { measureCatalog } from 'result-views/mcp'
+import { isMcpOptionsError, measureCatalog, toMcpTool } from 'result-views/mcp'
 import { exampleTools } from '../../examples/tools/catalog.js'
 import { noteTool, skillTool } from '../support/tools.js'
 
@@ -63,5 +63,59 @@ describe('measureCatalog', () => {
 
   it('measures an empty catalog as three empty arrays', () => {
     expect(measureCatalog([])).toEqual({ discovery_bytes: 2, mcp_bytes: 2, model_bytes: 2 })
+  })
+})
+
+describe('measureCatalog argument checks (McpOptionsError, code mcp_options_invalid)', () => {
+  const problemsOf = (run: () => unknown): string[] => {
+    try {
+      run()
+    } catch (error) {
+      expect(isMcpOptionsError(error)).toBe(true)
+      expect(error).toMatchObject({ code: 'mcp_options_invalid' })
+      expect((error as Error).message.startsWith('measureCatalog tools is invalid: ')).toBe(true)
+      return [...(error as { problems: string[] }).problems]
+    }
+    throw new Error('expected measureCatalog to throw')
+  }
+
+  it('refuses a non-array argument', () => {
+    for (const bad of [null, undefined, {}, 'tools', 3]) {
+      expect(problemsOf(() => measureCatalog(bad as never))).toEqual(['tools must be an array of tools from defineTool or tool descriptors'])
+    }
+  })
+
+  it('names every entry that is neither a defined tool nor a descriptor, by index', () => {
+    const note = noteTool()
+    const lookalike = { ...note } // copies fields but not the defineTool brand
+    const entries = [note, {}, null, lookalike, { tool_id: 'x', description: 'd', input_schema: [] }, undefined]
+    expect(problemsOf(() => measureCatalog(entries as never))).toEqual(
+      [1, 2, 3, 4, 5].map((i) => `tools[${i}] must be a tool from defineTool or a tool descriptor (tool_id, description, input_schema)`),
+    )
+  })
+
+  it('rejects a tool_id given twice, whether as tool or descriptor', () => {
+    const note = noteTool()
+    expect(problemsOf(() => measureCatalog([note, skillTool(), describeTool(note)]))).toEqual(['tools[2] repeats tool_id "notes__read" of tools[0]'])
+  })
+
+  it('strips $schema from model_bytes as from mcp_bytes, so model_bytes = mcp_bytes + one byte per tool', () => {
+    const dialect = 'http://json-schema.org/draft-07/schema#'
+    const dialected = defineTool({
+      id: 'docs__validate',
+      description: 'Validate.',
+      input: Type.Object({ pair: Type.Tuple([Type.String(), Type.Number()]) }, { $schema: dialect }),
+      output: Type.Object({}),
+      handler: () => ({}),
+    })
+    const size = measureCatalog([dialected])
+    const d = describeTool(dialected)
+    const listed = toMcpTool(d).inputSchema
+    expect(JSON.stringify(listed)).not.toContain(dialect)
+    expect(size.model_bytes).toBe(utf8([{ name: d.tool_id, description: d.description, input_schema: listed }]))
+    expect(size.model_bytes).toBe(size.mcp_bytes + 1)
+    const catalog = [...exampleTools(), dialected, noteTool(), skillTool()]
+    const all = measureCatalog(catalog)
+    expect(all.model_bytes).toBe(all.mcp_bytes + catalog.length)
   })
 })

@@ -1,8 +1,11 @@
+import { Ajv } from 'ajv'
+import { Ajv2020 } from 'ajv/dist/2020.js'
 import fc from 'fast-check'
 import Type from 'typebox'
 import { describe, expect, it } from 'vitest'
-import { describeTool, ToolError, type InvokeOutcome, type JsonSchema, type ToolDescriptor } from 'result-views'
+import { defineTool, describeTool, ToolError, type InvokeOutcome, type JsonSchema, type ToolDescriptor } from 'result-views'
 import { MCP_OUTCOME_META_KEY, toCallToolResult, toMcpTool, toMcpToolList } from 'result-views/mcp'
+import { exampleTools } from '../../examples/tools/catalog.js'
 import { noteTool, skillTool } from '../support/tools.js'
 
 const jsonObject = fc.dictionary(fc.string(), fc.jsonValue()).map((o) => JSON.parse(JSON.stringify(o)) as Record<string, unknown>)
@@ -60,7 +63,7 @@ describe('toCallToolResult', () => {
       content: [
         {
           type: 'text',
-          text: 'approval_pending: approval_id=appr-1: tool "deploy__start" is waiting on an approval decision and did not run; call it again with the same arguments once the approval is granted',
+          text: 'approval_pending: approval_id=appr-1: tool "deploy__start" did not run; it is waiting on approval appr-1 and will run once when the host approves it, and its result is recorded with the approval. Do not call it again to make it run: a new call opens a new approval',
         },
       ],
       _meta: { [MCP_OUTCOME_META_KEY]: { status: 'approval_pending', tool_call_id: 'c3', approval_id: 'appr-1' } },
@@ -147,6 +150,162 @@ describe('toMcpTool', () => {
         )
         expect(stripped).toEqual(expected)
       }),
+    )
+  })
+})
+
+describe('toMcpTool: draft-07 schema syntax translated to 2020-12', () => {
+  const descriptorOf = (input: JsonSchema): ToolDescriptor => ({
+    tool_id: 't',
+    description: 'd',
+    input_schema: input,
+    output_schema: { type: 'object' },
+    output_schema_digest: '0'.repeat(64),
+  })
+  const listed = (input: JsonSchema): Record<string, unknown> => toMcpTool(descriptorOf(input)).inputSchema as Record<string, unknown>
+
+  it('turns items: [..] into prefixItems and additionalItems into items, at every depth', () => {
+    const input = {
+      type: 'object',
+      properties: {
+        pair: { type: 'array', items: [{ type: 'string' }, { type: 'number' }], additionalItems: false, minItems: 2 },
+        nested: { anyOf: [{ type: 'array', items: [{ type: 'array', items: [{ const: 1 }], additionalItems: { type: 'string' } }] }, { type: 'null' }] },
+        list: { type: 'array', items: { type: 'string' }, additionalItems: false },
+        empty: { type: 'array', items: [], additionalItems: { type: 'number' } },
+        loose: { type: 'array', additionalItems: false },
+      },
+    }
+    expect(listed(input)).toEqual({
+      type: 'object',
+      properties: {
+        pair: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'number' }], items: false, minItems: 2 },
+        nested: { anyOf: [{ type: 'array', prefixItems: [{ type: 'array', prefixItems: [{ const: 1 }], items: { type: 'string' } }] }, { type: 'null' }] },
+        list: { type: 'array', items: { type: 'string' } },
+        empty: { type: 'array', items: { type: 'number' } },
+        loose: { type: 'array' },
+      },
+    })
+  })
+
+  it('renames definitions to $defs and rewrites local $ref pointers, including into tuples', () => {
+    const input = {
+      type: 'object',
+      definitions: { name: { type: 'string' }, pair: { type: 'array', items: [{ type: 'integer' }, { $ref: '#/definitions/name' }] } },
+      properties: {
+        a: { $ref: '#/definitions/name' },
+        b: { $ref: '#/definitions/pair' },
+        c: { $ref: '#/definitions/pair/items/0' },
+        d: { $ref: '#/properties/a' },
+        e: { $ref: 'https://example.com/other.json#/definitions/x' },
+      },
+    }
+    expect(listed(input)).toEqual({
+      type: 'object',
+      $defs: { name: { type: 'string' }, pair: { type: 'array', prefixItems: [{ type: 'integer' }, { $ref: '#/$defs/name' }] } },
+      properties: {
+        a: { $ref: '#/$defs/name' },
+        b: { $ref: '#/$defs/pair' },
+        c: { $ref: '#/$defs/pair/prefixItems/0' },
+        d: { $ref: '#/properties/a' },
+        e: { $ref: 'https://example.com/other.json#/definitions/x' },
+      },
+    })
+  })
+
+  it('keeps property names and data untouched: a property called items, definitions or $schema is data', () => {
+    const input = {
+      type: 'object',
+      properties: {
+        items: { type: 'array', items: { type: 'string' } },
+        definitions: { type: 'object' },
+        additionalItems: { type: 'boolean' },
+        $schema: { type: 'string' },
+      },
+      default: { items: [1, 2], additionalItems: false, definitions: {}, $schema: 'x' },
+      enum: [{ items: [{}] }],
+    }
+    expect(listed(input)).toBe(input)
+  })
+
+  it('leaves definitions alone when $defs is already there (both are kept, refs unchanged)', () => {
+    const input = { $defs: { a: { type: 'string' } }, definitions: { b: { type: 'number' } }, properties: { x: { $ref: '#/definitions/b' } } }
+    expect(listed(input)).toBe(input)
+  })
+
+  // ---- equivalence: 2020-12 validation of the listing = draft-07 validation of the descriptor ----
+  const draft07 = new Ajv({ strict: false })
+  const draft2020 = new Ajv2020({ strict: false })
+  const sameVerdicts = (original: JsonSchema, instances: readonly unknown[]): void => {
+    const before = draft07.compile(original)
+    const translated = listed(original)
+    expect(translated).not.toHaveProperty('$schema')
+    const after = draft2020.compile(translated)
+    for (const instance of instances) expect(after(instance), JSON.stringify(instance)).toBe(before(instance))
+  }
+
+  it('every example-catalog and TypeBox Tuple input schema compiles under 2020-12 and decides like draft-07', () => {
+    const tupleTool = defineTool({
+      id: 'geo__segment',
+      description: 'A segment.',
+      input: Type.Object({
+        from: Type.Tuple([Type.Number(), Type.Number()]),
+        to: Type.Optional(Type.Tuple([Type.Number(), Type.String(), Type.Boolean()])),
+        tags: Type.Array(Type.Tuple([Type.String()])),
+      }),
+      output: Type.Object({}),
+      handler: () => ({}),
+    })
+    const descriptors = [...exampleTools(), tupleTool, noteTool(), skillTool()].map(describeTool)
+    const fixed = [
+      { from: [1, 2], tags: [] },
+      { from: [1, 2], to: [1, 'a', true], tags: [['x']] },
+      { from: [1, 2, 3], tags: [] },
+      { from: [1], tags: [] },
+      { from: [1, 2], to: [1, 2, true], tags: [['x', 'y']] },
+      { session_id: 'sess-example' },
+      { session_id: 'sess-example', result_view: 'full' },
+      { session_id: 'sess-example', result_view: 'summary' },
+      { agent_name: 'general', ttl_seconds: 3600 },
+      { skill_id: 'testing' },
+      { tool_id: 'compozy__session_status' },
+      { id: 'n1' },
+      {},
+    ]
+    for (const descriptor of descriptors) {
+      const names = Object.keys((descriptor.input_schema.properties ?? {}) as object)
+      const instance = fc.dictionary(
+        fc.constantFrom(...names, 'extra'),
+        fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.array(fc.oneof(fc.integer(), fc.string(), fc.boolean()), { maxLength: 4 })),
+        { maxKeys: names.length + 1 },
+      )
+      sameVerdicts(descriptor.input_schema, [...fixed, ...fc.sample(instance, { numRuns: 300, seed: 7 })])
+    }
+  })
+
+  it('any draft-07 tuple schema decides like its 2020-12 listing (property)', () => {
+    const leaf = fc.constantFrom<Record<string, unknown>>({ type: 'string' }, { type: 'number' }, { type: 'integer' }, { const: 1 }, {})
+    const schema = fc.letrec<{ node: Record<string, unknown> }>((tie) => ({
+      node: fc.oneof(
+        { depthSize: 'small', withCrossShrink: true },
+        leaf,
+        fc.record(
+          { type: fc.constant('array'), items: fc.array(tie('node'), { minLength: 1, maxLength: 3 }), additionalItems: fc.oneof(fc.boolean(), tie('node')), minItems: fc.nat(3) },
+          { requiredKeys: ['type', 'items'] },
+        ),
+        fc.record({ type: fc.constant('array'), items: tie('node'), additionalItems: fc.boolean() }, { requiredKeys: ['type'] }),
+        fc.record({ anyOf: fc.array(tie('node'), { minLength: 1, maxLength: 2 }) }),
+        fc.record({ type: fc.constant('object'), properties: fc.dictionary(fc.constantFrom('items', 'a', '$schema'), tie('node'), { maxKeys: 2 }) }),
+      ),
+    })).node
+    const instance = fc.oneof(
+      fc.array(fc.oneof(fc.integer({ min: 0, max: 2 }), fc.string({ maxLength: 1 }), fc.array(fc.integer({ min: 0, max: 2 }), { maxLength: 3 })), { maxLength: 4 }),
+      fc.jsonValue({ maxDepth: 2 }),
+    )
+    fc.assert(
+      fc.property(schema, fc.array(instance, { minLength: 1, maxLength: 10 }), (input, instances) => {
+        sameVerdicts({ type: 'object', properties: { x: input } } as JsonSchema, instances.map((x) => ({ x })))
+      }),
+      { numRuns: 200 },
     )
   })
 })
