@@ -132,7 +132,10 @@ export function actionOutputInvalid(nodeId: string, kind: string, error: JsonVal
   return new ToolError({
     code: 'loop_node_failed',
     reason: 'action_output_invalid',
-    message: `node "${nodeId}" action "${kind}" returned a value that is not plain JSON at "${error.pointer}"`,
+    message:
+      error.pointer === '' && error.problem === 'undefined'
+        ? `node "${nodeId}" action "${kind}" returned undefined, which is not plain JSON; return null when the action has no output`
+        : `node "${nodeId}" action "${kind}" returned a value that is not plain JSON at "${error.pointer}"`,
     details: { node_id: nodeId, kind, pointer: error.pointer, problem: error.problem },
   })
 }

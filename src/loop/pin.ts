@@ -78,9 +78,14 @@ export function startRunWithDiagnostics(
  * contract it pinned and its nodes return the full record. A translated pin's digest goes through
  * `supersededDigests` when the table lists it.
  *
+ * Every `schema_digest`, and every key and value of `supersededDigests`, must be 64 lowercase hex
+ * characters. A version-2 snapshot records `result_view` on every pin: a version-2 pin without it
+ * is refused (only version 1, or no version, is the pre-view format that translates to `full`).
+ *
  * @param snapshot - `{ version?: 1 | 2, pins: { [node_id]: { tool_id, result_view?, schema_digest } } }`.
  * @returns a frozen version-2 snapshot.
- * @throws LoopError `loop_snapshot_invalid` listing every problem (JSON Pointers into `snapshot`).
+ * @throws LoopError `loop_snapshot_invalid` listing every problem (JSON Pointers into `snapshot`;
+ *   a bad `supersededDigests` entry is at `/supersededDigests/<key>`).
  */
 export function migrateRunSnapshot(snapshot: unknown, options: MigrateOptions = {}): RunSnapshot {
   const problems: LoopProblem[] = []
@@ -90,9 +95,18 @@ export function migrateRunSnapshot(snapshot: unknown, options: MigrateOptions = 
   }
   if (!isRecord(snapshot.pins)) throw snapshotInvalid([...problems, { path: '/pins', message: 'pins must be an object keyed by node id' }])
   const superseded = options.supersededDigests ?? {}
+  if (!isRecord(superseded)) problems.push({ path: '/supersededDigests', message: 'supersededDigests must be an object of digest → digest' })
+  else {
+    for (const [from, to] of Object.entries(superseded)) {
+      if (!isDigest(from) || !isDigest(to)) {
+        problems.push({ path: `/supersededDigests/${escape(from)}`, message: 'a superseded digest mapping must map 64 lowercase hex characters to 64 lowercase hex characters' })
+      }
+    }
+  }
+  const versioned = snapshot.version === RUN_SNAPSHOT_VERSION
   const pins: Record<string, RunPin> = {}
   for (const nodeId of Object.keys(snapshot.pins)) {
-    const at = `/pins/${nodeId.replace(/~/g, '~0').replace(/\//g, '~1')}`
+    const at = `/pins/${escape(nodeId)}`
     const pin = snapshot.pins[nodeId]
     if (!isRecord(pin)) {
       problems.push({ path: at, message: 'a pin must be an object with tool_id and schema_digest' })
@@ -100,15 +114,26 @@ export function migrateRunSnapshot(snapshot: unknown, options: MigrateOptions = 
     }
     const bad = (key: string, message: string): void => void problems.push({ path: `${at}/${key}`, message })
     if (typeof pin.tool_id !== 'string' || pin.tool_id === '') bad('tool_id', 'tool_id must be a non-empty string')
-    if (typeof pin.schema_digest !== 'string' || pin.schema_digest === '') bad('schema_digest', 'schema_digest must be a non-empty string')
+    if (!isDigest(pin.schema_digest)) bad('schema_digest', 'schema_digest must be 64 lowercase hex characters')
     const recorded = Object.prototype.hasOwnProperty.call(pin, 'result_view')
     if (recorded && pin.result_view !== 'compact' && pin.result_view !== 'full') bad('result_view', 'result_view must be "compact" or "full"')
-    if (typeof pin.tool_id !== 'string' || typeof pin.schema_digest !== 'string') continue
+    if (!recorded && versioned) bad('result_view', `a version ${RUN_SNAPSHOT_VERSION} pin must record result_view ("compact" or "full")`)
+    if (typeof pin.tool_id !== 'string' || typeof pin.schema_digest !== 'string' || !isRecord(superseded)) continue
     const digest = !recorded && Object.prototype.hasOwnProperty.call(superseded, pin.schema_digest) ? superseded[pin.schema_digest]! : pin.schema_digest
     define(pins, nodeId, { tool_id: pin.tool_id, result_view: recorded ? (pin.result_view as View) : 'full', schema_digest: digest })
   }
   if (problems.length > 0) throw snapshotInvalid(problems)
   return freeze({ version: RUN_SNAPSHOT_VERSION, pins })
+}
+
+const DIGEST = /^[0-9a-f]{64}$/
+
+function isDigest(value: unknown): value is string {
+  return typeof value === 'string' && DIGEST.test(value)
+}
+
+function escape(token: string): string {
+  return token.replace(/~/g, '~0').replace(/\//g, '~1')
 }
 
 /** Sets an own data property (node IDs such as `__proto__` stay data). */

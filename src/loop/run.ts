@@ -9,6 +9,7 @@ import { lintLoop } from './lint.js'
 import { parseLoopDefinition } from './parse.js'
 import { migrateRunSnapshot, startRunWithDiagnostics, type RunPin, type RunSnapshot } from './pin.js'
 import { renderParams } from './render.js'
+import { hasResultViewParam, RESULT_VIEW_PARAM } from './selection.js'
 
 /** The part of a `Dispatcher` the runner uses (a `createDispatcher` result fits). */
 export interface LoopDispatcher {
@@ -26,8 +27,10 @@ export interface LoopActionContext {
 
 /**
  * A host-provided node kind (e.g. `run-agent`): takes the node's rendered params and returns its
- * output (plain JSON; `undefined` counts as `null`), sync or async. A throw fails the node
- * (`loop_node_failed` / `action_failed`).
+ * output (plain JSON), sync or async. A throw fails the node (`loop_node_failed` /
+ * `action_failed`); an output that is not plain JSON fails it with `loop_node_failed` /
+ * `action_output_invalid`, and so does `undefined` (an action that has nothing to say returns
+ * `null`, which is a legitimate output).
  */
 export type LoopAction = (params: { readonly [key: string]: JsonValue }, context: LoopActionContext) => unknown
 
@@ -93,8 +96,8 @@ export interface LoopRun {
  * in `nodes`.
  *
  * @throws LoopError `loop_lint_failed` (with every diagnostic), `loop_definition_invalid`,
- *   `loop_snapshot_invalid` (malformed, or its pins do not match the definition's tool nodes),
- *   `loop_options_invalid`.
+ *   `loop_snapshot_invalid` (malformed, its pins do not match the definition's tool nodes, or a
+ *   pin's view contradicts the literal `result_view` its node's params select), `loop_options_invalid`.
  */
 export async function runLoop(definition: LoopDefinition, options: RunLoopOptions): Promise<LoopRun> {
   const loop = parseLoopDefinition(definition)
@@ -107,7 +110,7 @@ export async function runLoop(definition: LoopDefinition, options: RunLoopOption
     ;({ snapshot, diagnostics } = startRunWithDiagnostics(loop, catalog, { actions: actionKinds }))
   } else {
     snapshot = migrateRunSnapshot(options.snapshot, { supersededDigests: options.supersededDigests })
-    checkSnapshotMatches(loop, snapshot, new Set(catalog.map((d) => d.tool_id)))
+    checkSnapshotMatches(loop, snapshot, new Map(catalog.map((d) => [d.tool_id, d])))
     const pinnedViews: Record<string, View> = {}
     for (const [id, pin] of Object.entries(snapshot.pins)) Object.defineProperty(pinnedViews, id, { value: pin.result_view, enumerable: true })
     diagnostics = lintLoop(loop, catalog, { actions: actionKinds, pinnedViews })
@@ -165,7 +168,6 @@ async function runAction(node: LoopNode, params: { [key: string]: JsonValue }, a
   } catch (error) {
     return { status: 'error', error: actionFailed(node.id, node.kind, error) }
   }
-  if (output === undefined) output = null
   try {
     return { status: 'ok', output: JSON.parse(canonicalJson(output)) as JsonValue }
   } catch (error) {
@@ -174,8 +176,12 @@ async function runAction(node: LoopNode, params: { [key: string]: JsonValue }, a
   }
 }
 
-/** Every tool node (kind in the catalog) has a pin for its tool, and every pin names such a node. */
-function checkSnapshotMatches(loop: LoopDefinition, snapshot: RunSnapshot, toolIds: ReadonlySet<string>): void {
+/**
+ * Every tool node (kind in the catalog) has a pin for its tool, every pin names such a node, and a
+ * viewed tool node whose params select a literal view pinned that view (a node that selects none
+ * runs under whatever view it pinned, e.g. `full` for a translated pre-view pin).
+ */
+function checkSnapshotMatches(loop: LoopDefinition, snapshot: RunSnapshot, tools: ReadonlyMap<string, ToolDescriptor>): void {
   const problems: LoopProblem[] = []
   const nodes = new Map(loop.graph.nodes.map((node) => [node.id, node]))
   for (const [id, pin] of Object.entries(snapshot.pins)) {
@@ -183,9 +189,19 @@ function checkSnapshotMatches(loop: LoopDefinition, snapshot: RunSnapshot, toolI
     const at = `/pins/${id.replace(/~/g, '~0').replace(/\//g, '~1')}`
     if (node === undefined) problems.push({ path: at, message: `the snapshot pins node "${id}", which the definition does not have` })
     else if (node.kind !== pin.tool_id) problems.push({ path: `${at}/tool_id`, message: `the snapshot pins tool "${pin.tool_id}" for node "${id}", whose kind is "${node.kind}"` })
+    else {
+      const selected = hasResultViewParam(node) ? node.params![RESULT_VIEW_PARAM] : undefined
+      const viewed = tools.get(node.kind)?.output_views !== undefined
+      if (viewed && (selected === 'compact' || selected === 'full') && selected !== pin.result_view) {
+        problems.push({
+          path: `${at}/result_view`,
+          message: `the snapshot pins view "${pin.result_view}" for node "${id}", whose params select result_view "${selected}"`,
+        })
+      }
+    }
   }
   for (const node of nodes.values()) {
-    if (toolIds.has(node.kind) && !own(snapshot.pins, node.id)) {
+    if (tools.has(node.kind) && !own(snapshot.pins, node.id)) {
       problems.push({ path: '/pins', message: `node "${node.id}" calls tool "${node.kind}", but the snapshot has no pin for it` })
     }
   }

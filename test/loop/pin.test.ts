@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import fc from 'fast-check'
 import { describeTool } from 'result-views'
 import { RUN_SNAPSHOT_VERSION, isLoopError, migrateRunSnapshot, parseLoopYaml, startRun, type LoopDefinition } from 'result-views/loop'
 import { sessionStatusTool, skillViewTool, specLoopYaml, specLoopYamlCompact, specRequiresFullMessage } from './support/session-status.js'
@@ -80,7 +81,7 @@ describe('migrateRunSnapshot (spec 000 "Migration")', () => {
     const snapshot = startRun(parseLoopYaml(specLoopYaml), catalog)
     expect(migrateRunSnapshot(JSON.parse(JSON.stringify(snapshot)))).toEqual(snapshot)
     const mixed = {
-      version: 2,
+      version: 1,
       pins: {
         a: { tool_id: 't', result_view: 'compact', schema_digest: 'c'.repeat(64) },
         b: { tool_id: 't', schema_digest: 'd'.repeat(64) },
@@ -95,21 +96,21 @@ describe('migrateRunSnapshot (spec 000 "Migration")', () => {
   it('maps translated digests through the superseded schema digest table', () => {
     const snapshot = {
       pins: {
-        old: { tool_id: 't', schema_digest: 'sha256:legacy' },
-        recorded: { tool_id: 't', result_view: 'compact', schema_digest: 'sha256:legacy' },
+        old: { tool_id: 't', schema_digest: 'a'.repeat(64) },
+        recorded: { tool_id: 't', result_view: 'compact', schema_digest: 'a'.repeat(64) },
         unlisted: { tool_id: 't', schema_digest: 'e'.repeat(64) },
       },
     }
-    const migrated = migrateRunSnapshot(snapshot, { supersededDigests: { 'sha256:legacy': views.full.digest } })
+    const migrated = migrateRunSnapshot(snapshot, { supersededDigests: { ['a'.repeat(64)]: views.full.digest } })
     expect(migrated.pins).toEqual({
       old: { tool_id: 't', result_view: 'full', schema_digest: views.full.digest },
-      recorded: { tool_id: 't', result_view: 'compact', schema_digest: 'sha256:legacy' },
+      recorded: { tool_id: 't', result_view: 'compact', schema_digest: 'a'.repeat(64) },
       unlisted: { tool_id: 't', result_view: 'full', schema_digest: 'e'.repeat(64) },
     })
   })
 
   it('keeps a node id such as __proto__ as data', () => {
-    const snapshot = JSON.parse('{"pins":{"__proto__":{"tool_id":"t","schema_digest":"x"}}}')
+    const snapshot = JSON.parse(`{"pins":{"__proto__":{"tool_id":"t","schema_digest":"${'f'.repeat(64)}"}}}`)
     const migrated = migrateRunSnapshot(snapshot)
     expect(Object.keys(migrated.pins)).toEqual(['__proto__'])
     expect(Object.getPrototypeOf(migrated.pins)).toBe(Object.prototype)
@@ -133,8 +134,47 @@ describe('migrateRunSnapshot (spec 000 "Migration")', () => {
     ).toEqual([
       { path: '/pins/a', message: 'a pin must be an object with tool_id and schema_digest' },
       { path: '/pins/b~1c/tool_id', message: 'tool_id must be a non-empty string' },
-      { path: '/pins/b~1c/schema_digest', message: 'schema_digest must be a non-empty string' },
+      { path: '/pins/b~1c/schema_digest', message: 'schema_digest must be 64 lowercase hex characters' },
+      { path: '/pins/d/schema_digest', message: 'schema_digest must be 64 lowercase hex characters' },
       { path: '/pins/d/result_view', message: 'result_view must be "compact" or "full"' },
     ])
+  })
+
+  it.each(['', 'x', 'sha256:' + 'a'.repeat(64), 'A'.repeat(64), 'a'.repeat(63), 'a'.repeat(65), 'g'.repeat(64), ' ' + 'a'.repeat(63)])(
+    'refuses the schema digest %j (not 64 lowercase hex)',
+    (digest) => {
+      expect(caught(() => migrateRunSnapshot({ pins: { a: { tool_id: 't', result_view: 'full', schema_digest: digest } } })).problems).toEqual([
+        { path: '/pins/a/schema_digest', message: 'schema_digest must be 64 lowercase hex characters' },
+      ])
+    },
+  )
+
+  it('accepts any 64 lowercase hex digest', () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^[0-9a-f]{64}$/), (digest) => {
+        expect(migrateRunSnapshot({ pins: { a: { tool_id: 't', schema_digest: digest } } }).pins.a!.schema_digest).toBe(digest)
+      }),
+    )
+  })
+
+  it('refuses superseded digest mappings that are not 64 lowercase hex on both sides', () => {
+    const good = 'a'.repeat(64)
+    expect(caught(() => migrateRunSnapshot({ pins: {} }, { supersededDigests: { 'sha256:legacy': good, [good]: 'B'.repeat(64), ['c'.repeat(64)]: 'd'.repeat(64) } })).problems).toEqual([
+      { path: '/supersededDigests/sha256:legacy', message: 'a superseded digest mapping must map 64 lowercase hex characters to 64 lowercase hex characters' },
+      { path: `/supersededDigests/${good}`, message: 'a superseded digest mapping must map 64 lowercase hex characters to 64 lowercase hex characters' },
+    ])
+    expect(caught(() => migrateRunSnapshot({ pins: {} }, { supersededDigests: 'x' as never })).problems).toEqual([
+      { path: '/supersededDigests', message: 'supersededDigests must be an object of digest → digest' },
+    ])
+  })
+
+  it('refuses a version 2 pin without result_view (only pre-view snapshots translate to full)', () => {
+    const pin = { tool_id: 't', schema_digest: 'd'.repeat(64) }
+    expect(caught(() => migrateRunSnapshot({ version: 2, pins: { b: pin } }))).toMatchObject({
+      code: 'loop_snapshot_invalid',
+      problems: [{ path: '/pins/b/result_view', message: 'a version 2 pin must record result_view ("compact" or "full")' }],
+    })
+    expect(migrateRunSnapshot({ version: 1, pins: { b: pin } }).pins.b!.result_view).toBe('full')
+    expect(migrateRunSnapshot({ pins: { b: pin } }).pins.b!.result_view).toBe('full')
   })
 })

@@ -177,24 +177,25 @@ describe('runLoop: pre-view snapshots (spec 000 "Migration")', () => {
     expect(run.snapshot.pins).toEqual({ inspect: { tool_id: 'compozy__session_status', result_view: 'full', schema_digest: fullDigest } })
   })
 
-  it('keeps the pinned view when the definition now selects another: the dispatcher denies the call', async () => {
+  it('refuses at start a pre-view snapshot when the definition now selects another view literally', async () => {
     const { recording, actions } = setup()
     const fullDigest = recording.describe('compozy__session_status')!.output_views!.full.digest
     const preView = { pins: { inspect: { tool_id: 'compozy__session_status', schema_digest: fullDigest } } }
     const edited = parseLoopYaml(specLoopYaml.replace('result_view: full', 'result_view: compact'))
-    const run = await runLoop(edited, { dispatcher: recording, inputs: { session_id: 's' }, actions, snapshot: preView })
-    const inspect = run.nodes.inspect!
-    expect(inspect.status === 'error' && [inspect.error.code, inspect.error.reason]).toEqual(['tool_denied', 'result_view_pinned'])
-    expect(run.nodes.report).toEqual({ status: 'skipped', blocked_by: 'inspect' })
+    const error = await rejection(runLoop(edited, { dispatcher: recording, inputs: { session_id: 's' }, actions, snapshot: preView }))
+    expect(error).toMatchObject({
+      code: 'loop_snapshot_invalid',
+      problems: [{ path: '/pins/inspect/result_view', message: 'the snapshot pins view "full" for node "inspect", whose params select result_view "compact"' }],
+    })
   })
 
   it('maps a superseded digest before comparing', async () => {
     const { recording, actions } = setup()
     const fullDigest = recording.describe('compozy__session_status')!.output_views!.full.digest
-    const preView = { pins: { inspect: { tool_id: 'compozy__session_status', schema_digest: 'pre-view-digest' } } }
+    const preView = { pins: { inspect: { tool_id: 'compozy__session_status', schema_digest: '0'.repeat(64) } } }
     const options = { dispatcher: recording, inputs: { session_id: 's' }, actions, snapshot: preView }
     expect((await runLoop(parseLoopYaml(specLoopYamlCompact), options)).nodes.inspect!.status).toBe('error')
-    const run = await runLoop(parseLoopYaml(specLoopYamlCompact), { ...options, supersededDigests: { 'pre-view-digest': fullDigest } })
+    const run = await runLoop(parseLoopYaml(specLoopYamlCompact), { ...options, supersededDigests: { ['0'.repeat(64)]: fullDigest } })
     expect(run.status).toBe('ok')
   })
 
@@ -213,6 +214,25 @@ describe('runLoop: pre-view snapshots (spec 000 "Migration")', () => {
     const missing = await rejection(runLoop(parseLoopYaml(specLoopYaml), { dispatcher: recording, actions, snapshot: { pins: {} } }))
     expect(missing.problems).toEqual([{ path: '/pins', message: 'node "inspect" calls tool "compozy__session_status", but the snapshot has no pin for it' }])
   })
+
+  it('refuses at start a snapshot whose pinned view contradicts the literal result_view of the node', async () => {
+    const { recording, actions } = setup()
+    const full = startRun(parseLoopYaml(specLoopYaml), recording.list(), { actions: Object.keys(actions) })
+    const compactPin = { version: 2, pins: { inspect: { ...full.pins.inspect!, result_view: 'compact', schema_digest: recording.describe('compozy__session_status')!.output_views!.compact.digest } } }
+    let invoked = 0
+    const counting: LoopDispatcher = { ...recording, invoke: async (request) => (invoked++, recording.invoke(request)) }
+    const edited = parseLoopYaml(specLoopYamlCompact.replace('session_id: "{{ .inputs.session_id }}"', 'session_id: "{{ .inputs.session_id }}"\n        result_view: full'))
+    const error = await rejection(runLoop(edited, { dispatcher: counting, actions, inputs: { session_id: 's' }, snapshot: compactPin }))
+    expect(error).toMatchObject({
+      code: 'loop_snapshot_invalid',
+      problems: [{ path: '/pins/inspect/result_view', message: 'the snapshot pins view "compact" for node "inspect", whose params select result_view "full"' }],
+    })
+    expect(invoked).toBe(0)
+    // A node that selects no view runs under the view it pinned (a translated pre-view pin is full).
+    const run = await runLoop(parseLoopYaml(specLoopYamlCompact), { dispatcher: recording, actions, inputs: { session_id: 's' }, snapshot: full })
+    expect(run.nodes.inspect!.status).toBe('ok')
+  })
+
 })
 
 describe('runLoop: order, templates, actions', () => {
@@ -258,6 +278,7 @@ describe('runLoop: order, templates, actions', () => {
       emit: () => ({ count: 3, flag: false, nil: null, list: [{ name: 'x', b: 1, a: 2 }] }),
       capture: (params) => {
         received = params
+        return null
       },
     }
     const run = await runLoop(definition, { dispatcher: recording, actions, inputs: { s: 'hi', obj: { k: [1, 2] } } })
@@ -354,6 +375,20 @@ describe('runLoop: order, templates, actions', () => {
       message: 'node "a" action "k" returned a value that is not plain JSON at "/when"',
       details: { node_id: 'a', kind: 'k', pointer: '/when', problem: 'non_plain_object' },
     })
+  })
+
+  it('fails a node whose action returns undefined (null is the way to say "no output")', async () => {
+    const { recording } = setup()
+    const definition = loop([{ id: 'a', kind: 'k' }, { id: 'b', kind: 'n' }])
+    const run = await runLoop(definition, { dispatcher: recording, actions: { k: () => undefined, n: async () => null } })
+    const a = run.nodes.a!
+    expect(a.status === 'error' && a.error.forSurface('dispatch')).toEqual({
+      code: 'loop_node_failed',
+      reason: 'action_output_invalid',
+      message: 'node "a" action "k" returned undefined, which is not plain JSON; return null when the action has no output',
+      details: { node_id: 'a', kind: 'k', pointer: '', problem: 'undefined' },
+    })
+    expect(run.nodes.b).toEqual({ status: 'ok', output: null })
   })
 
   it('fails a node whose tool call waits on an approval', async () => {
