@@ -32,11 +32,21 @@ export function policyDenied(tool: ToolFacts, reason: string, owner: string | un
   })
 }
 
-/** The policy threw, timed out or returned a malformed decision: fail closed (`tool_denied` / `policy_failed`). */
-export function policyFailed(tool: ToolFacts, problem: 'threw' | 'timeout' | 'invalid_decision', cause?: unknown): ToolError {
+/**
+ * The policy threw, timed out or returned a malformed decision: fail closed (`tool_denied` /
+ * `policy_failed`). `policyPath` names the intersection member that returned the malformed
+ * decision (`details.policy_path`).
+ */
+export function policyFailed(tool: ToolFacts, problem: 'threw' | 'timeout' | 'invalid_decision', cause?: unknown, policyPath?: string): ToolError {
   const what = problem === 'threw' ? 'threw' : problem === 'timeout' ? 'did not answer in time' : 'returned something that is not a decision'
+  const member = policyPath === undefined ? '' : ` (intersection member ${policyPath})`
   return withCause(
-    new ToolError({ code: 'tool_denied', reason: 'policy_failed', message: `tool "${tool.id}" invocation denied: the tool policy ${what}`, details: { problem } }),
+    new ToolError({
+      code: 'tool_denied',
+      reason: 'policy_failed',
+      message: `tool "${tool.id}" invocation denied: the tool policy ${what}${member}`,
+      details: policyPath === undefined ? { problem } : { problem, policy_path: policyPath },
+    }),
     cause,
   )
 }

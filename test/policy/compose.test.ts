@@ -66,4 +66,38 @@ describe('intersectPolicies', () => {
     }
     expect(calls).toHaveLength(1)
   })
+
+  it('reports a malformed member decision as invalid_decision, naming the member, exactly as a policy used directly', async () => {
+    const good: ToolPolicy = { decide: () => ({ decision: 'allow' }) }
+    const bad: ToolPolicy = { decide: () => ({ decision: 'maybe' }) as never }
+    const details = async (policy: ToolPolicy) => {
+      const dispatcher = createDispatcher({ tools: [writeTool([])], policy })
+      const outcome = await dispatcher.invoke({ tool_id: 'notes__write', input: { text: 'x' }, scope: SCOPE })
+      return outcome.status === 'error' ? { reason: outcome.error.reason, details: outcome.error.details, message: outcome.error.message } : outcome.status
+    }
+    expect(await details(bad)).toEqual({
+      reason: 'policy_failed',
+      details: { problem: 'invalid_decision' },
+      message: 'tool "notes__write" invocation denied: the tool policy returned something that is not a decision',
+    })
+    expect(await details(intersectPolicies([good, bad]))).toEqual({
+      reason: 'policy_failed',
+      details: { problem: 'invalid_decision', policy_path: '/policies/1' },
+      message: 'tool "notes__write" invocation denied: the tool policy returned something that is not a decision (intersection member /policies/1)',
+    })
+    expect((await details(intersectPolicies([good, intersectPolicies([bad]), good]))) as { details: unknown }).toMatchObject({ details: { problem: 'invalid_decision', policy_path: '/policies/1/policies/0' } })
+    const asyncBad: ToolPolicy = { decide: async () => 'allow' as never }
+    expect(await details(intersectPolicies([asyncBad]))).toMatchObject({ details: { problem: 'invalid_decision', policy_path: '/policies/0' } })
+  })
+
+  it('still reports a member that throws as threw', async () => {
+    const throwing: ToolPolicy = {
+      decide: () => {
+        throw new TypeError('boom')
+      },
+    }
+    const dispatcher = createDispatcher({ tools: [writeTool([])], policy: intersectPolicies([{ decide: () => ({ decision: 'allow' }) }, throwing]) })
+    const outcome = await dispatcher.invoke({ tool_id: 'notes__write', input: { text: 'x' }, scope: SCOPE })
+    expect(outcome.status === 'error' && outcome.error.details).toEqual({ problem: 'threw' })
+  })
 })
