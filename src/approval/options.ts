@@ -3,6 +3,7 @@ import { HeldInputs } from './held-inputs.js'
 import { silentLogger, type Logger } from '../log/logger.js'
 import { defaultToolPolicy, type ToolPolicy } from '../policy/policy.js'
 import { PolicyDefinitionError } from '../policy/policy-definition-error.js'
+import { announceRetiredIds } from '../policy/retired-warnings.js'
 import { ApprovalConfigError, type ApprovalConfigProblem } from './approval-config-error.js'
 import type { AuthorizeDeps } from './authorize.js'
 import type { ApprovalGrantStore } from './grant-store.js'
@@ -65,6 +66,9 @@ export interface ResolvedApprovals extends AuthorizeDeps {
  * Resolves `createDispatcher({ policy, approvals })` with defaults: `defaultToolPolicy`, in-memory
  * stores, 5 s store timeout, 15 min pending life.
  *
+ * Logs, through `logger`, the `tools.retired_ids_ignored` warnings a logger-less retired-ID filter
+ * held back for the owners of `policy` (spec 001 "Retired tool IDs").
+ *
  * @throws PolicyDefinitionError when `policy` has no `decide` function.
  * @throws ApprovalConfigError listing every bad `approvals` field.
  */
@@ -94,6 +98,7 @@ export function resolveApprovalOptions(policy: ToolPolicy | undefined, approvals
     }
   }
   if (problems.length > 0) throw new ApprovalConfigError(problems)
+  if (policy !== undefined && logger !== undefined) announceRetiredIds(policy, logger)
 
   const memory = given.tokens && given.grants && given.pending ? undefined : createMemoryApprovalStores()
   return {

@@ -1,6 +1,7 @@
 import { checkDecision } from './decision.js'
 import { isPolicyDefinitionError, PolicyDefinitionError } from './policy-definition-error.js'
 import type { PolicyApprovalRequired, PolicyDecision, PolicyRequest, ToolPolicy } from './policy.js'
+import { announceRetiredIds, registerPolicyAnnouncer } from './retired-warnings.js'
 
 /**
  * The intersection of several policies (spec 001: workspace policy ∩ agent policy ∩ session
@@ -28,7 +29,7 @@ export function intersectPolicies(policies: readonly ToolPolicy[]): ToolPolicy {
   )
   if (problems.length > 0) throw new PolicyDefinitionError(problems)
 
-  return Object.freeze({
+  const intersection: ToolPolicy = Object.freeze({
     async decide(request: PolicyRequest): Promise<PolicyDecision> {
       let approval: PolicyApprovalRequired | undefined
       for (const [index, policy] of members.entries()) {
@@ -40,6 +41,8 @@ export function intersectPolicies(policies: readonly ToolPolicy[]): ToolPolicy {
       return approval ?? { decision: 'allow' }
     },
   })
+  registerPolicyAnnouncer(intersection, (logger) => members.forEach((member) => announceRetiredIds(member, logger)))
+  return intersection
 }
 
 /** The problem code of a member's malformed decision. */

@@ -2,6 +2,7 @@ import { compilePatterns, type PatternList } from './patterns.js'
 import { PolicyDefinitionError, type PolicyProblem } from './policy-definition-error.js'
 import type { PolicyDecision, PolicyRequest, ToolPolicy } from './policy.js'
 import type { RetiredIdFilter } from './retired.js'
+import { filterAnnouncer, registerPolicyAnnouncer } from './retired-warnings.js'
 
 /**
  * When the reference policy asks for an approval, on top of a tool's own requirement (a tool that
@@ -32,7 +33,11 @@ export interface PatternPolicyOptions {
   deny_tools?: readonly string[]
   /** Default `'declared'`. */
   approval?: ApprovalMode
-  /** Drops retired IDs from the lists before they are compiled (spec 001 "Retired tool IDs"). */
+  /**
+   * Drops retired IDs from the lists before they are compiled (spec 001 "Retired tool IDs"). When
+   * the filter has no logger, its `tools.retired_ids_ignored` warning for this owner goes to the
+   * logger of the dispatcher this policy is given to (see `RetiredIdFilterOptions.logger`).
+   */
   retired?: RetiredIdFilter
 }
 
@@ -92,7 +97,7 @@ export function createPatternPolicy(options: PatternPolicyOptions): PatternPolic
   const allowed = (id: string, sets: readonly string[]): boolean =>
     (tools?.matches(id) ?? false) || sets.some((set) => (toolsets as PatternList | undefined)?.matches(set) ?? false)
 
-  return Object.freeze({
+  const policy: PatternPolicy = Object.freeze({
     owner,
     tools: tools?.entries,
     toolsets: toolsets?.entries,
@@ -109,6 +114,9 @@ export function createPatternPolicy(options: PatternPolicyOptions): PatternPolic
       return { decision: 'allow' }
     },
   })
+  const announce = filterAnnouncer(options.retired)
+  if (announce !== undefined) registerPolicyAnnouncer(policy, (logger) => announce(owner as string, logger))
+  return policy
 }
 
 function checkList(list: unknown, path: string, problems: PolicyProblem[]): void {

@@ -1,6 +1,7 @@
-import { safeLog, silentLogger, type Logger } from '../log/logger.js'
+import { safeLog, type Logger } from '../log/logger.js'
 import { isWildcard } from './patterns.js'
 import { PolicyDefinitionError, type PolicyProblem } from './policy-definition-error.js'
+import { registerFilterAnnouncer } from './retired-warnings.js'
 
 /** The log message (and `event` field) of the retired-ID warning (spec 001 "Retired tool IDs"). */
 export const RETIRED_IDS_IGNORED = 'tools.retired_ids_ignored'
@@ -11,7 +12,15 @@ export interface RetiredIdFilterOptions {
   tools?: readonly string[]
   /** The reserved IDs of removed toolsets (exact IDs, no wildcards). */
   toolsets?: readonly string[]
-  /** Where the `tools.retired_ids_ignored` warning goes. Default: silent. */
+  /**
+   * Where the `tools.retired_ids_ignored` warning goes. Default: the logger of the dispatcher the
+   * policy is given to. Without a logger here, the filter holds each owner's warning back; when
+   * `createDispatcher({ policy, logger })` receives a `createPatternPolicy` policy (directly or
+   * inside `intersectPolicies`, at any depth) built with this filter, it logs the held-back
+   * warning of that policy's owner through its own logger. Still once per owner for the life of
+   * the filter. Pass a logger here when the policy is wrapped in a host's own `ToolPolicy`
+   * (the dispatcher cannot see through it) or is never given to a dispatcher.
+   */
   logger?: Logger
 }
 
@@ -43,7 +52,9 @@ export interface RetiredIdFilter {
    * are kept. An allow-list that held only retired entries comes back empty, not absent: it stays
    * enforced and grants nothing. The first time an owner has dropped entries, one warning is
    * logged: `warn({ event: 'tools.retired_ids_ignored', owner, dropped_ids }, 'tools.retired_ids_ignored')`;
-   * never again for that owner while this filter lives.
+   * never again for that owner while this filter lives. Without a filter logger the warning is
+   * held back until a dispatcher with a logger receives the owner's policy (see
+   * {@link RetiredIdFilterOptions.logger}).
    *
    * @param owner - the policy owner label, `agent:<source path or name>` or `session:<session id>`.
    */
@@ -61,12 +72,13 @@ export function createRetiredIdFilter(options: RetiredIdFilterOptions = {}): Ret
   const tools = checkIds(options.tools, '/tools', problems)
   const toolsets = checkIds(options.toolsets, '/toolsets', problems)
   if (problems.length > 0) throw new PolicyDefinitionError(problems)
-  const logger = options.logger ?? silentLogger
+  const logger = options.logger
+  const held = new Map<string, readonly string[]>()
   const retiredTools = new Set(tools)
   const retiredToolsets = new Set(toolsets)
   const warned = new Set<string>()
 
-  return Object.freeze({
+  const filter: RetiredIdFilter = Object.freeze({
     tools: Object.freeze(tools),
     toolsets: Object.freeze(toolsets),
     apply(owner: string, lists: PolicyLists): FilteredPolicyLists {
@@ -87,11 +99,25 @@ export function createRetiredIdFilter(options: RetiredIdFilterOptions = {}): Ret
       }
       if (dropped.length > 0 && !warned.has(owner)) {
         warned.add(owner)
-        safeLog(logger, 'warn', { event: RETIRED_IDS_IGNORED, owner, dropped_ids: [...dropped] }, RETIRED_IDS_IGNORED)
+        if (logger === undefined) held.set(owner, [...dropped])
+        else warn(logger, owner, dropped)
       }
       return out
     },
   })
+  if (logger === undefined) {
+    registerFilterAnnouncer(filter, (owner, to) => {
+      const dropped = held.get(owner)
+      if (dropped === undefined) return
+      held.delete(owner)
+      warn(to, owner, dropped)
+    })
+  }
+  return filter
+}
+
+function warn(logger: Logger, owner: string, dropped: readonly string[]): void {
+  safeLog(logger, 'warn', { event: RETIRED_IDS_IGNORED, owner, dropped_ids: [...dropped] }, RETIRED_IDS_IGNORED)
 }
 
 function withList(key: keyof PolicyLists, list: readonly string[] | undefined): PolicyLists {

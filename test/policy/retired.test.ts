@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createDispatcher, createPatternPolicy, createRetiredIdFilter, isPolicyDefinitionError, RETIRED_IDS_IGNORED, type Logger } from 'result-views'
+import { createDispatcher, createPatternPolicy, createRetiredIdFilter, intersectPolicies, isPolicyDefinitionError, RETIRED_IDS_IGNORED, type Logger } from 'result-views'
 import { SCOPE, codeOf, statusTool, writeTool } from '../approval/fixtures.js'
 
 const RETIRED = { tools: ['compozy__memory_read', 'compozy__memory_write'], toolsets: ['memory', 'memory-admin'] }
@@ -83,5 +83,42 @@ describe('retired tool IDs (spec 001 "Retired tool IDs")', () => {
   it('survives a logger that throws', () => {
     const filter = createRetiredIdFilter({ ...RETIRED, logger: { debug() {}, info() {}, error() {}, warn() { throw new Error('log sink down') } } })
     expect(createPatternPolicy({ owner: 'agent:a', tools: ['compozy__memory_read'], retired: filter }).tools).toEqual([])
+  })
+
+  it('logs a logger-less filter\'s warning through the dispatcher\'s logger, once per owner, also through intersections', () => {
+    const { logger, lines } = capture()
+    const filter = createRetiredIdFilter(RETIRED)
+    const agent = createPatternPolicy({ owner: 'agent:reviewer', tools: ['compozy__memory_read', 'notes__write'], retired: filter })
+    const again = createPatternPolicy({ owner: 'agent:reviewer', toolsets: ['memory'], retired: filter })
+    const session = createPatternPolicy({ owner: 'session:sess-1', deny_tools: ['compozy__memory_write'], retired: filter })
+    const clean = createPatternPolicy({ owner: 'session:sess-2', tools: ['notes__write'], retired: filter })
+    expect(lines).toEqual([])
+    createDispatcher({ tools: [writeTool([])], policy: intersectPolicies([clean, intersectPolicies([agent, again]), session]), logger })
+    const warning = (owner: string, dropped_ids: string[]) => ({ level: 'warn', fields: { event: RETIRED_IDS_IGNORED, owner, dropped_ids }, message: RETIRED_IDS_IGNORED })
+    expect(lines).toEqual([warning('agent:reviewer', ['compozy__memory_read']), warning('session:sess-1', ['compozy__memory_write'])])
+    createDispatcher({ tools: [writeTool([])], policy: agent, logger })
+    createDispatcher({ tools: [writeTool([])], policy: session, logger: capture().logger })
+    expect(lines).toHaveLength(2)
+  })
+
+  it('stays silent without any logger, and a dispatcher without a logger does not use up the warning', () => {
+    const { logger, lines } = capture()
+    const filter = createRetiredIdFilter(RETIRED)
+    const policy = createPatternPolicy({ owner: 'agent:quiet', tools: ['compozy__memory_read'], retired: filter })
+    createDispatcher({ tools: [writeTool([])], policy })
+    createDispatcher({ tools: [writeTool([])], policy: { decide: (request) => policy.decide(request) }, logger })
+    expect(lines).toEqual([])
+    createDispatcher({ tools: [writeTool([])], policy, logger })
+    expect(lines).toEqual([{ level: 'warn', fields: { event: RETIRED_IDS_IGNORED, owner: 'agent:quiet', dropped_ids: ['compozy__memory_read'] }, message: RETIRED_IDS_IGNORED }])
+  })
+
+  it('keeps a filter\'s own logger: the dispatcher\'s logger never repeats its warning', () => {
+    const own = capture()
+    const dispatcherLog = capture()
+    const filter = createRetiredIdFilter({ ...RETIRED, logger: own.logger })
+    const policy = createPatternPolicy({ owner: 'agent:loud', tools: ['compozy__memory_read'], retired: filter })
+    createDispatcher({ tools: [writeTool([])], policy, logger: dispatcherLog.logger })
+    expect(own.lines).toHaveLength(1)
+    expect(dispatcherLog.lines).toEqual([])
   })
 })
