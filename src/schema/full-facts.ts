@@ -1,7 +1,6 @@
 import { appendPointer } from '../json/pointer.js'
-import { compilePattern } from './compact-shape.js'
 import { includesJson } from './json-equal.js'
-import { isUnconstrained } from './keyword-sets.js'
+import { NEUTRAL_KEYWORDS } from './keyword-sets.js'
 import { isSchemaObject, type SchemaDocument, type SchemaLoc } from './schema-document.js'
 import { ALL_TYPES, atomOf, BOOLEAN, NULL, typeMaskOf } from './type-mask.js'
 
@@ -61,6 +60,12 @@ export function expandFull(
   pointer: string,
   issues: FullIssue[],
 ): FullBranch[] {
+  const plain = plainConjunction(locs)
+  if (plain !== undefined) {
+    if (plain === false) return []
+    const branch = readBranch(plain, pointer)
+    return branch === undefined ? [] : [branch]
+  }
   const out: SchemaLoc[][] = []
   const walk = (tasks: readonly Task[], acc: readonly SchemaLoc[], seen: ReadonlySet<string>): void => {
     if (tasks.length === 0) {
@@ -105,7 +110,38 @@ export function expandFull(
   return branches
 }
 
-const UNION_KEYWORDS = new Set(['anyOf', 'oneOf', 'allOf'])
+/**
+ * The common case of {@link expandFull}, without its walk: when no schema of `locs` has a `$ref`,
+ * `allOf`, `anyOf` or `oneOf`, the conjunction is one branch of the schema objects among `locs`
+ * (each pointer once). `false` when one of them is `false` (no value); `undefined` when the walk
+ * is needed.
+ */
+function plainConjunction(locs: readonly SchemaLoc[]): SchemaLoc[] | false | undefined {
+  const out: SchemaLoc[] = []
+  for (let i = 0; i < locs.length; i++) {
+    const loc = locs[i]!
+    let repeated = false
+    for (let j = 0; j < i; j++) if (locs[j]!.pointer === loc.pointer) repeated = true
+    if (repeated) continue
+    const schema = loc.schema
+    if (schema === false) return false
+    if (!isSchemaObject(schema)) continue
+    if (schema.$ref !== undefined || Array.isArray(schema.allOf) || Array.isArray(schema.anyOf) || Array.isArray(schema.oneOf)) return undefined
+    out.push(loc)
+  }
+  return out
+}
+
+const UNION_KEYWORDS: ReadonlySet<string> = new Set(['anyOf', 'oneOf', 'allOf'])
+
+/** True if `schema` has a keyword of its own that constrains values (not a union, annotation or `x-`). */
+function assertsOwnKeyword(schema: { readonly [k: string]: unknown }): boolean {
+  for (const key in schema) {
+    if (!Object.hasOwn(schema, key)) continue
+    if (!UNION_KEYWORDS.has(key) && !NEUTRAL_KEYWORDS.has(key) && !key.startsWith('x-')) return true
+  }
+  return false
+}
 
 function readBranch(conjuncts: readonly SchemaLoc[], fallback: string): FullBranch | undefined {
   let types = ALL_TYPES
@@ -124,7 +160,7 @@ function readBranch(conjuncts: readonly SchemaLoc[], fallback: string): FullBran
   let primary: string | undefined
   for (const { schema, pointer } of conjuncts) {
     const s = schema as { readonly [k: string]: unknown }
-    if (primary === undefined && !isUnconstrained(s) && !Object.keys(s).every((k) => UNION_KEYWORDS.has(k) || isUnconstrained({ [k]: s[k] }))) {
+    if (primary === undefined && assertsOwnKeyword(s)) {
       primary = pointer
     }
     let mask = typeMaskOf(s.type) ?? ALL_TYPES
@@ -207,7 +243,7 @@ export function fullProperty(document: SchemaDocument, branch: FullBranch, key: 
     const s = loc.schema as { readonly [k: string]: unknown }
     let covered = false
     if (isSchemaObject(s.properties) && Object.hasOwn(s.properties, key)) {
-      const at = document.child(loc, 'properties', key)!
+      const at = document.entry(loc, 'properties', key)!
       locs.push(at)
       pointer ??= at.pointer
       declaredBy ??= loc.pointer
@@ -215,15 +251,15 @@ export function fullProperty(document: SchemaDocument, branch: FullBranch, key: 
     }
     if (isSchemaObject(s.patternProperties)) {
       for (const source of Object.keys(s.patternProperties)) {
-        if (compilePattern(source)?.test(key) === true) {
-          const at = document.child(loc, 'patternProperties', source)!
+        if (document.pattern(source)?.test(key) === true) {
+          const at = document.entry(loc, 'patternProperties', source)!
           locs.push(at)
           pointer ??= at.pointer
           covered = true
         }
       }
     }
-    if (!covered && s.additionalProperties !== undefined) locs.push(document.child(loc, 'additionalProperties')!)
+    if (!covered && s.additionalProperties !== undefined) locs.push(document.at(loc, 'additionalProperties')!)
     if (covered) declared = true
   }
   return { locs, declared, pointer: pointer ?? appendPointer(branch.pointer, 'properties', key), declaredBy }
@@ -235,7 +271,7 @@ export function fullPattern(document: SchemaDocument, branch: FullBranch, source
   for (const loc of branch.conjuncts) {
     const s = loc.schema as { readonly [k: string]: unknown }
     if (isSchemaObject(s.patternProperties) && Object.hasOwn(s.patternProperties, source)) {
-      locs.push(document.child(loc, 'patternProperties', source)!)
+      locs.push(document.entry(loc, 'patternProperties', source)!)
     }
   }
   return locs
@@ -249,13 +285,13 @@ export function fullElement(document: SchemaDocument, branch: FullBranch, index:
     const s = loc.schema as { readonly [k: string]: unknown }
     const { items, additionalItems, prefixItems } = s
     if (Array.isArray(items)) {
-      if (index < items.length) locs.push(document.child(loc, 'items', index)!)
+      if (index < items.length) locs.push(document.entry(loc, 'items', index)!)
       else if (additionalItems === false) return undefined
-      else if (isSchemaObject(additionalItems)) locs.push(document.child(loc, 'additionalItems')!)
+      else if (isSchemaObject(additionalItems)) locs.push(document.at(loc, 'additionalItems')!)
     } else if (Array.isArray(prefixItems) && index < prefixItems.length) {
       // 2020-12 reads `prefixItems` here, draft-07 reads `items`: assume neither (widening).
     } else if (items === false) return undefined
-    else if (isSchemaObject(items)) locs.push(document.child(loc, 'items')!)
+    else if (isSchemaObject(items)) locs.push(document.at(loc, 'items')!)
   }
   const pointer = locs[0]?.pointer ?? appendPointer(branch.pointer, 'items')
   return { locs, pointer }

@@ -1,4 +1,4 @@
-import { appendPointer } from '../json/pointer.js'
+import { appendPointer, escapePointerToken } from '../json/pointer.js'
 
 /**
  * A schema position inside one schema document: the (sub)schema, its JSON Pointer from the
@@ -43,20 +43,60 @@ function resourceId(schema: unknown): string | undefined {
   return id.endsWith('#') ? id.slice(0, -1) : id
 }
 
+/** Appends one reference token to a pointer (most tokens need no escaping: skip the regexes). */
+function appendToken(pointer: string, token: string | number): string {
+  if (typeof token === 'number' || (token.indexOf('~') === -1 && token.indexOf('/') === -1)) return pointer + '/' + token
+  return pointer + '/' + escapePointerToken(token)
+}
+
 /**
  * One schema document (the compact or the full schema) with its `$id` index, so `$ref`s resolve
  * the way TypeBox emits them: `#/$defs/Node` (a JSON Pointer fragment, resolved against the
  * enclosing resource) and `Node` (the `$id` of a subschema, as `Type.Cyclic` emits). IDs are
- * matched as written: relative IDs are not resolved against a base URI.
+ * matched as written: relative IDs are not resolved against a base URI. The `$id` index is built
+ * on the first `$ref` that names an `$id` (most schemas have none), and compiled patterns are
+ * kept per source, so each is compiled once per document.
  */
 export class SchemaDocument {
-  readonly #ids = new Map<string, SchemaLoc>()
+  #ids: Map<string, SchemaLoc> | undefined
   readonly #root: SchemaLoc
+  readonly #patterns = new Map<string, RegExp | undefined>()
 
   constructor(root: unknown) {
     const resource: SchemaResource = { schema: root, pointer: '' }
     this.#root = { schema: root, pointer: '', base: resource }
-    this.#index(this.#root, new Set())
+  }
+
+  /** The `pattern` compiled as ajv does (Unicode mode), once per source; `undefined` if invalid. */
+  pattern(source: string): RegExp | undefined {
+    if (this.#patterns.has(source)) return this.#patterns.get(source)
+    let regex: RegExp | undefined
+    try {
+      regex = new RegExp(source, 'u')
+    } catch {
+      regex = undefined
+    }
+    this.#patterns.set(source, regex)
+    return regex
+  }
+
+  /** The subschema at `loc` → `keyword` (one token: the common case of {@link child}). */
+  at(loc: SchemaLoc, keyword: string): SchemaLoc | undefined {
+    const schema = loc.schema
+    if (!isSchemaObject(schema) || !Object.hasOwn(schema, keyword)) return undefined
+    return this.#at(schema[keyword], appendToken(loc.pointer, keyword), loc.base)
+  }
+
+  /** The subschema at `loc` → `keyword` → `name` (a map entry or list index). */
+  entry(loc: SchemaLoc, keyword: string, name: string | number): SchemaLoc | undefined {
+    const schema = loc.schema
+    if (!isSchemaObject(schema) || !Object.hasOwn(schema, keyword)) return undefined
+    const container = schema[keyword]
+    let value: unknown
+    if (Array.isArray(container) && typeof name === 'number') value = container[name]
+    else if (isSchemaObject(container) && Object.hasOwn(container, name)) value = container[name]
+    else return undefined
+    return this.#at(value, appendToken(appendToken(loc.pointer, keyword), name), loc.base)
   }
 
   /** The document root. */
@@ -67,12 +107,14 @@ export class SchemaDocument {
   /** The subschema at `loc` → `tokens` (a keyword, then a name or index for maps and lists). */
   child(loc: SchemaLoc, ...tokens: Array<string | number>): SchemaLoc | undefined {
     let value: unknown = loc.schema
+    let pointer = loc.pointer
     for (const token of tokens) {
       if (Array.isArray(value) && typeof token === 'number') value = value[token]
       else if (isSchemaObject(value) && Object.hasOwn(value, token)) value = value[token]
       else return undefined
+      pointer = appendToken(pointer, token)
     }
-    return this.#at(value, appendPointer(loc.pointer, ...tokens), loc.base)
+    return this.#at(value, pointer, loc.base)
   }
 
   /** Resolves the `$ref` of the schema at `loc`. */
@@ -86,6 +128,10 @@ export class SchemaDocument {
     if (id === '') {
       resource = this.#at(loc.base.schema, loc.base.pointer, loc.base)
     } else {
+      if (this.#ids === undefined) {
+        this.#ids = new Map()
+        this.#index(this.#root, new Set())
+      }
       const found = this.#ids.get(id)
       if (found === undefined) return { ok: false, message: `"$ref" "${ref}" names no "$id" in this schema` }
       resource = found
@@ -121,7 +167,7 @@ export class SchemaDocument {
     if (!isSchemaObject(schema) || seen.has(schema)) return
     seen.add(schema)
     const id = resourceId(schema)
-    if (id !== undefined && !this.#ids.has(id)) this.#ids.set(id, loc)
+    if (id !== undefined && !this.#ids!.has(id)) this.#ids!.set(id, loc)
     for (const keyword of SCHEMA_KEYWORDS) {
       if (isSchemaObject(schema[keyword])) this.#index(this.child(loc, keyword)!, seen)
     }

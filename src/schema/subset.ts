@@ -60,6 +60,13 @@ export function proveViewSubset(compact: JsonSchema | TSchema, full: JsonSchema 
   return violations.length === 0 ? { ok: true } : { ok: false, violations }
 }
 
+/** The memo key of a (compact position, full positions) pair: the full pointers in sorted order. */
+function pairKey(compactPointer: string, locs: readonly SchemaLoc[]): string {
+  if (locs.length === 0) return compactPointer + '\u0000'
+  if (locs.length === 1) return compactPointer + '\u0000' + locs[0]!.pointer
+  return `${compactPointer}\u0000${locs.map((l) => l.pointer).sort().join('\u0000')}`
+}
+
 class Prover implements ProofContext {
   readonly full: SchemaDocument
   #sink = new Map<string, ViewViolation>()
@@ -105,7 +112,7 @@ class Prover implements ProofContext {
 
   prove(shape: CompactShape, locs: readonly SchemaLoc[], fullPointer: string): void {
     if (shape.kind === 'any' && shape.issues.length === 0) return
-    const key = `${shape.pointer}\u0000${locs.map((l) => l.pointer).sort().join('\u0000')}`
+    const key = pairKey(shape.pointer, locs)
     const open = this.#stack.get(key)
     if (open !== undefined) {
       this.#lowest = Math.min(this.#lowest, open)

@@ -3,6 +3,38 @@ import type { Parts, Structured } from './projection-plan.js'
 const hasOwn = Object.prototype.hasOwnProperty
 const objectPrototype = Object.prototype as unknown as Record<string, unknown>
 
+/** The declared keys of one compact object schema and how each value is projected. */
+interface ObjectPlan {
+  readonly keys: readonly string[]
+  readonly required: readonly boolean[]
+  readonly parts: readonly Parts[]
+}
+
+/**
+ * The plan behind each generated object projector, so that a parent object can inline its
+ * children's projection into its own generated function instead of calling them.
+ */
+const plans = new WeakMap<Structured, ObjectPlan>()
+
+/**
+ * Generated factories by source text. The code depends only on the keys, their `required` flags
+ * and which children are inlined (never on the parts themselves, which are arguments), so tools
+ * whose compact objects look alike share one compiled factory.
+ */
+const factories = new Map<string, Factory>()
+/**
+ * The `Function` constructor that compiled the cached factories. When the global one is replaced
+ * (code generation turned off, as under a CSP) the cache is dropped, so compiling asks again.
+ */
+let compiledBy: unknown = Function
+
+type Factory = (bound: ReadonlyArray<readonly Parts[]>, h: typeof hasOwn, P: Record<string, unknown>, d: typeof define) => Structured
+
+/** Deepest nesting of objects inlined into one generated function (deeper ones are called). */
+const MAX_INLINE_DEPTH = 4
+/** Most objects inlined into one generated function, to keep the code small. */
+const MAX_INLINED_OBJECTS = 16
+
 /**
  * The projection of an object with declared keys `keys` (the properties of a compact object
  * schema; `required[i]` when the schema requires `keys[i]`), each value projected by `parts[i]`.
@@ -14,53 +46,100 @@ const objectPrototype = Object.prototype as unknown as Record<string, unknown>
  * `toString`, ...) is copied only when the source has it as its own.
  *
  * This is the hot path of every compact call, so it is generated code when the platform allows
- * it (one straight-line function per object schema, keys as string literals: as fast as a
- * hand-written projection), and a loop over the keys where `new Function` is not available.
+ * it, and a loop over the keys where `new Function` is not available. The generated function
+ * reads every declared key once, as a hand-written projection would, and builds the result as one
+ * object literal when every key is present. Child objects whose projection is itself generated
+ * (non-recursive object schemas, nested up to {@link MAX_INLINE_DEPTH}) are inlined into the same
+ * function rather than called; arrays and other positions call their own projector.
  */
 export function objectProjector(keys: readonly string[], required: readonly boolean[], parts: readonly Parts[]): Structured {
+  const plan: ObjectPlan = { keys, required, parts }
+  let projector: Structured
   try {
-    return generated(keys, required, parts)
+    projector = generated(plan)
   } catch {
     return looped(keys, parts)
   }
+  plans.set(projector, plan)
+  return projector
+}
+
+/** Builds the generated projector of `plan` (and of the children it inlines). */
+function generated(plan: ObjectPlan): Structured {
+  const bound: Array<readonly Parts[]> = []
+  const code = emitObject(plan, 's', 0, bound)
+  const body = `"use strict";\n${bindings(bound)}\nreturn function projectObject(s) {\n${code}\nreturn r0;\n};`
+  if (compiledBy !== Function) {
+    factories.clear()
+    compiledBy = Function
+  }
+  let factory = factories.get(body)
+  if (factory === undefined) {
+    // Keys enter the code only as JSON string literals (never `__proto__` in a literal, which would set the prototype).
+    factory = new Function('B', 'h', 'P', 'd', body) as Factory
+    factories.set(body, factory)
+  }
+  return factory(bound, hasOwn, objectPrototype, define)
+}
+
+/** `const o0_1 = B[0][1].objects, a0_1 = B[0][1].arrays;` for every key of every emitted object. */
+function bindings(bound: ReadonlyArray<readonly Parts[]>): string {
+  const lines: string[] = []
+  bound.forEach((parts, n) => {
+    parts.forEach((_, i) => lines.push(`const o${n}_${i} = B[${n}][${i}].objects, a${n}_${i} = B[${n}][${i}].arrays;`))
+  })
+  return lines.join('\n')
 }
 
 /**
- * Generated projection: reads every declared key once (own properties only), then builds the
- * result the way a hand-written projection would: an object literal of the required keys when
- * they are all present, then the optional keys that are present.
+ * Statements that project the object in variable `source` into `r<n>` (`n`: this object's index
+ * in `bound`). Value of key `i` is `v<n>_<i>`; objects in it are projected by the inlined child
+ * plan when there is one, else by `o<n>_<i>`; arrays by `a<n>_<i>`.
  */
-function generated(keys: readonly string[], required: readonly boolean[], parts: readonly Parts[]): Structured {
-  const reads: string[] = []
+function emitObject(plan: ObjectPlan, source: string, depth: number, bound: Array<readonly Parts[]>): string {
+  const n = bound.length
+  bound.push(plan.parts)
+  const { keys, required, parts } = plan
+  const v = (i: number): string => `v${n}_${i}`
+  const lines: string[] = []
   const literal: number[] = []
   const appended: number[] = []
   keys.forEach((key, i) => {
     const k = JSON.stringify(key)
-    const project = `if (typeof v${i} === "object" && v${i} !== null) v${i} = Array.isArray(v${i}) ? a${i}(v${i}) : o${i}(v${i});`
     if (key in objectPrototype) {
       // `constructor`, `toString`, `__proto__`, ...: inherited for every plain object, so own only.
-      reads.push(`let v${i} = h.call(s, ${k}) ? s[${k}] : undefined; ${project}`)
+      lines.push(`let ${v(i)} = h.call(${source}, ${k}) ? ${source}[${k}] : undefined;`)
     } else {
-      reads.push(`let v${i} = s[${k}]; if (v${i} !== undefined && v${i} === P[${k}] && !h.call(s, ${k})) v${i} = undefined; ${project}`)
+      lines.push(`let ${v(i)} = ${source}[${k}]; if (${v(i)} !== undefined && ${v(i)} === P[${k}] && !h.call(${source}, ${k})) ${v(i)} = undefined;`)
+    }
+    const child = plans.get(parts[i]!.objects)
+    if (child !== undefined && depth + 1 < MAX_INLINE_DEPTH && bound.length < MAX_INLINED_OBJECTS) {
+      const m = bound.length
+      const inner = emitObject(child, `c${m}`, depth + 1, bound)
+      lines.push(`if (typeof ${v(i)} === "object" && ${v(i)} !== null) { if (Array.isArray(${v(i)})) ${v(i)} = a${n}_${i}(${v(i)}); else { const c${m} = ${v(i)};\n${inner}\n${v(i)} = r${m}; } }`)
+    } else {
+      lines.push(`if (typeof ${v(i)} === "object" && ${v(i)} !== null) ${v(i)} = Array.isArray(${v(i)}) ? a${n}_${i}(${v(i)}) : o${n}_${i}(${v(i)});`)
     }
     if (required[i] === true && key !== '__proto__') literal.push(i)
     else appended.push(i)
   })
+  const entry = (i: number): string => `${JSON.stringify(keys[i])}: ${v(i)}`
+  const present = (list: readonly number[]): string => list.map((i) => `${v(i)} !== undefined`).join(' && ')
   const store = (i: number): string => {
     const k = JSON.stringify(keys[i])
-    return keys[i] === '__proto__' ? `if (v${i} !== undefined) d(out, ${k}, v${i});` : `if (v${i} !== undefined) out[${k}] = v${i};`
+    return keys[i] === '__proto__' ? `if (${v(i)} !== undefined) d(r${n}, ${k}, ${v(i)});` : `if (${v(i)} !== undefined) r${n}[${k}] = ${v(i)};`
   }
-  const build = literal.length === 0
-    ? 'const out = {};'
-    : `let out;\nif (${literal.map((i) => `v${i} !== undefined`).join(' && ')}) out = { ${literal.map((i) => `${JSON.stringify(keys[i])}: v${i}`).join(', ')} };\n` +
-      `else { out = {}; ${literal.map(store).join(' ')} }`
-  const bindings = keys.map((_, i) => `const o${i} = parts[${i}].objects, a${i} = parts[${i}].arrays;`).join('\n')
-  const body = `"use strict";\n${bindings}\nreturn function projectObject(s) {\n${reads.join('\n')}\n${build}\n${appended.map(store).join('\n')}\nreturn out;\n};`
-  // Keys enter the code only as JSON string literals (never `__proto__` in a literal, which would set the prototype).
-  const factory = new Function('parts', 'h', 'P', 'd', body) as (
-    parts: readonly Parts[], h: typeof hasOwn, P: Record<string, unknown>, d: typeof define,
-  ) => Structured
-  return factory(parts, hasOwn, objectPrototype, define)
+  // Key order is always required keys, then optional ones, each in declaration order.
+  const all = [...literal, ...appended]
+  if (appended.length > 0 && !keys.includes('__proto__')) {
+    lines.push(`let r${n};\nif (${present(all)}) r${n} = { ${all.map(entry).join(', ')} };\nelse {`)
+  } else {
+    lines.push(`let r${n};\n{`)
+  }
+  if (literal.length === 0) lines.push(`r${n} = {};`)
+  else lines.push(`if (${present(literal)}) r${n} = { ${literal.map(entry).join(', ')} };\nelse { r${n} = {}; ${literal.map(store).join(' ')} }`)
+  lines.push(...appended.map(store), '}')
+  return lines.join('\n')
 }
 
 function looped(keys: readonly string[], parts: readonly Parts[]): Structured {
