@@ -8,7 +8,9 @@ import { callStore } from './store-call.js'
 /**
  * What `setGrant` takes (spec 001: the PUT body `{tool_id, decision, scope, agent_name?}` plus the
  * workspace). `agent_name` is required for `agent` scope and forbidden for `tool` scope. Never an
- * input digest: exact grants come only from prompt answers.
+ * input digest: exact grants come only from prompt answers. A key whose value is `undefined`
+ * counts as absent, for every field (`{ agent_name: undefined }` and `{ input_digest: undefined }`
+ * are the same as leaving them out).
  */
 export interface SetGrantRequest {
   workspace_id: string
@@ -40,7 +42,7 @@ export interface RevokeGrantRequest {
  */
 export async function setGrant(deps: ResolvedApprovals, request: SetGrantRequest): Promise<ApprovalGrant> {
   const r = recordOf(request, 'setGrant request', ['workspace_id', 'tool_id', 'decision', 'scope', 'agent_name', 'input_digest'])
-  if (Object.prototype.hasOwnProperty.call(r, 'input_digest')) {
+  if (r.input_digest !== undefined) {
     throw approvalRequestInvalid('input_digest_forbidden', 'setGrant never accepts an input digest: exact grants come only from prompt answers')
   }
   const workspace_id = nonEmptyString(r, 'workspace_id')

@@ -35,7 +35,12 @@ export interface ApprovalOwner {
  */
 export type ApprovalOwnerCheck = (owner: ApprovalOwner) => Awaitable<'ok' | 'profile_unavailable' | 'session_unbound'>
 
-/** The `approvals` option of `createDispatcher` (DESIGN.md "Interface shapes"). */
+/**
+ * The `approvals` option of `createDispatcher` (DESIGN.md "Interface shapes"). Any other key is
+ * refused (`ApprovalConfigError`, one problem per key), except `database` and `close`, which a
+ * `createSqliteApprovalStores` bundle carries and which are ignored, so the bundle can be passed
+ * as is.
+ */
 export interface ApprovalOptions {
   /** Default: a fresh in-memory store. */
   tokens?: ApprovalTokenStore
@@ -57,6 +62,14 @@ export interface ApprovalOptions {
   now?: () => number
 }
 
+/** The keys `ApprovalOptions` knows; any other key is refused (except {@link STORE_BUNDLE_KEYS}). */
+const APPROVAL_OPTION_KEYS: readonly string[] = ['tokens', 'grants', 'pending', 'prompt', 'timeoutMs', 'promptTimeoutMs', 'pendingTtlMs', 'checkOwner', 'now']
+/**
+ * The extra keys of a `createSqliteApprovalStores` bundle (`database`, `close`), ignored so the
+ * bundle can be passed as `approvals` as is (`approvals: stores`, `approvals: { ...stores, timeoutMs }`).
+ */
+const STORE_BUNDLE_KEYS: readonly string[] = ['database', 'close']
+
 /** The resolved options: everything the approval step and the approvals API need. */
 export interface ResolvedApprovals extends AuthorizeDeps {
   readonly checkOwner: ApprovalOwnerCheck | undefined
@@ -70,7 +83,7 @@ export interface ResolvedApprovals extends AuthorizeDeps {
  * held back for the owners of `policy` (spec 001 "Retired tool IDs").
  *
  * @throws PolicyDefinitionError when `policy` has no `decide` function.
- * @throws ApprovalConfigError listing every bad `approvals` field.
+ * @throws ApprovalConfigError listing every bad `approvals` field, including every unknown key.
  */
 export function resolveApprovalOptions(policy: ToolPolicy | undefined, approvals: ApprovalOptions | undefined, logger: Logger | undefined): ResolvedApprovals {
   if (policy !== undefined && typeof (policy as { decide?: unknown } | null)?.decide !== 'function') {
@@ -84,6 +97,9 @@ export function resolveApprovalOptions(policy: ToolPolicy | undefined, approvals
     if (value === undefined) return
     const missing = methods.filter((m) => typeof value?.[m] !== 'function')
     if (missing.length > 0) problems.push({ path: `/approvals/${key}`, message: `a ${key} store needs ${missing.join(', ')}` })
+  }
+  for (const key of Object.keys(given)) {
+    if (!APPROVAL_OPTION_KEYS.includes(key) && !STORE_BUNDLE_KEYS.includes(key)) problems.push({ path: `/approvals/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`, message: `unknown option "${key}" (known: ${APPROVAL_OPTION_KEYS.join(', ')})` })
   }
   store('tokens', ['insert', 'get', 'consume'])
   store('grants', ['put', 'get', 'list', 'delete'])

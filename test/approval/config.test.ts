@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createDispatcher, defaultToolPolicy, isApprovalConfigError, isPolicyDefinitionError } from 'result-views'
+import { createDispatcher, createMemoryApprovalStores, defaultToolPolicy, isApprovalConfigError, isPolicyDefinitionError } from 'result-views'
 import { SCOPE, approvalIdOf, deployTool, statusTool } from './fixtures.js'
 
 function thrown(run: () => unknown): unknown {
@@ -57,5 +57,19 @@ describe('createDispatcher({ policy, approvals })', () => {
       '/approvals/pendingTtlMs',
     ])
     expect(isApprovalConfigError(thrown(() => createDispatcher({ tools: [], approvals: 'x' as never })))).toBe(true)
+  })
+
+  it('refuses unknown approvals keys, listing each next to the other problems', () => {
+    const error = thrown(() => createDispatcher({ tools: [], approvals: { bogus: 1, timeoutMs: 0, 'a/b': true } as never }))
+    expect(isApprovalConfigError(error)).toBe(true)
+    expect((error as { problems: Array<{ path: string; message: string }> }).problems).toEqual([
+      { path: '/approvals/bogus', message: 'unknown option "bogus" (known: tokens, grants, pending, prompt, timeoutMs, promptTimeoutMs, pendingTtlMs, checkOwner, now)' },
+      { path: '/approvals/a~1b', message: expect.stringContaining('unknown option "a/b"') },
+      { path: '/approvals/timeoutMs', message: 'timeoutMs must be a positive integer of milliseconds' },
+    ])
+    expect(createDispatcher({ tools: [], approvals: { timeoutMs: 10, pendingTtlMs: 20, checkOwner: () => 'ok' } })).toBeDefined()
+    // A createSqliteApprovalStores bundle carries database and close: passed as is, they are ignored.
+    const bundle = { ...createMemoryApprovalStores(), database: {}, close: () => {} }
+    expect(createDispatcher({ tools: [], approvals: bundle })).toBeDefined()
   })
 })

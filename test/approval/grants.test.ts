@@ -40,6 +40,20 @@ describe('the grant management API (spec 001 "Remembered native-tool decisions")
     expect(calls).toEqual([])
   })
 
+  it('counts a key whose value is undefined as absent, for input_digest as for agent_name', async () => {
+    const { dispatcher } = setup()
+    const base = { workspace_id: 'ws-1', tool_id: 'ops__deploy', decision: 'allow' as const }
+    const tool = await dispatcher.approvals.setGrant({ ...base, scope: 'tool', agent_name: undefined, input_digest: undefined } as never)
+    expect(tool).toMatchObject({ scope: 'tool', origin: 'management' })
+    expect(tool).not.toHaveProperty('input_digest')
+    const agent = await dispatcher.approvals.setGrant({ ...base, scope: 'agent', agent_name: 'reviewer', input_digest: undefined } as never)
+    expect(agent).toMatchObject({ scope: 'agent', agent_name: 'reviewer' })
+    for (const input_digest of [null, '', inputDigest({})]) {
+      expect(await rejectionOf(dispatcher.approvals.setGrant({ ...base, scope: 'tool', input_digest } as never))).toEqual(['approval_request_invalid', 'input_digest_forbidden'])
+    }
+    expect(await rejectionOf(dispatcher.approvals.setGrant({ ...base, scope: 'agent', agent_name: undefined }))).toEqual(['approval_request_invalid', 'agent_name_required'])
+  })
+
   it('refuses malformed requests', async () => {
     const { dispatcher } = setup()
     const bad = [
