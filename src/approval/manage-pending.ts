@@ -66,6 +66,10 @@ export async function cancelApproval(deps: ResolvedApprovals, approvalId: string
  * asked again under the recorded owner, then the tool runs; the outcome is recorded and the status
  * reads `completed` or `failed`.
  *
+ * When the store cannot record the outcome (the final update throws, rejects, returns `false` or
+ * hangs past `timeoutMs`), the returned view still has the outcome, plus `outcome_recorded: false`;
+ * later `show` calls read `dispatching` with no outcome, and the call never runs again.
+ *
  * @throws ToolError `approval_not_found`; `approval_forbidden` (`profile_mismatch`,
  *   `profile_unavailable`, `session_unbound`); `approval_state`; `approval_request_invalid`;
  *   `approval_unavailable`. The approved call's own failure is not thrown: it is the view's outcome.
@@ -107,6 +111,7 @@ async function dispatch(deps: ResolvedApprovals, host: DispatchHost, record: Pen
   const saved = await callStore(deps.guard, 'pending', 'update', () => deps.stores.pending.update(record.approval_id, 'dispatching', finished))
   if (!saved.ok || saved.value !== true) {
     safeLog(deps.guard.logger, 'error', { event: 'approval.outcome_not_recorded', approval_id: record.approval_id }, 'the outcome of an approved call was not recorded')
+    return { ...toView(finished, deps.now()), outcome_recorded: false }
   }
   return toView(finished, deps.now())
 }

@@ -29,6 +29,15 @@ export interface PendingApprovalView {
   readonly finished_at?: string
   /** The approved call's outcome, once `execution_status` is `completed` or `failed`. */
   readonly outcome?: InvokeOk | InvokeError
+  /**
+   * Present, and `false`, only on the view `resolve` returns when the approved call ran but the
+   * pending store failed, rejected or hung past `timeoutMs` recording its outcome (the final
+   * `dispatching` → `completed` | `failed` update). The view still carries `execution_status` and
+   * `outcome` as the call ended, but the stored record, and so every later `show`, reads
+   * `dispatching` with no outcome. The call never runs again (only a `pending` record can be
+   * approved). The library logs `approval.outcome_not_recorded` at `error` level.
+   */
+  readonly outcome_recorded?: false
 }
 
 /** The record's state at `now`: a `pending` record past `expires_at` is `expired`. */

@@ -141,6 +141,42 @@ describe('pending approvals (spec 001 "Pending command-palette approvals")', () 
     expect((await dispatcher.approvals.show(id, OWNER)).outcome).toMatchObject({ status: 'ok', result: { structured: { done: true } } })
   })
 
+  it.each(['throws', 'hangs', 'answers false'] as const)(
+    'says outcome_recorded: false when the final update %s; show reads dispatching and the call never runs again',
+    async (failure) => {
+      const stores = createMemoryApprovalStores()
+      const pending = {
+        insert: stores.pending.insert.bind(stores.pending),
+        get: stores.pending.get.bind(stores.pending),
+        update: (id: string, from: Parameters<typeof stores.pending.update>[1], next: Parameters<typeof stores.pending.update>[2]) => {
+          if (from !== 'dispatching') return stores.pending.update(id, from, next)
+          if (failure === 'throws') throw new Error('disk full')
+          if (failure === 'hangs') return new Promise<boolean>(() => {})
+          return false
+        },
+      }
+      const { deploy, api, calls } = setup({ pending, timeoutMs: 50 })
+      const id = approvalIdOf(await deploy())
+      const resolved = await api.resolve(id, { ...OWNER, decision: 'approved' })
+      expect(resolved).toMatchObject({ status: 'approved', execution_status: 'completed', outcome_recorded: false, outcome: { status: 'ok' } })
+      expect(calls).toHaveLength(1)
+      const shown = await api.show(id, OWNER)
+      expect(shown).toMatchObject({ status: 'approved', execution_status: 'dispatching' })
+      expect(shown).not.toHaveProperty('outcome')
+      expect(shown).not.toHaveProperty('outcome_recorded')
+      expect(await rejectionOf(api.resolve(id, { ...OWNER, decision: 'approved' }))).toEqual(['approval_state', 'approval_resolved'])
+      expect(calls).toHaveLength(1)
+    },
+  )
+
+  it('has no outcome_recorded field when the outcome is recorded', async () => {
+    const { deploy, api } = setup()
+    const id = approvalIdOf(await deploy())
+    const resolved = await api.resolve(id, { ...OWNER, decision: 'approved' })
+    expect(resolved.execution_status).toBe('completed')
+    expect(resolved).not.toHaveProperty('outcome_recorded')
+  })
+
   it('records a failure of the approved call as execution_status failed', async () => {
     const failing = defineTool({
       id: 'ops__fail',
