@@ -30,8 +30,14 @@ export interface ApprovalOwner {
 /**
  * The host's check of a pending approval's owner before a decision is accepted (spec 001: "The
  * daemon checks profile availability and session binding again before accepting the decision").
- * Answers `'ok'`, `'profile_unavailable'` or `'session_unbound'`; anything else, a throw or a
- * hang fails closed (`approval_unavailable` / `owner_check_failed`).
+ * Runs on every `resolve` (not on `show` or `cancel`), sync or async, within the approvals
+ * `timeoutMs`. Only these exact strings are answers:
+ * - `'ok'`: the decision proceeds;
+ * - `'profile_unavailable'`: `resolve` rejects `approval_forbidden` / `profile_unavailable`;
+ * - `'session_unbound'`: `resolve` rejects `approval_forbidden` / `session_unbound`.
+ * Anything else (`true`, `undefined`, `null`, `'OK'`, an object), a throw, a rejection or no
+ * answer within `timeoutMs` fails closed: `approval_unavailable` / `owner_check_failed` (a thrown
+ * value is the error's `cause`). A refused decision leaves the approval `pending`.
  */
 export type ApprovalOwnerCheck = (owner: ApprovalOwner) => Awaitable<'ok' | 'profile_unavailable' | 'session_unbound'>
 
