@@ -237,6 +237,33 @@ describe('pending approvals (spec 001 "Pending command-palette approvals")', () 
     }
   })
 
+  it('accepts only the exact answers of the documented checkOwner contract', async () => {
+    const cases: Array<[unknown, string[] | 'ok']> = [
+      ['ok', 'ok'],
+      [Promise.resolve('ok'), 'ok'],
+      ['profile_unavailable', ['approval_forbidden', 'profile_unavailable']],
+      [Promise.resolve('session_unbound'), ['approval_forbidden', 'session_unbound']],
+      [true, ['approval_unavailable', 'owner_check_failed']],
+      [undefined, ['approval_unavailable', 'owner_check_failed']],
+      [null, ['approval_unavailable', 'owner_check_failed']],
+      ['OK', ['approval_unavailable', 'owner_check_failed']],
+      [{ ok: true }, ['approval_unavailable', 'owner_check_failed']],
+      [Promise.resolve(true), ['approval_unavailable', 'owner_check_failed']],
+    ]
+    for (const [answer, expected] of cases) {
+      const { deploy, api, calls } = setup({ checkOwner: () => answer as never })
+      const id = approvalIdOf(await deploy())
+      if (expected === 'ok') {
+        expect((await api.resolve(id, { ...OWNER, decision: 'approved' })).execution_status).toBe('completed')
+        expect(calls).toHaveLength(1)
+      } else {
+        expect(await rejectionOf(api.resolve(id, { ...OWNER, decision: 'approved' }))).toEqual(expected)
+        expect(calls).toEqual([])
+        expect((await api.show(id, OWNER)).status).toBe('pending')
+      }
+    }
+  })
+
   it('a call without profile_id cannot own a pending approval: tool_denied / approval_required', async () => {
     const { deploy, calls } = setup()
     const { profile_id: _p, ...noProfile } = SCOPE
