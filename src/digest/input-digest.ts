@@ -23,11 +23,16 @@ export interface InputDigestOptions {
  * @param input - the tool input, a plain JSON object (or any plain JSON value).
  * @returns `sha256:<64 hex>`.
  * @throws JsonValueError (`code: 'non_json_value'`) naming the JSON Pointer of a non-JSON value.
+ * @throws TypeError (`code: 'ERR_INVALID_ARG_VALUE'`) for an unknown `origin`.
  */
 export function inputDigest(input: unknown, options: InputDigestOptions = {}): string {
+  const origin = options?.origin ?? 'native'
+  if (origin !== 'native' && origin !== 'extension' && origin !== 'mcp') {
+    throw Object.assign(new TypeError(`inputDigest: origin must be "native", "extension" or "mcp", got ${JSON.stringify(origin)}`), { code: 'ERR_INVALID_ARG_VALUE' })
+  }
   assertPlainJson(input)
   const hashed =
-    (options.origin ?? 'native') === 'native' && isObject(input) && Object.prototype.hasOwnProperty.call(input, RESULT_VIEW_KEY)
+    origin === 'native' && isObject(input) && Object.prototype.hasOwnProperty.call(input, RESULT_VIEW_KEY)
       ? withoutKey(input, RESULT_VIEW_KEY)
       : input
   return 'sha256:' + sha256Hex(canonicalJsonOfChecked(hashed))

@@ -19,7 +19,7 @@ import { execute } from './execute.js'
 import { runPreCall } from './pre-call.js'
 import { prepareInput } from './prepare.js'
 import { createCallBase } from './call-base.js'
-import { checkRequest, checkScope, normalizeScope } from './request.js'
+import { checkScope, normalizeScope, snapshotRequest } from './request.js'
 import { describeInScope, type ScopedToolDescription } from './diagnostics.js'
 import type { CallScope } from './scope.js'
 import type { Dispatcher, DispatcherOptions, InvokeOutcome, InvokeRequest } from './types.js'
@@ -40,10 +40,10 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const logger = options?.logger ?? silentLogger
   const approvals = createApprovalEngine(options, { tools: catalog, complete, fail })
 
-  async function invoke(request: InvokeRequest): Promise<InvokeOutcome> {
-    const malformed = checkRequest(request)
-    const toolCallId = typeof request?.tool_call_id === 'string' ? request.tool_call_id : randomUUID()
-    if (malformed !== undefined) return { status: 'error', tool_call_id: toolCallId, error: malformed }
+  async function invoke(sent: InvokeRequest): Promise<InvokeOutcome> {
+    const request = snapshotRequest(sent)
+    if (isToolError(request)) return { status: 'error', tool_call_id: randomUUID(), error: request }
+    const toolCallId = request.tool_call_id ?? randomUUID()
 
     const tool = catalog.get(request.tool_id)
     if (tool === undefined) return { status: 'error', tool_call_id: toolCallId, error: unknownTool(request.tool_id) }

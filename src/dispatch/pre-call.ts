@@ -36,19 +36,31 @@ export async function runPreCall(call: Call, hooks: HookRegistry, logger: Logger
       return scrubError(hookFailed(current.tool, error), current.secrets)
     }
     if (decision === undefined || decision === null) continue
-    if (typeof decision !== 'object') return hookPatchInvalid(current.tool, 'a pre-call hook must return nothing, { tool_input } or { deny: true }')
-    if ('deny' in decision && decision.deny === true) {
-      const reason = typeof decision.deny_reason === 'string' ? decision.deny_reason : undefined
-      return scrubError(hookDenied(current.tool, reason), current.secrets)
+    let next: Call | ToolError
+    try {
+      next = interpret(current, decision)
+    } catch (error) {
+      // A getter or Proxy in what the hook returned threw: the hook failed.
+      safeLog(logger, 'error', { event: 'tool.pre_call', tool_id: current.tool.id, tool_call_id: current.tool_call_id }, 'pre-call hook returned an unreadable value')
+      return scrubError(hookFailed(current.tool, error), current.secrets)
     }
-    const next = await applyPatch(current, decision as Record<string, unknown>)
-    if (isToolError(next)) return next
+    if (isToolError(next)) return scrubError(next, current.secrets)
     current = next
   }
   return current
 }
 
-async function applyPatch(call: Call, patch: Record<string, unknown>): Promise<Call | ToolError> {
+/** What a handler's answer means for the call: a denial, an invalid answer, or the patched call. */
+function interpret(call: Call, decision: unknown): Call | ToolError {
+  if (typeof decision !== 'object' || decision === null) {
+    return hookPatchInvalid(call.tool, 'a pre-call hook must return nothing, { tool_input } or { deny: true }')
+  }
+  const answer = decision as Record<string, unknown>
+  if (answer.deny === true) return hookDenied(call.tool, typeof answer.deny_reason === 'string' ? answer.deny_reason : undefined)
+  return applyPatch(call, answer)
+}
+
+function applyPatch(call: Call, patch: Record<string, unknown>): Call | ToolError {
   const { tool } = call
   if (Object.prototype.hasOwnProperty.call(patch, 'tool_id') && patch.tool_id !== tool.id) {
     return hookPatchInvalid(tool, 'a pre-call hook cannot change the tool ID')
@@ -66,7 +78,9 @@ async function applyPatch(call: Call, patch: Record<string, unknown>): Promise<C
     return hookPatchInvalid(tool, `the patched tool_input is not plain JSON at "${error.pointer}"`)
   }
   // A private copy: the hook keeps no handle on the input that will run.
-  const input = restoreRedacted(cloneJson(patch.tool_input), call.input, call.sensitivePaths)
+  const input = cloneJson(patch.tool_input)
+  const unresolved = restoreRedacted(input, call.input, call.sensitivePaths)
+  if (unresolved !== undefined) return hookPatchInvalid(tool, unresolved)
   return prepareInput(call, input)
 }
 

@@ -6,8 +6,44 @@ import type { InvokeRequest } from './types.js'
 
 const SCOPE_KEYS = ['workspace_id', 'session_id', 'agent_name', 'profile_id'] as const
 
+const REQUEST_KEYS = ['tool_id', 'input', 'scope', 'tool_call_id', 'approval_token', 'sensitive_input_fields', 'pinned_result_view'] as const
+
+/**
+ * The request as the call keeps it: its known fields read once into a plain object (a getter or
+ * Proxy that throws is a malformed request, never an exception), then checked.
+ *
+ * @returns the snapshot, or `tool_invalid_input` / `request_invalid`.
+ */
+export function snapshotRequest(request: unknown): InvokeRequest | ToolError {
+  if (typeof request !== 'object' || request === null) return requestInvalid('the request must be an object')
+  const snapshot: Record<string, unknown> = {}
+  try {
+    for (const key of REQUEST_KEYS) {
+      const value = (request as Record<string, unknown>)[key]
+      if (value !== undefined) snapshot[key] = value
+    }
+    if (Array.isArray(snapshot.sensitive_input_fields)) snapshot.sensitive_input_fields = [...(snapshot.sensitive_input_fields as unknown[])]
+    if (typeof snapshot.scope === 'object' && snapshot.scope !== null) snapshot.scope = normalizeScopeFields(snapshot.scope)
+  } catch {
+    return requestInvalid('the request could not be read (a getter or a Proxy threw)')
+  }
+  const request_ = snapshot as unknown as InvokeRequest
+  return checkRequest(request_) ?? request_
+}
+
+/** The scope's own fields copied (so later checks and uses read the same values). */
+function normalizeScopeFields(scope: object): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
+  for (const key of SCOPE_KEYS) {
+    const value = (scope as Record<string, unknown>)[key]
+    if (value !== undefined) out[key] = value
+  }
+  if (Array.isArray(scope)) return scope as unknown as Record<string, unknown>
+  return out
+}
+
 /** A typed error for a request a caller (or untyped JSON) got wrong, or `undefined` for a well-formed one. */
-export function checkRequest(request: InvokeRequest): ToolError | undefined {
+function checkRequest(request: InvokeRequest): ToolError | undefined {
   if (typeof request !== 'object' || request === null) return requestInvalid('the request must be an object')
   if (typeof request.tool_id !== 'string') return requestInvalid('tool_id must be a string')
   if (request.tool_call_id !== undefined && typeof request.tool_call_id !== 'string') return requestInvalid('tool_call_id must be a string')

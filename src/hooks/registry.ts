@@ -14,7 +14,14 @@ export class HookRegistry {
     'tool.post_error': [],
   }
 
+  /** @throws HookRegistrationError for an `initial` that is not an object, an unknown event, or a non-function handler. */
   constructor(initial: HookOptions = {}) {
+    if (typeof initial !== 'object' || initial === null || Array.isArray(initial)) {
+      throw new HookRegistrationError('hooks must be an object of handlers per event')
+    }
+    for (const event of Object.keys(initial)) {
+      if (!EVENTS.includes(event as HookEvent)) throw new HookRegistrationError(`unknown hook event ${JSON.stringify(event)}; expected one of ${EVENTS.join(', ')}`)
+    }
     for (const event of EVENTS) {
       const given = initial[event]
       if (given === undefined) continue

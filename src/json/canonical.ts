@@ -26,8 +26,17 @@ export function assertPlainJson(value: unknown): asserts value is JsonValue {
   // The common case (plain JSON, not very deep) is answered by an allocation-free recursive walk;
   // anything it does not accept (a bad value, a cycle, or depth past FAST_DEPTH) is walked again by
   // the precise iterative check, which names the JSON Pointer or accepts a deep but valid value.
-  if (isPlainFast(value, 0)) return
+  if (isPlainFastGuarded(value)) return
   assertPlainJsonPrecisely(value)
+}
+
+/** The fast walk; a getter or Proxy trap that throws only sends the value to the precise walk. */
+function isPlainFastGuarded(value: unknown): boolean {
+  try {
+    return isPlainFast(value, 0)
+  } catch {
+    return false
+  }
 }
 
 /** Deepest nesting the fast walk follows before it hands over to the precise, iterative one. */
@@ -78,7 +87,7 @@ function assertPlainJsonPrecisely(value: unknown): void {
       if (frames.length >= MAX_JSON_DEPTH) throw fail('too_deep', frames, token, `nested deeper than ${MAX_JSON_DEPTH}`)
       if (ancestors.has(container)) throw fail('cycle', frames, token, 'a cycle back to an enclosing value')
       ancestors.add(container)
-      frames.push({ container, token, keys: childKeys(container, frames, token), index: 0 })
+      frames.push({ container, token, keys: readable(() => childKeys(container, frames, token), frames, token), index: 0 })
     }
     // Find the next child to visit, leaving finished containers.
     let next: Frame | undefined
@@ -91,11 +100,24 @@ function assertPlainJsonPrecisely(value: unknown): void {
     token = key
     if (Array.isArray(next.container)) {
       if (!((key as number) in next.container)) throw fail('sparse_array', frames, key, 'a hole in an array')
-      current = next.container[key as number]
+      current = readable(() => (next!.container as unknown[])[key as number], frames, key)
     } else {
       if (typeof key === 'string' && !isWellFormed(key)) throw fail('lone_surrogate', frames, key, 'key holds a lone surrogate')
-      current = (next.container as Record<string, unknown>)[key]
+      current = readable(() => (next!.container as Record<string, unknown>)[key], frames, key)
     }
+  }
+}
+
+/**
+ * Runs a read of the value (keys, a property, the prototype); a getter or Proxy trap that throws
+ * becomes `JsonValueError('unreadable')` at that pointer. Our own `JsonValueError`s pass through.
+ */
+function readable<T>(read: () => T, frames: readonly Frame[], token: string | number | undefined): T {
+  try {
+    return read()
+  } catch (error) {
+    if (error instanceof JsonValueError) throw error
+    throw fail('unreadable', frames, token, 'reading it threw (a getter or a Proxy)')
   }
 }
 

@@ -13,6 +13,7 @@ export type JsonValueProblem =
   | 'non_plain_object'
   | 'sparse_array'
   | 'too_deep'
+  | 'unreadable'
 
 /**
  * Thrown by `canonicalJson`, `schemaDigest` and `inputDigest` for a value that is not plain JSON

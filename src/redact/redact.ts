@@ -1,3 +1,5 @@
+import { canonicalJsonOfChecked, type JsonValue } from '../json/canonical.js'
+import { toPointer } from '../json/pointer.js'
 import { cloneJson } from '../json/clone.js'
 import { REDACTED, type SensitivePath } from './sensitive-paths.js'
 
@@ -62,8 +64,9 @@ export function redactInput(input: unknown, paths: readonly SensitivePath[]): un
 }
 
 /**
- * The secret texts under the sensitive paths of an input: every string and number leaf at or
- * below each location, at least {@link MIN_SCRUBBED_SECRET_LENGTH} long, longest first.
+ * The secret texts under the sensitive paths of an input: every string and number leaf and every
+ * object key at or below each location, at least {@link MIN_SCRUBBED_SECRET_LENGTH} long, longest
+ * first.
  */
 export function collectSecrets(input: unknown, paths: readonly SensitivePath[]): string[] {
   if (paths.length === 0) return []
@@ -73,6 +76,8 @@ export function collectSecrets(input: unknown, paths: readonly SensitivePath[]):
       const text = String(value)
       if (text.length >= MIN_SCRUBBED_SECRET_LENGTH) secrets.add(text)
     } else if (isContainer(value)) {
+      // Keys inside a sensitive object are part of the secret too (`{ "sk-live-…": true }`).
+      if (!Array.isArray(value)) for (const key of Object.keys(value)) if (key.length >= MIN_SCRUBBED_SECRET_LENGTH) secrets.add(key)
       for (const child of Object.values(value)) leaves(child)
     }
   }
@@ -87,9 +92,9 @@ export function scrubText(text: string, secrets: readonly string[]): string {
   return out
 }
 
-/** A deep copy of plain JSON with {@link scrubText} applied to every string value and key. */
+/** A deep copy of plain JSON with {@link scrubText} applied to every string value and key (a plain copy when there are no secrets). */
 export function scrubJson(value: unknown, secrets: readonly string[]): unknown {
-  if (secrets.length === 0) return value
+  if (secrets.length === 0) return cloneJson(value)
   const scrubbed = cloneJson(value, (text) => scrubText(text, secrets))
   return scrubKeys(scrubbed, secrets)
 }
@@ -104,17 +109,49 @@ function scrubKeys(value: unknown, secrets: readonly string[]): unknown {
 
 /**
  * Puts the real values back where a pre-call hook returned the redacted marker for a sensitive
- * field (issue 4: a patch that sends back `"[REDACTED]"` does not overwrite the real value): each
- * marker at a sensitive location takes the original value at the same JSON Pointer, if the
- * original had one. `patched` is a fresh copy owned by the caller and is changed in place.
+ * field (issue 4: a patch that sends back `"[REDACTED]"` does not overwrite the real value). A
+ * marker takes the original value at the same JSON Pointer, and only where that is unambiguous:
+ *
+ * - the original had a value there (a marker never stands for a value the call did not have);
+ * - inside arrays (`items[].token`), the patched item equals the original item apart from its
+ *   redacted fields, so reordering, dropping or editing items never hands one item's secret to
+ *   another.
+ *
+ * `patched` is a fresh copy owned by the caller and is changed in place only when every marker
+ * qualifies.
+ *
+ * @returns `undefined` on success, or the problem (naming the JSON Pointer) when a marker cannot
+ *   be resolved; nothing is changed then.
  */
-export function restoreRedacted(patched: unknown, original: unknown, paths: readonly SensitivePath[]): unknown {
+export function restoreRedacted(patched: unknown, original: unknown, paths: readonly SensitivePath[]): string | undefined {
+  let redactedOriginal: unknown
+  const restores: Array<() => void> = []
   for (const path of paths) {
+    let problem: string | undefined
     forEachLocation(patched, path, (container, key, tokens) => {
-      if ((container as Record<string | number, unknown>)[key] !== REDACTED) return
+      if (problem !== undefined || (container as Record<string | number, unknown>)[key] !== REDACTED) return
       const real = lookup(original, tokens)
-      if (real.found) put(container, key, real.value)
+      if (!real.found) {
+        problem = `the redacted marker at "${toPointer(tokens)}" stands for no value this call had`
+        return
+      }
+      redactedOriginal ??= redactInput(original, paths)
+      for (let k = 0; k < tokens.length; k++) {
+        if (typeof tokens[k] !== 'number') continue
+        const prefix = tokens.slice(0, k + 1)
+        if (!sameJson(lookup(patched, prefix), lookup(redactedOriginal, prefix))) {
+          problem = `the item at "${toPointer(prefix)}" holds a redacted value but was moved or changed; send it back unchanged or give it a new value`
+          return
+        }
+      }
+      restores.push(() => put(container, key, real.value))
     })
+    if (problem !== undefined) return problem
   }
-  return patched
+  for (const restore of restores) restore()
+  return undefined
+}
+
+function sameJson(a: { found: boolean; value?: unknown }, b: { found: boolean; value?: unknown }): boolean {
+  return a.found && b.found && canonicalJsonOfChecked(a.value as JsonValue) === canonicalJsonOfChecked(b.value as JsonValue)
 }

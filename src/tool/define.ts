@@ -1,15 +1,15 @@
 import type { TSchema } from 'typebox'
 import { assertPlainJson } from '../json/canonical.js'
 import { isJsonValueError } from '../json/json-value-error.js'
-import { appendPointer } from '../json/pointer.js'
 import { deepFreeze } from '../json/freeze.js'
 import { parseSensitivePaths } from '../redact/sensitive-paths.js'
 import type { JsonSchema } from '../schema/json-schema.js'
 import { proveViewSubset } from '../schema/subset.js'
 import { compileProjector } from '../views/project.js'
-import { RESULT_VIEW_KEY, type View } from '../views/view.js'
+import type { View } from '../views/view.js'
 import { brandTool } from './brand.js'
 import { defaultPreview } from './preview.js'
+import { selectorConflicts } from './selector-conflicts.js'
 import { ToolDefinitionError, type DefinitionProblem } from './tool-definition-error.js'
 import type {
   SingleResultTool,
@@ -84,18 +84,16 @@ export function defineTool(definition: ToolDefinition): ViewedTool | SingleResul
   const inputSchema = plainSchema(d.input, '/input', problem)
   if (inputSchema !== undefined) {
     if (inputSchema.type !== 'object') problem('/input/type', 'input_not_object', 'the input schema must be an object schema (type: "object")')
-    const properties = inputSchema.properties as Record<string, unknown> | undefined
-    if (origin === 'native' && properties !== undefined && Object.prototype.hasOwnProperty.call(properties, RESULT_VIEW_KEY)) {
-      problem(
-        appendPointer('/input/properties', RESULT_VIEW_KEY),
-        'result_view_declared',
-        'a native tool must not declare "result_view": the library adds the selector to tools with views (spec 000 "The selector")',
-      )
+    if (origin === 'native') {
+      for (const conflict of selectorConflicts(inputSchema)) problem('/input' + conflict.pointer, 'result_view_declared', conflict.message)
     }
   }
 
   const output = d.output as Record<string, unknown> | undefined
   const viewed = isViewPair(output)
+  if (!viewed && isHalfViewPair(output)) {
+    problem('/output', 'invalid_view_pair', 'output must be one schema, or exactly { compact, full } with both schemas')
+  }
   let compact: JsonSchema | undefined
   let full: JsonSchema | undefined
   let single: JsonSchema | undefined
@@ -131,7 +129,7 @@ export function defineTool(definition: ToolDefinition): ViewedTool | SingleResul
     inputSchema: inputSchema!,
     handler: d.handler as ToolBase['handler'],
   }
-  const preview = userPreview === undefined ? (_full: unknown, selected: unknown) => defaultPreview(selected) : (record: unknown) => userPreview(record)
+  const preview = userPreview === undefined ? (_full: unknown, selected: unknown) => defaultPreview(selected) : guardedPreview(userPreview)
 
   if (viewed) {
     const projector = compileProjector(compact!)
@@ -148,13 +146,35 @@ export function defineTool(definition: ToolDefinition): ViewedTool | SingleResul
   return Object.freeze(brandTool(tool))
 }
 
+/**
+ * A tool's own preview, made safe: its label when it returns a string, the default preview of the
+ * selected record when it throws or returns anything else (the handler has already run; its
+ * result is never lost over a label).
+ */
+function guardedPreview(userPreview: (record: unknown) => unknown): ToolBase['preview'] {
+  return (full, selected) => {
+    try {
+      const label = userPreview(full)
+      if (typeof label === 'string') return label
+    } catch {
+      // Fall back to the default label below.
+    }
+    return defaultPreview(selected)
+  }
+}
+
+/** An output that names `compact` or `full` but is not exactly the pair (a forgotten or extra key). */
+function isHalfViewPair(output: Record<string, unknown> | undefined): boolean {
+  return typeof output === 'object' && output !== null && (Object.prototype.hasOwnProperty.call(output, 'compact') || Object.prototype.hasOwnProperty.call(output, 'full'))
+}
+
 function isViewPair(output: Record<string, unknown> | undefined): output is { compact: unknown; full: unknown } {
   return (
     typeof output === 'object' &&
     output !== null &&
     Object.prototype.hasOwnProperty.call(output, 'compact') &&
     Object.prototype.hasOwnProperty.call(output, 'full') &&
-    !Object.prototype.hasOwnProperty.call(output, 'type')
+    Object.keys(output).length === 2
   )
 }
 

@@ -53,11 +53,34 @@ describe('defineTool', () => {
   it('rejects result_view declared by a native tool, and allows it for extension and mcp tools', () => {
     const withView = Type.Object({ result_view: Type.String() })
     const problems = problemsOf({ id: 'x', description: 'd', input: withView, output: { compact: NoteCompact, full: NoteFull }, handler })
-    expect(problems).toEqual([expect.objectContaining({ path: '/input/properties/result_view', code: 'result_view_declared' })])
-    expect(problemsOf({ id: 'x', description: 'd', input: withView, output: NoteFull, handler }).map((p) => p.code)).toEqual(['result_view_declared'])
+    expect(problems).toEqual([
+      expect.objectContaining({ path: '/input/properties/result_view', code: 'result_view_declared' }),
+      expect.objectContaining({ path: '/input/required', code: 'result_view_declared' }),
+    ])
+    expect(problemsOf({ id: 'x', description: 'd', input: withView, output: NoteFull, handler }).map((p) => p.code)).toEqual(['result_view_declared', 'result_view_declared'])
     for (const origin of ['extension', 'mcp'] as const) {
       expect(defineTool({ id: 'x', description: 'd', origin, input: withView, output: NoteFull, handler }).origin).toBe(origin)
     }
+  })
+
+  it.each([
+    ['a required entry', { type: 'object', required: ['result_view'] }, '/input/required'],
+    ['a matching patternProperties pattern', { type: 'object', patternProperties: { '^res': { type: 'number' } } }, '/input/patternProperties/^res'],
+    ['an allOf branch', { type: 'object', allOf: [{ properties: { result_view: { type: 'number' } } }] }, '/input/allOf/0/properties/result_view'],
+    ['propertyNames', { type: 'object', propertyNames: { maxLength: 3 } }, '/input/propertyNames'],
+    ['maxProperties', { type: 'object', maxProperties: 1 }, '/input/maxProperties'],
+  ])('rejects a native input schema that claims result_view through %s', (_name, input, path) => {
+    expect(problemsOf({ id: 'x', description: 'd', input, output: { compact: NoteCompact, full: NoteFull }, handler })).toEqual([
+      expect.objectContaining({ path, code: 'result_view_declared' }),
+    ])
+  })
+
+  it.each([
+    ['compact without full', { compact: NoteCompact }],
+    ['full without compact', { full: NoteFull }],
+    ['an extra key beside the pair', { compact: NoteCompact, full: NoteFull, huge: NoteFull }],
+  ])('rejects an output that is %s', (_name, output) => {
+    expect(problemsOf({ id: 'x', description: 'd', input, output, handler }).map((p) => [p.path, p.code])).toContainEqual(['/output', 'invalid_view_pair'])
   })
 
   it('lists every problem at once', () => {

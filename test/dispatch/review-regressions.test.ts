@@ -1,0 +1,182 @@
+// Regressions found by the break-it review of issues 2 and 4, each named after the case it reproduces.
+import Type from 'typebox'
+import { describe, expect, it } from 'vitest'
+import { REDACTED, createDispatcher, defineTool, inputDigest, isToolError, type InvokeOutcome } from 'result-views'
+
+const errorOf = (outcome: InvokeOutcome) => {
+  if (outcome.status !== 'error') throw new Error(`expected an error, got ${JSON.stringify(outcome)}`)
+  expect(isToolError(outcome.error)).toBe(true)
+  return outcome.error
+}
+
+function pathTool(seen: unknown[]) {
+  return defineTool({
+    id: 'fs__touch',
+    description: 'd',
+    input: Type.Object({ target: Type.Object({ path: Type.String({ pattern: '^/tmp/' }) }) }, { additionalProperties: false }),
+    output: Type.Object({ ok: Type.Boolean() }),
+    handler: (input) => {
+      seen.push(JSON.parse(JSON.stringify(input)))
+      ;(input.target as { path: string }).path = '/changed-by-handler'
+      return { ok: true }
+    },
+  })
+}
+
+describe('the call owns its input (check-then-use)', () => {
+  it('a caller changing its nested input after invoke never changes what runs', async () => {
+    const seen: unknown[] = []
+    const dispatcher = createDispatcher({ tools: [pathTool(seen)], hooks: { 'tool.pre_call': async () => undefined } })
+    const input = { target: { path: '/tmp/safe' } }
+    const pending = dispatcher.invoke({ tool_id: 'fs__touch', input })
+    input.target.path = '/etc/passwd'
+    expect((await pending).status).toBe('ok')
+    expect(seen).toEqual([{ target: { path: '/tmp/safe' } }])
+  })
+
+  it('a handler changing its input never reaches the caller or the post_call event', async () => {
+    const seen: unknown[] = []
+    const events: unknown[] = []
+    const dispatcher = createDispatcher({ tools: [pathTool(seen)], hooks: { 'tool.post_call': (p) => void events.push(p.tool_input) } })
+    const input = { target: { path: '/tmp/safe' } }
+    await dispatcher.invoke({ tool_id: 'fs__touch', input })
+    expect(input).toEqual({ target: { path: '/tmp/safe' } })
+    expect(events).toEqual([{ target: { path: '/tmp/safe' } }])
+  })
+
+  it('reports throwing getters and Proxies in the request or the input as typed errors', async () => {
+    const dispatcher = createDispatcher({ tools: [pathTool([])] })
+    const boom = () => {
+      throw new Error('boom')
+    }
+    const requests = [
+      { tool_id: 'fs__touch', input: { get target() { return boom() } } },
+      { tool_id: 'fs__touch', input: new Proxy({}, { ownKeys: boom }) },
+      { tool_id: 'fs__touch', input: {}, get scope() { return boom() } },
+      new Proxy({}, { get: boom }),
+    ]
+    for (const request of requests) {
+      const error = errorOf(await dispatcher.invoke(request as never))
+      expect(['non_json_input', 'request_invalid']).toContain(error.reason)
+    }
+  })
+})
+
+describe("a tool's preview never costs the result", () => {
+  const make = (preview: (record: { id: string }) => unknown, sensitive: string[] = []) =>
+    createDispatcher({
+      tools: [
+        defineTool({
+          id: 'p',
+          description: 'd',
+          input: Type.Object({ secret: Type.Optional(Type.String()) }),
+          output: Type.Object({ id: Type.String() }),
+          sensitiveInputFields: sensitive,
+          preview: preview as never,
+          handler: () => ({ id: 'r1' }),
+        }),
+      ],
+    })
+
+  it.each([
+    ['throws', () => { throw new Error('preview boom') }],
+    ['returns a number', () => 5],
+    ['returns an object', (r: { id: string }) => ({ shown: r.id })],
+    ['returns a promise', async () => 'late'],
+  ])('falls back to the default preview when it %s', async (_name, preview) => {
+    const outcome = await make(preview, ['secret']).invoke({ tool_id: 'p', input: { secret: 'sk-live-123456' } })
+    expect(outcome).toMatchObject({ status: 'ok', result: { structured: { id: 'r1' }, preview: '{"id":"r1"}' } })
+  })
+})
+
+describe('typed errors thrown by handlers', () => {
+  it('treats a branded look-alike with a foreign code as a handler failure', async () => {
+    const fake = Object.defineProperty({ code: 'x', reason: 'y', message: 'z' }, Symbol.for('result-views.ToolError'), { value: true })
+    const dispatcher = createDispatcher({
+      tools: [defineTool({ id: 'f', description: 'd', input: Type.Object({}), output: Type.Object({}), handler: () => { throw fake } })],
+      hooks: { 'tool.post_error': () => undefined },
+    })
+    const error = errorOf(await dispatcher.invoke({ tool_id: 'f', input: {} }))
+    expect([error.code, error.reason]).toEqual(['tool_execution_failed', 'handler_failed'])
+    expect(typeof error.forSurface).toBe('function')
+  })
+})
+
+describe('redacted array items', () => {
+  const make = (received: unknown[], patch: (items: Array<Record<string, unknown>>) => unknown) => {
+    const dispatcher = createDispatcher({
+      tools: [
+        defineTool({
+          id: 'batch',
+          description: 'd',
+          input: Type.Object({ items: Type.Array(Type.Object({ name: Type.String(), token: Type.String() })), extra: Type.Optional(Type.String()) }),
+          output: Type.Object({}),
+          sensitiveInputFields: ['items[].token', 'extra'],
+          handler: (input) => (received.push(input), {}),
+        }),
+      ],
+    })
+    dispatcher.hook('tool.pre_call', (p) => ({ tool_input: patch((p.tool_input as { items: Array<Record<string, unknown>> }).items) }))
+    return dispatcher
+  }
+  const input = { items: [{ name: 'i1', token: 'TOKEN-A-1111' }, { name: 'i2', token: 'TOKEN-B-2222' }] }
+
+  it('restores unchanged items in place', async () => {
+    const received: unknown[] = []
+    expect((await make(received, (items) => ({ items })).invoke({ tool_id: 'batch', input })).status).toBe('ok')
+    expect(received).toEqual([input])
+  })
+
+  it.each([
+    ['reversed', (items: unknown[]) => ({ items: [...items].reverse() })],
+    ['with the first dropped', (items: unknown[]) => ({ items: items.slice(1) })],
+    ['with an item renamed', (items: Array<Record<string, unknown>>) => ({ items: [{ ...items[0], name: 'other' }, items[1]] })],
+    ['with the marker in a field the call did not have', (items: unknown[]) => ({ items, extra: REDACTED })],
+  ])('refuses a patch %s: a secret never moves to another item and the marker never reaches the handler', async (_name, patch) => {
+    const received: unknown[] = []
+    const error = errorOf(await make(received, patch as never).invoke({ tool_id: 'batch', input }))
+    expect([error.code, error.reason]).toEqual(['tool_hook_failed', 'hook_patch_invalid'])
+    expect(received).toEqual([])
+  })
+})
+
+describe('results and events do not share objects', () => {
+  it('a post_call hook never freezes the record the handler keeps, and callers get their own copy', async () => {
+    const cache = { id: 'n', title: 't', body: 'b', tags: ['x'] as string[] }
+    const Full = Type.Object({ id: Type.String(), title: Type.String(), body: Type.String(), tags: Type.Array(Type.String()) })
+    const dispatcher = createDispatcher({
+      tools: [defineTool({ id: 'c', description: 'd', input: Type.Object({}), output: { compact: Type.Object({ id: Type.String() }, { additionalProperties: false }), full: Full }, handler: () => (cache.tags.push('y'), cache) })],
+      hooks: { 'tool.post_call': () => undefined },
+    })
+    for (let i = 0; i < 2; i++) {
+      const outcome = await dispatcher.invoke({ tool_id: 'c', input: { result_view: 'full' } })
+      expect(outcome.status).toBe('ok')
+      expect((outcome as { result: { structured: unknown } }).result.structured).not.toBe(cache)
+    }
+    expect(Object.isFrozen(cache)).toBe(false)
+  })
+})
+
+describe('sensitive object keys', () => {
+  it('scrubs keys found inside a sensitive object from previews and events', async () => {
+    const events: unknown[] = []
+    const dispatcher = createDispatcher({
+      tools: [defineTool({ id: 'k', description: 'd', input: Type.Object({ nested: Type.Record(Type.String(), Type.Number()) }), output: Type.Object({ echo: Type.Record(Type.String(), Type.Number()) }), handler: (i) => ({ echo: i.nested }) })],
+      hooks: { 'tool.post_call': (p) => void events.push(p) },
+    })
+    const outcome = await dispatcher.invoke({ tool_id: 'k', input: { nested: { 'CANARY-deep-444': 1 } }, sensitive_input_fields: ['nested'] })
+    expect(JSON.stringify(events)).not.toContain('CANARY-deep-444')
+    expect((outcome as { result: { preview: string } }).result.preview).not.toContain('CANARY-deep-444')
+  })
+})
+
+describe('options misuse', () => {
+  it('refuses unknown hook events given to createDispatcher', () => {
+    expect(() => createDispatcher({ tools: [], hooks: { 'tool.bogus': () => undefined } as never })).toThrow(expect.objectContaining({ code: 'hook_registration_invalid' }))
+    expect(() => createDispatcher({ tools: [], hooks: 'x' as never })).toThrow(expect.objectContaining({ code: 'hook_registration_invalid' }))
+  })
+
+  it('refuses an unknown inputDigest origin', () => {
+    expect(() => inputDigest({}, { origin: 'bogus' as never })).toThrow(expect.objectContaining({ code: 'ERR_INVALID_ARG_VALUE' }))
+  })
+})
