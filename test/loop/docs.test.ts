@@ -36,4 +36,12 @@ describe('docs/loops.md', () => {
       '``node "report" reads nodes.inspect.output.session.lineage.permission_policy.tools, which the compact result of compozy__session_status does not include; fix: add `result_view: full` to the params of node "inspect"``',
     )
   })
+
+  it('says what parsing and running really do: optional edges, unquoted templates, undefined action outputs', () => {
+    expect(doc).toContain('`graph.edges` is optional')
+    expect(doc).toContain('`graph must be an object with "nodes" (and optionally "edges")`')
+    expect(doc).toContain('quote every string that starts with a template')
+    expect(doc).toContain('`undefined`, or anything else that is not JSON, fails the node with\n   `loop_node_failed` / `action_output_invalid`')
+    expect(doc).toContain('a version-2 pin without\n`result_view`')
+  })
 })
