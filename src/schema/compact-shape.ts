@@ -244,7 +244,7 @@ class ShapeReader {
     const inner = new Set([...chain, loc.pointer])
     let any: AnyShape | undefined
     for (let i = 0; i < list.length; i++) {
-      const branch = this.read(this.document.child(loc, keyword, i)!, inner)
+      const branch = this.read(this.document.entry(loc, keyword, i)!, inner)
       if (branch.kind === 'any' && branch.issues.length === 0) any ??= branch
       else if (branch.kind === 'value') union.branches.push(branch)
       else if (branch.kind === 'union') {
@@ -343,7 +343,7 @@ class ShapeReader {
         } else if (sources.length === 1) {
           const source = sources[0]!
           const regex = compilePattern(source)
-          const at = this.document.child(loc, 'patternProperties', source)!
+          const at = this.document.entry(loc, 'patternProperties', source)!
           if (regex === undefined) issue('patternProperties', `pattern ${JSON.stringify(source)} is not a valid Unicode regular expression`)
           else object.pattern = { source, regex, pointer: at.pointer, shape: this.read(at, NO_CHAIN) }
         }
@@ -354,7 +354,7 @@ class ShapeReader {
       if (!isSchemaObject(properties)) issue('properties', '"properties" must be an object')
       else {
         for (const key of Object.keys(properties)) {
-          const at = this.document.child(loc, 'properties', key)!
+          const at = this.document.entry(loc, 'properties', key)!
           declared.add(key)
           object.properties.push({ key, pointer: at.pointer, required: requiredKeys.has(key), shape: this.read(at, NO_CHAIN) })
         }
@@ -368,7 +368,7 @@ class ShapeReader {
       let shape: CompactShape
       if (object.pattern !== undefined && object.pattern.regex.test(key)) shape = object.pattern.shape
       else if (isSchemaObject(additionalProperties) || typeof additionalProperties === 'boolean') {
-        shape = this.read(this.document.child(loc, 'additionalProperties')!, NO_CHAIN)
+        shape = this.read(this.document.at(loc, 'additionalProperties')!, NO_CHAIN)
       } else shape = { kind: 'any', pointer, issues: [] }
       object.properties.push({ key, pointer, required: true, shape })
     }
@@ -431,6 +431,7 @@ export function compilePattern(source: string): RegExp | undefined {
 
 function readStringRules(schema: { readonly [k: string]: unknown }, issue: (keyword: string, message: string) => void): StringRules {
   const rules: StringRules = {}
+  if (schema.minLength === undefined && schema.maxLength === undefined && schema.pattern === undefined && schema.format === undefined) return rules
   for (const keyword of ['minLength', 'maxLength'] as const) {
     const value = schema[keyword]
     if (value === undefined) continue
@@ -454,6 +455,8 @@ function readStringRules(schema: { readonly [k: string]: unknown }, issue: (keyw
 
 function readNumberRules(schema: { readonly [k: string]: unknown }, issue: (keyword: string, message: string) => void): NumberRules {
   const rules: NumberRules = {}
+  if (schema.minimum === undefined && schema.maximum === undefined && schema.exclusiveMinimum === undefined &&
+    schema.exclusiveMaximum === undefined && schema.multipleOf === undefined) return rules
   for (const keyword of ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'] as const) {
     const value = schema[keyword]
     if (value === undefined) continue

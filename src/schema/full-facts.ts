@@ -132,6 +132,9 @@ function plainConjunction(locs: readonly SchemaLoc[]): SchemaLoc[] | false | und
   return out
 }
 
+/** The empty set a branch shares when it has no `required`, `pattern` or `format`. */
+const NO_STRINGS: ReadonlySet<string> = new Set()
+
 const UNION_KEYWORDS: ReadonlySet<string> = new Set(['anyOf', 'oneOf', 'allOf'])
 
 /** True if `schema` has a keyword of its own that constrains values (not a union, annotation or `x-`). */
@@ -146,11 +149,11 @@ function assertsOwnKeyword(schema: { readonly [k: string]: unknown }): boolean {
 function readBranch(conjuncts: readonly SchemaLoc[], fallback: string): FullBranch | undefined {
   let types = ALL_TYPES
   let values: unknown[] | undefined
-  const required = new Set<string>()
+  let required: Set<string> | undefined
   let minLength = 0
   let maxLength: number | undefined
-  const patterns = new Set<string>()
-  const formats = new Set<string>()
+  let patterns: Set<string> | undefined
+  let formats: Set<string> | undefined
   let lower: Bound | undefined
   let upper: Bound | undefined
   const multiples: number[] = []
@@ -169,11 +172,11 @@ function readBranch(conjuncts: readonly SchemaLoc[], fallback: string): FullBran
     const literals = Array.isArray(s.enum) ? s.enum : undefined
     if (literals !== undefined) values = values === undefined ? [...literals] : values.filter((v) => includesJson(literals, v))
     if (Object.hasOwn(s, 'const')) values = (values ?? [s.const]).filter((v) => includesJson([s.const], v))
-    if (Array.isArray(s.required)) for (const key of s.required) if (typeof key === 'string') required.add(key)
+    if (Array.isArray(s.required)) for (const key of s.required) if (typeof key === 'string') (required ??= new Set()).add(key)
     if (isCount(s.minLength)) minLength = Math.max(minLength, s.minLength)
     if (isCount(s.maxLength)) maxLength = Math.min(maxLength ?? Infinity, s.maxLength)
-    if (typeof s.pattern === 'string') patterns.add(s.pattern)
-    if (typeof s.format === 'string') formats.add(s.format)
+    if (typeof s.pattern === 'string') (patterns ??= new Set()).add(s.pattern)
+    if (typeof s.format === 'string') (formats ??= new Set()).add(s.format)
     if (isFiniteNumber(s.minimum)) lower = tighterLower(lower, { value: s.minimum, exclusive: false })
     if (isFiniteNumber(s.exclusiveMinimum)) lower = tighterLower(lower, { value: s.exclusiveMinimum, exclusive: true })
     if (isFiniteNumber(s.maximum)) upper = tighterUpper(upper, { value: s.maximum, exclusive: false })
@@ -196,7 +199,8 @@ function readBranch(conjuncts: readonly SchemaLoc[], fallback: string): FullBran
   if (types === 0) return undefined
   return {
     conjuncts, pointer: primary ?? conjuncts[conjuncts.length - 1]?.pointer ?? fallback,
-    types, values, required, minLength, maxLength, patterns, formats, lower, upper, multiples,
+    types, values, required: required ?? NO_STRINGS, minLength, maxLength,
+    patterns: patterns ?? NO_STRINGS, formats: formats ?? NO_STRINGS, lower, upper, multiples,
     minItems, maxItems, uniqueItems,
   }
 }

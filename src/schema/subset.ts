@@ -160,12 +160,10 @@ class Prover implements ProofContext {
     }
     for (const misfit of typeMisfits(shape.types, branch, mask)) this.report(misfit.code, shape.pointer, branch.pointer, misfit.message)
     const accepted = mask & shape.types
-    const finite: unknown[] = []
-    if (accepted & NULL) finite.push(null)
-    if (accepted & BOOLEAN) finite.push(true, false)
-    for (const value of finite) {
-      const misfit = scalarMisfit(shape, value, branch)
-      if (misfit !== undefined) this.report(misfit.code, shape.pointer, branch.pointer, misfit.message)
+    if (accepted & NULL) this.#proveScalar(shape, null, branch)
+    if (accepted & BOOLEAN) {
+      this.#proveScalar(shape, true, branch)
+      this.#proveScalar(shape, false, branch)
     }
     const scalars = accepted & (STRING | INTEGER | FRACTION)
     if (scalars !== 0) {
@@ -179,6 +177,11 @@ class Prover implements ProofContext {
     }
     if ((accepted & OBJECT) !== 0 && shape.object !== 'opaque') proveObject(this, shape.object, branch)
     if ((accepted & ARRAY) !== 0 && shape.array !== 'opaque') proveArray(this, shape.array, branch)
+  }
+
+  #proveScalar(shape: ValueShape, value: unknown, branch: FullBranch): void {
+    const misfit = scalarMisfit(shape, value, branch)
+    if (misfit !== undefined) this.report(misfit.code, shape.pointer, branch.pointer, misfit.message)
   }
 
   /** A full branch with finitely many values: check each one (objects and arrays also structurally). */

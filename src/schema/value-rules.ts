@@ -36,16 +36,15 @@ export function isMultipleOf(value: number, divisor: number): boolean {
  */
 export function scalarMisfit(shape: ValueShape, value: unknown, full: FullBranch): Misfit | undefined {
   const atom = atomOf(value)
-  const shown = JSON.stringify(value)
   if (shape.values !== undefined && !includesJson(shape.values, value)) {
     if (atom === NULL) return { code: 'nullable_wider', message: 'the full view allows null; the compact view does not' }
     return shape.valuesKeyword === 'const'
-      ? { code: 'const_mismatch', message: `the full view allows ${shown}; the compact view requires ${JSON.stringify(shape.values[0])}` }
-      : { code: 'enum_wider', message: `the full view allows ${shown}, which the compact "enum" does not list` }
+      ? { code: 'const_mismatch', message: `the full view allows ${JSON.stringify(value)}; the compact view requires ${JSON.stringify(shape.values[0])}` }
+      : { code: 'enum_wider', message: `the full view allows ${JSON.stringify(value)}, which the compact "enum" does not list` }
   }
   if ((atom & shape.types) === 0) {
     if (atom === NULL) return { code: 'nullable_wider', message: 'the full view allows null; the compact view does not' }
-    return { code: 'type_wider', message: `the full view allows ${shown} (${describeTypes(atom)}); the compact view allows ${describeTypes(shape.types)}` }
+    return { code: 'type_wider', message: `the full view allows ${JSON.stringify(value)} (${describeTypes(atom)}); the compact view allows ${describeTypes(shape.types)}` }
   }
   const broken: string[] = []
   if (typeof value === 'string') {
@@ -64,7 +63,7 @@ export function scalarMisfit(shape: ValueShape, value: unknown, full: FullBranch
     if (multipleOf !== undefined && !isMultipleOf(value, multipleOf)) broken.push(`"multipleOf" ${multipleOf}`)
   }
   if (broken.length === 0) return undefined
-  return { code: 'constraint_not_implied', message: `the full view allows ${shown}, which fails the compact ${broken.join(', ')}` }
+  return { code: 'constraint_not_implied', message: `the full view allows ${JSON.stringify(value)}, which fails the compact ${broken.join(', ')}` }
 }
 
 /** The compact string keywords that the full branch's own keywords do not imply. */
@@ -95,15 +94,13 @@ export function numberRulesNotImplied(rules: NumberRules, full: FullBranch, inte
   const out: string[] = []
   const lower = integerOnly && full.lower !== undefined ? integerLower(full.lower) : full.lower
   const upper = integerOnly && full.upper !== undefined ? integerUpper(full.upper) : full.upper
-  const show = (b: Bound | undefined): string => (b === undefined ? 'none' : `${b.exclusive ? '>' : '≥'} ${b.value}`)
   if (rules.minimum !== undefined && !(lower !== undefined && lower.value >= rules.minimum)) {
-    out.push(`"minimum" ${rules.minimum} (full lower bound: ${show(lower)})`)
+    out.push(`"minimum" ${rules.minimum} (full lower bound: ${showLower(lower)})`)
   }
   if (rules.exclusiveMinimum !== undefined &&
     !(lower !== undefined && (lower.value > rules.exclusiveMinimum || (lower.value === rules.exclusiveMinimum && lower.exclusive)))) {
-    out.push(`"exclusiveMinimum" ${rules.exclusiveMinimum} (full lower bound: ${show(lower)})`)
+    out.push(`"exclusiveMinimum" ${rules.exclusiveMinimum} (full lower bound: ${showLower(lower)})`)
   }
-  const showUpper = (b: Bound | undefined): string => (b === undefined ? 'none' : `${b.exclusive ? '<' : '≤'} ${b.value}`)
   if (rules.maximum !== undefined && !(upper !== undefined && upper.value <= rules.maximum)) {
     out.push(`"maximum" ${rules.maximum} (full upper bound: ${showUpper(upper)})`)
   }
@@ -115,6 +112,14 @@ export function numberRulesNotImplied(rules: NumberRules, full: FullBranch, inte
     out.push(`"multipleOf" ${rules.multipleOf} (the full view does not assert the same "multipleOf")`)
   }
   return out
+}
+
+function showLower(b: Bound | undefined): string {
+  return b === undefined ? 'none' : `${b.exclusive ? '>' : '≥'} ${b.value}`
+}
+
+function showUpper(b: Bound | undefined): string {
+  return b === undefined ? 'none' : `${b.exclusive ? '<' : '≤'} ${b.value}`
 }
 
 function integerLower(bound: Bound): Bound {
@@ -143,9 +148,12 @@ export function scalarAtomsMisfit(shape: ValueShape, full: FullBranch, atoms: nu
   return { code: 'constraint_not_implied', message: `the full view does not imply the compact ${broken.join(', ')}` }
 }
 
+const NO_MISFITS: readonly Misfit[] = []
+
 /** Why the full branch's types in `atoms` are not all accepted by `types`; `undefined` if they are. */
-export function typeMisfits(types: number, full: FullBranch, atoms: number): Misfit[] {
+export function typeMisfits(types: number, full: FullBranch, atoms: number): readonly Misfit[] {
   const missing = atoms & full.types & ~types
+  if (missing === 0) return NO_MISFITS
   const out: Misfit[] = []
   if (missing & NULL) out.push({ code: 'nullable_wider', message: 'the full view allows null; the compact view does not' })
   const other = missing & ~NULL

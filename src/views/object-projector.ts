@@ -117,6 +117,8 @@ function emitObject(plan: ObjectPlan, source: string, depth: number, bound: Arra
       const m = bound.length
       const inner = emitObject(child, `c${m}`, depth + 1, bound)
       lines.push(`if (typeof ${v(i)} === "object" && ${v(i)} !== null) { if (Array.isArray(${v(i)})) ${v(i)} = a${n}_${i}(${v(i)}); else { const c${m} = ${v(i)};\n${inner}\n${v(i)} = r${m}; } }`)
+    } else if (parts[i]!.empty === true) {
+      lines.push(`if (typeof ${v(i)} === "object" && ${v(i)} !== null) ${v(i)} = Array.isArray(${v(i)}) ? [] : {};`)
     } else {
       lines.push(`if (typeof ${v(i)} === "object" && ${v(i)} !== null) ${v(i)} = Array.isArray(${v(i)}) ? a${n}_${i}(${v(i)}) : o${n}_${i}(${v(i)});`)
     }

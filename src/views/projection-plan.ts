@@ -18,7 +18,12 @@ const copyStructured: Structured = (value) => deepCopy(value)
 export interface Parts {
   readonly objects: Structured
   readonly arrays: Structured
+  /** True where no object or array is allowed: both project to an empty one (`{}`, `[]`). */
+  readonly empty?: boolean
 }
+
+/** A position that allows no object or array (scalars or nothing). */
+const EMPTY: Parts = { objects: stripObject, arrays: stripArray, empty: true }
 
 /**
  * Compiles compact shapes into projection functions, once per tool. Each shape compiles once;
@@ -55,9 +60,12 @@ export class PlanCompiler {
       case 'any':
         return { objects: copyStructured, arrays: copyStructured }
       case 'never':
-        return { objects: stripObject, arrays: stripArray }
-      case 'value':
-        return { objects: this.#objectOf(shape), arrays: this.#arrayOf(shape) }
+        return EMPTY
+      case 'value': {
+        const objects = this.#objectOf(shape)
+        const arrays = this.#arrayOf(shape)
+        return objects === stripObject && arrays === stripArray ? EMPTY : { objects, arrays }
+      }
       case 'union':
         return { objects: this.#unionObjects(shape, shape.objects), arrays: this.#unionArrays(shape, shape.arrays) }
     }
