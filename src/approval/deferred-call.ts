@@ -4,6 +4,7 @@ import { createCallBase } from '../dispatch/call-base.js'
 import { prepareInput } from '../dispatch/prepare.js'
 import type { InvokeError, InvokeOk, InvokeOutcome, InvokeRequest } from '../dispatch/types.js'
 import { isToolError, type ToolError } from '../errors/tool-error.js'
+import { scrubJson } from '../redact/redact.js'
 import { toolFacts } from '../policy/policy.js'
 import type { Tool } from '../tool/types.js'
 import { digestOf, policyInput } from './authorize.js'
@@ -60,7 +61,17 @@ export async function runDeferred(record: PendingApprovalRecord, deps: ResolvedA
   const decision = await checkPolicy(deps.policy, { tool: facts, scope: call.scope, input: policyInput(call, deps.policy) }, deps.guard.timeoutMs)
   if (isToolError(decision)) return settle(await host.fail(call, decision))
   if (decision.decision === 'deny') return settle(await host.fail(call, policyDenied(facts, decision.reason, decision.owner)))
-  return settle(await host.complete(call))
+  return settle(withoutSecrets(await host.complete(call), call.secrets))
+
+  /**
+   * The approved call's outcome as the approval record keeps it: a tool that echoes a sensitive
+   * input value into its record gets that value scrubbed, since stored approval records never hold
+   * a secret (issue 4). Errors are scrubbed by the dispatcher already.
+   */
+  function withoutSecrets(outcome: InvokeOutcome, secrets: readonly string[]): InvokeOutcome {
+    if (outcome.status !== 'ok' || secrets.length === 0) return outcome
+    return { ...outcome, result: { structured: scrubJson(outcome.result.structured, secrets), preview: outcome.result.preview } }
+  }
 
   function settle(outcome: InvokeOutcome): InvokeOk | InvokeError {
     return isFinalOutcome(outcome) ? outcome : error(recordInvalid(record.approval_id, 'the approved call asked for another approval'))

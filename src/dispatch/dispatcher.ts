@@ -36,7 +36,7 @@ import type { Dispatcher, DispatcherOptions, InvokeOutcome, InvokeRequest } from
  */
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const catalog = buildCatalog(options?.tools)
-  const hooks = new HookRegistry(options?.hooks)
+  const hooks = new HookRegistry(options?.hooks, options?.hookTimeoutMs)
   const logger = options?.logger ?? silentLogger
   const approvals = createApprovalEngine(options, { tools: catalog, complete, fail })
 

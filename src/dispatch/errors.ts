@@ -123,6 +123,11 @@ export function hookFailed(tool: Tool, cause: unknown): ToolError {
   return error
 }
 
+/** A pre-call hook did not answer within the dispatcher's `hookTimeoutMs`: the call fails closed. */
+export function hookTimedOut(tool: Tool, timeoutMs: number): ToolError {
+  return new ToolError({ code: 'tool_hook_failed', reason: 'hook_timeout', message: `tool "${tool.id}" pre-call hook did not answer within ${timeoutMs} ms` })
+}
+
 /** A pre-call hook returned something it may not: another tool ID or scope, no tool_input, a non-JSON input. */
 export function hookPatchInvalid(tool: Tool, problem: string): ToolError {
   return new ToolError({ code: 'tool_hook_failed', reason: 'hook_patch_invalid', message: `tool "${tool.id}" pre-call hook returned an invalid patch: ${problem}` })

@@ -2,6 +2,7 @@ import type { ToolError } from '../errors/tool-error.js'
 import type { PostCallPayload, PostErrorPayload } from '../hooks/events.js'
 import { payloadBase } from '../hooks/payload.js'
 import type { HookRegistry } from '../hooks/registry.js'
+import { withDeadline } from '../approval/deadline.js'
 import { deepFreeze } from '../json/freeze.js'
 import { safeLog, type Logger } from '../log/logger.js'
 import { scrubJson } from '../redact/redact.js'
@@ -28,7 +29,7 @@ export async function emitPostCall(call: EventCall, result: ToolResult, hooks: H
     ...payloadBase(call, call.input, call.view),
     tool_result: scrubJson({ structured: result.structured, preview: result.preview }, call.secrets) as ToolResult,
   })
-  for (const handler of handlers) await observe('tool.post_call', () => handler(payload), call, logger)
+  for (const handler of handlers) await observe('tool.post_call', () => handler(payload), call, hooks, logger)
 }
 
 /** Emits `tool.post_error` with the typed error's dispatch payload (already scrubbed). */
@@ -40,18 +41,17 @@ export async function emitPostError(call: EventCall, error: ToolError, hooks: Ho
     ...payloadBase(call, call.input, call.view),
     error: error.forSurface('dispatch'),
   })
-  for (const handler of handlers) await observe('tool.post_error', () => handler(payload), call, logger)
+  for (const handler of handlers) await observe('tool.post_error', () => handler(payload), call, hooks, logger)
 }
 
-async function observe(event: string, run: () => unknown, call: EventCall, logger: Logger): Promise<void> {
-  try {
-    await run()
-  } catch (error) {
-    safeLog(
-      logger,
-      'error',
-      { event, tool_id: call.tool.id, tool_call_id: call.tool_call_id, error: error instanceof Error ? error.name : typeof error },
-      `${event} observer failed; the outcome is kept`,
-    )
-  }
+async function observe(event: string, run: () => unknown, call: EventCall, hooks: HookRegistry, logger: Logger): Promise<void> {
+  const observed = await withDeadline(run, hooks.timeoutMs)
+  if (observed.ok) return
+  const cause = observed.cause
+  safeLog(
+    logger,
+    'error',
+    { event, tool_id: call.tool.id, tool_call_id: call.tool_call_id, timed_out: observed.timedOut, error: cause instanceof Error ? cause.name : typeof cause },
+    `${event} observer failed; the outcome is kept`,
+  )
 }

@@ -9,7 +9,8 @@ import { safeLog, type Logger } from '../log/logger.js'
 import { restoreRedacted } from '../redact/redact.js'
 import { scrubError } from '../redact/scrub-error.js'
 import type { Call } from './call.js'
-import { hookDenied, hookFailed, hookPatchInvalid } from './errors.js'
+import { withDeadline } from '../approval/deadline.js'
+import { hookDenied, hookFailed, hookPatchInvalid, hookTimedOut } from './errors.js'
 import { prepareInput } from './prepare.js'
 
 /**
@@ -28,13 +29,12 @@ export async function runPreCall(call: Call, hooks: HookRegistry, logger: Logger
   let current = call
   for (const handler of hooks.list('tool.pre_call')) {
     const payload: PreCallPayload = Object.freeze({ event: 'tool.pre_call', ...payloadBase(current, current.input, current.view) })
-    let decision: PreCallDecision
-    try {
-      decision = await handler(payload)
-    } catch (error) {
-      safeLog(logger, 'error', { event: 'tool.pre_call', tool_id: current.tool.id, tool_call_id: current.tool_call_id }, 'pre-call hook threw')
-      return scrubError(hookFailed(current.tool, error), current.secrets)
+    const answered = await withDeadline(() => handler(payload), hooks.timeoutMs)
+    if (!answered.ok) {
+      safeLog(logger, 'error', { event: 'tool.pre_call', tool_id: current.tool.id, tool_call_id: current.tool_call_id, timed_out: answered.timedOut }, 'pre-call hook failed')
+      return scrubError(answered.timedOut ? hookTimedOut(current.tool, hooks.timeoutMs) : hookFailed(current.tool, answered.cause), current.secrets)
     }
+    const decision: PreCallDecision = answered.value
     if (decision === undefined || decision === null) continue
     let next: Call | ToolError
     try {

@@ -68,6 +68,12 @@ export interface DispatcherOptions {
   hooks?: HookOptions
   /** Structured logger (pino- and console-compatible). Default: silent. */
   logger?: Logger
+  /**
+   * How long one hook handler may take, in milliseconds. Default 10,000. A pre-call handler past it
+   * fails the call closed (`tool_hook_failed` / `hook_timeout`); an observer past it is logged and
+   * the outcome is kept. `Infinity` waits forever.
+   */
+  hookTimeoutMs?: number
   /** Decides every call after the pre-call hooks (spec 001). Default `defaultToolPolicy`: allow, approval for tools that declare it. */
   policy?: ToolPolicy
   /** Approval stores, prompt callback and time budgets. Default: in-memory stores, no prompt (pending approvals). */

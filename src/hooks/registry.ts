@@ -3,6 +3,9 @@ import type { HookEvent, HookHandlers } from './events.js'
 const EVENTS: readonly HookEvent[] = ['tool.pre_call', 'tool.post_call', 'tool.post_error']
 const NONE: readonly never[] = Object.freeze([])
 
+/** How long one hook handler may take by default: 10 s. */
+export const DEFAULT_HOOK_TIMEOUT_MS = 10_000
+
 /** Initial hooks for `createDispatcher({ hooks })`: one handler or a list per event, in order. */
 export type HookOptions = { readonly [E in HookEvent]?: HookHandlers[E] | readonly HookHandlers[E][] }
 
@@ -14,8 +17,17 @@ export class HookRegistry {
     'tool.post_error': [],
   }
 
-  /** @throws HookRegistrationError for an `initial` that is not an object, an unknown event, or a non-function handler. */
-  constructor(initial: HookOptions = {}) {
+  /** How long one handler may take, in milliseconds (`Infinity`: no limit). */
+  readonly timeoutMs: number
+
+  /**
+   * @param timeoutMs - how long one handler may take (default {@link DEFAULT_HOOK_TIMEOUT_MS}).
+   * @throws HookRegistrationError for an `initial` that is not an object, an unknown event, a
+   *   non-function handler, or a `timeoutMs` that is not a positive number of milliseconds.
+   */
+  constructor(initial: HookOptions = {}, timeoutMs: number = DEFAULT_HOOK_TIMEOUT_MS) {
+    if (typeof timeoutMs !== 'number' || !(timeoutMs > 0)) throw new HookRegistrationError('hookTimeoutMs must be a positive number of milliseconds')
+    this.timeoutMs = timeoutMs
     if (typeof initial !== 'object' || initial === null || Array.isArray(initial)) {
       throw new HookRegistrationError('hooks must be an object of handlers per event')
     }

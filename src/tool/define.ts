@@ -50,6 +50,16 @@ export function defineTool<I extends TSchema, O extends TSchema & { compact?: ne
   definition: SingleResultToolDefinition<I, O>,
 ): SingleResultTool
 export function defineTool(definition: ToolDefinition): ViewedTool | SingleResultTool {
+  try {
+    return defineChecked(definition)
+  } catch (error) {
+    if (error instanceof ToolDefinitionError) throw error
+    // A getter or Proxy in the definition threw while it was read.
+    throw new ToolDefinitionError(undefined, [{ path: '', code: 'unreadable_definition', message: `the definition could not be read: ${error instanceof Error ? error.message : String(error)}` }])
+  }
+}
+
+function defineChecked(definition: ToolDefinition): ViewedTool | SingleResultTool {
   const problems: DefinitionProblem[] = []
   const problem = (path: string, code: string, message: string): void => {
     problems.push({ path, code, message })

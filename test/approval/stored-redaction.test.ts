@@ -78,3 +78,27 @@ describe('stored approval records never hold a sensitive value (issue 4)', () =>
     expect(seen).toEqual([{ target: 'prod', note: REDACTED, result_view: 'full' }])
   })
 })
+
+describe('the outcome an approval record keeps', () => {
+  it('scrubs a sensitive value the tool echoed into its record (stored and shown)', async () => {
+    const Type = (await import('typebox')).default
+    const { defineTool } = await import('result-views')
+    const echo = defineTool({
+      id: 'ops__echo',
+      description: 'Echoes its note.',
+      approval: 'required',
+      input: Type.Object({ note: Type.String() }, { additionalProperties: false }),
+      output: Type.Object({ echo: Type.String() }, { additionalProperties: false }),
+      sensitiveInputFields: ['note'],
+      handler: (input) => ({ echo: `got ${input.note}` }),
+    })
+    const { stores, written } = recordingStores()
+    const dispatcher = createDispatcher({ tools: [echo], approvals: stores })
+    const outcome = await dispatcher.invoke({ tool_id: 'ops__echo', input: { note: CANARY }, scope: SCOPE })
+    const approvalId = (outcome as { approval_id: string }).approval_id
+    const resolved = await dispatcher.approvals.resolve(approvalId, { decision: 'approved', profile_id: SCOPE.profile_id })
+    expect(resolved).toMatchObject({ execution_status: 'completed', outcome: { result: { structured: { echo: `got ${REDACTED}` } } } })
+    expect(JSON.stringify(written)).not.toContain(CANARY)
+    expect(JSON.stringify(await dispatcher.approvals.show(approvalId, { profile_id: SCOPE.profile_id }))).not.toContain(CANARY)
+  })
+})
