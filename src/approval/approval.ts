@@ -15,6 +15,8 @@ export interface ApprovalEngineOptions {
   readonly policy?: ToolPolicy
   readonly approvals?: ApprovalOptions
   readonly logger?: Logger
+  /** The dispatcher's clock (epoch milliseconds); `approvals.now` wins when both are given. */
+  readonly clock?: () => number
 }
 
 /** The approval engine of one dispatcher: the lifecycle step and the `dispatcher.approvals` operations. */
@@ -34,7 +36,7 @@ export interface ApprovalEngine {
  *   `approvals` options.
  */
 export function createApprovalEngine(options: ApprovalEngineOptions, host: DispatchHost): ApprovalEngine {
-  const deps = resolveApprovalOptions(options.policy, options.approvals, options.logger)
+  const deps = resolveApprovalOptions(options.policy, options.approvals, options.logger, options.clock)
   return Object.freeze({
     authorize: (call: Call) => authorize(call, deps),
     probe: (tool: Tool, scope: Readonly<CallScope>) => checkPolicy(deps.policy, { tool: toolFacts(tool), scope, input: {} }, deps.guard.timeoutMs),

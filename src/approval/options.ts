@@ -91,7 +91,12 @@ export interface ResolvedApprovals extends AuthorizeDeps {
  * @throws PolicyDefinitionError when `policy` has no `decide` function.
  * @throws ApprovalConfigError listing every bad `approvals` field, including every unknown key.
  */
-export function resolveApprovalOptions(policy: ToolPolicy | undefined, approvals: ApprovalOptions | undefined, logger: Logger | undefined): ResolvedApprovals {
+export function resolveApprovalOptions(
+  policy: ToolPolicy | undefined,
+  approvals: ApprovalOptions | undefined,
+  logger: Logger | undefined,
+  clock?: () => number,
+): ResolvedApprovals {
   if (policy !== undefined && typeof (policy as { decide?: unknown } | null)?.decide !== 'function') {
     throw new PolicyDefinitionError([{ path: '/policy', code: 'invalid_policy', message: 'policy must have a decide function' }])
   }
@@ -130,7 +135,7 @@ export function resolveApprovalOptions(policy: ToolPolicy | undefined, approvals
     guard: { timeoutMs: given.timeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS, logger: logger ?? silentLogger },
     promptTimeoutMs: given.promptTimeoutMs ?? Infinity,
     pendingTtlMs: given.pendingTtlMs ?? DEFAULT_PENDING_TTL_MS,
-    now: given.now ?? Date.now,
+    now: given.now ?? clock ?? Date.now,
     checkOwner: given.checkOwner,
     held: new HeldInputs(),
   }

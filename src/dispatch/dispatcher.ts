@@ -36,6 +36,9 @@ import type { Dispatcher, DispatcherOptions, InvokeOutcome, InvokeRequest } from
  */
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const catalog = buildCatalog(options?.tools)
+  if (options?.clock !== undefined && typeof options.clock !== 'function') {
+    throw new ToolDefinitionError(undefined, [{ path: '/clock', code: 'invalid_clock', message: 'clock must be a function returning epoch milliseconds' }])
+  }
   const hooks = new HookRegistry(options?.hooks, options?.hookTimeoutMs)
   const logger = options?.logger ?? silentLogger
   const approvals = createApprovalEngine(options, { tools: catalog, complete, fail })

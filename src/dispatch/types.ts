@@ -74,6 +74,11 @@ export interface DispatcherOptions {
    * the outcome is kept. `Infinity` waits forever.
    */
   hookTimeoutMs?: number
+  /**
+   * The current time in epoch milliseconds (token expiry, pending approval lifetimes, timestamps).
+   * Default `Date.now`. Tests pass a fake clock; `approvals.now`, if given, wins.
+   */
+  clock?: () => number
   /** Decides every call after the pre-call hooks (spec 001). Default `defaultToolPolicy`: allow, approval for tools that declare it. */
   policy?: ToolPolicy
   /** Approval stores, prompt callback and time budgets. Default: in-memory stores, no prompt (pending approvals). */

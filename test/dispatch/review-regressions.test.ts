@@ -212,3 +212,15 @@ describe('definitions that cannot be read', () => {
     expect(() => defineTool(definition as never)).toThrow(expect.objectContaining({ code: 'tool_definition_invalid' }))
   })
 })
+
+describe('the dispatcher clock', () => {
+  it('drives token expiry (createDispatcher({ clock }))', async () => {
+    let now = Date.parse('2026-11-10T14:00:00Z')
+    const tool = defineTool({ id: 'c2', description: 'd', approval: 'required', input: Type.Object({}), output: Type.Object({}), handler: () => ({}) })
+    const dispatcher = createDispatcher({ tools: [tool], clock: () => now })
+    const { token, expires_at } = await dispatcher.approvals.mintApprovalToken({ tool_id: 'c2', input: {}, ttlMs: 1000 })
+    expect(expires_at).toBe('2026-11-10T14:00:01.000Z')
+    now += 2000
+    expect(errorOf(await dispatcher.invoke({ tool_id: 'c2', input: {}, approval_token: token })).reason).toBe('token_expired')
+  })
+})
