@@ -1,0 +1,40 @@
+// The repository conventions of docs/architecture.md and STYLE.md, enforced.
+import { readFileSync, readdirSync, statSync } from 'node:fs'
+import { join, relative } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+
+const root = fileURLToPath(new URL('../..', import.meta.url))
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(join(root, dir)).flatMap((name) => {
+    const path = join(dir, name)
+    return statSync(join(root, path)).isDirectory() ? filesUnder(path) : [path]
+  })
+}
+
+const sources = ['src', 'test', 'examples', 'bench', 'scripts'].flatMap(filesUnder)
+
+describe('repository conventions', () => {
+  it('names every file in kebab-case (STYLE.md 14)', () => {
+    const bad = sources.filter((path) => !/^[a-z0-9]+(-[a-z0-9]+)*(\.[a-z0-9]+)*$/.test(path.split('/').pop()!))
+    expect(bad).toEqual([])
+  })
+
+  it('has no `export *` in any entry or folder index (STYLE.md 2)', () => {
+    const offenders = sources.filter((path) => path.startsWith('src/') && /^export \*/m.test(readFileSync(join(root, path), 'utf8')))
+    expect(offenders).toEqual([])
+  })
+
+  it('keeps one concept per folder under src/, each listed in docs/architecture.md', () => {
+    const map = readFileSync(join(root, 'docs/architecture.md'), 'utf8')
+    const folders = readdirSync(join(root, 'src')).filter((name) => statSync(join(root, 'src', name)).isDirectory())
+    for (const folder of folders) expect(map, `docs/architecture.md lists src/${folder}/`).toContain(`\`${folder}/\``)
+  })
+
+  it('never lets the root entry import a subpath entry', () => {
+    const rootFiles = sources.filter((path) => path.startsWith('src/') && !/^src\/(loop|mcp|sqlite|testing)\//.test(path))
+    const offenders = rootFiles.filter((path) => /from '(\.\.\/)+(loop|mcp|sqlite|testing)\//.test(readFileSync(join(root, path), 'utf8')))
+    expect(offenders.map((path) => relative(root, join(root, path)))).toEqual([])
+  })
+})
