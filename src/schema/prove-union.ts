@@ -64,6 +64,8 @@ function reportNoBranch(ctx: ProofContext, union: UnionShape, branch: FullBranch
   ctx.report('type_wider', union.pointer, branch.pointer, `the full view allows ${what}; the compact union allows ${describeTypes(unionTypes(union))}`)
 }
 
+const SCALAR_ATOMS: readonly number[] = [STRING, INTEGER, FRACTION]
+
 function proveScalars(ctx: ProofContext, union: UnionShape, branch: FullBranch): void {
   const literals: unknown[] = []
   const atoms: number[] = []
@@ -72,16 +74,17 @@ function proveScalars(ctx: ProofContext, union: UnionShape, branch: FullBranch):
   } else {
     if (branch.types & NULL) literals.push(null)
     if (branch.types & BOOLEAN) literals.push(true, false)
-    for (const atom of [STRING, INTEGER, FRACTION]) if (branch.types & atom) atoms.push(atom)
+    for (const atom of SCALAR_ATOMS) if (branch.types & atom) atoms.push(atom)
   }
   for (const value of literals) {
+    // Most values fit the branch of their type: look for it before collecting every misfit.
+    if (union.branches.some((b) => (atomOf(value) & b.types) !== 0 && scalarMisfit(b, value, branch) === undefined)) continue
     const misfits = union.branches.map((b) => scalarMisfit(b, value, branch))
-    if (misfits.some((m) => m === undefined)) continue
     reportNoBranch(ctx, union, branch, atomOf(value), misfits, JSON.stringify(value))
   }
   for (const atom of atoms) {
+    if (union.branches.some((b) => (b.types & atom) !== 0 && scalarAtomsMisfit(b, branch, atom) === undefined)) continue
     const misfits = union.branches.map((b) => ((b.types & atom) === 0 ? typeGap(b, atom) : scalarAtomsMisfit(b, branch, atom)))
-    if (misfits.some((m) => m === undefined)) continue
     reportNoBranch(ctx, union, branch, atom, misfits, `any ${describeTypes(atom)}`)
   }
 }

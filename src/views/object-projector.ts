@@ -11,22 +11,13 @@ interface ObjectPlan {
 }
 
 /**
- * The plan behind each generated object projector, so that a parent object can inline its
- * children's projection into its own generated function instead of calling them.
+ * The plan behind each generated object projector (a property of the function under this
+ * symbol), so that a parent object can inline its children's projection into its own generated
+ * function instead of calling them.
  */
-const plans = new WeakMap<Structured, ObjectPlan>()
+const PLAN = Symbol('object projection plan')
 
-/**
- * Generated factories by source text. The code depends only on the keys, their `required` flags
- * and which children are inlined (never on the parts themselves, which are arguments), so tools
- * whose compact objects look alike share one compiled factory.
- */
-const factories = new Map<string, Factory>()
-/**
- * The `Function` constructor that compiled the cached factories. When the global one is replaced
- * (code generation turned off, as under a CSP) the cache is dropped, so compiling asks again.
- */
-let compiledBy: unknown = Function
+type PlannedProjector = Structured & { [PLAN]?: ObjectPlan }
 
 type Factory = (bound: ReadonlyArray<readonly Parts[]>, h: typeof hasOwn, P: Record<string, unknown>, d: typeof define) => Structured
 
@@ -60,43 +51,33 @@ export function objectProjector(keys: readonly string[], required: readonly bool
   } catch {
     return looped(keys, parts)
   }
-  plans.set(projector, plan)
+  ;(projector as PlannedProjector)[PLAN] = plan
   return projector
+}
+
+/** What the code of one generated function refers to: the parts of each emitted object, and their bindings. */
+interface Emitted {
+  readonly bound: Array<readonly Parts[]>
+  readonly bindings: string[]
 }
 
 /** Builds the generated projector of `plan` (and of the children it inlines). */
 function generated(plan: ObjectPlan): Structured {
-  const bound: Array<readonly Parts[]> = []
-  const code = emitObject(plan, 's', 0, bound)
-  const body = `"use strict";\n${bindings(bound)}\nreturn function projectObject(s) {\n${code}\nreturn r0;\n};`
-  if (compiledBy !== Function) {
-    factories.clear()
-    compiledBy = Function
-  }
-  let factory = factories.get(body)
-  if (factory === undefined) {
-    // Keys enter the code only as JSON string literals (never `__proto__` in a literal, which would set the prototype).
-    factory = new Function('B', 'h', 'P', 'd', body) as Factory
-    factories.set(body, factory)
-  }
-  return factory(bound, hasOwn, objectPrototype, define)
-}
-
-/** `const o0_1 = B[0][1].objects, a0_1 = B[0][1].arrays;` for every key of every emitted object. */
-function bindings(bound: ReadonlyArray<readonly Parts[]>): string {
-  const lines: string[] = []
-  bound.forEach((parts, n) => {
-    parts.forEach((_, i) => lines.push(`const o${n}_${i} = B[${n}][${i}].objects, a${n}_${i} = B[${n}][${i}].arrays;`))
-  })
-  return lines.join('\n')
+  const emitted: Emitted = { bound: [], bindings: [] }
+  const code = emitObject(plan, 's', 0, emitted)
+  const body = `"use strict";\n${emitted.bindings.join('\n')}\nreturn function projectObject(s) {\n${code}\nreturn r0;\n};`
+  // Keys enter the code only as JSON string literals (never `__proto__` in a literal, which would set the prototype).
+  const factory = new Function('B', 'h', 'P', 'd', body) as Factory
+  return factory(emitted.bound, hasOwn, objectPrototype, define)
 }
 
 /**
  * Statements that project the object in variable `source` into `r<n>` (`n`: this object's index
  * in `bound`). Value of key `i` is `v<n>_<i>`; objects in it are projected by the inlined child
- * plan when there is one, else by `o<n>_<i>`; arrays by `a<n>_<i>`.
+ * plan when there is one, else by `o<n>_<i>`; arrays by `a<n>_<i>` (bound as `B[n][i]`).
  */
-function emitObject(plan: ObjectPlan, source: string, depth: number, bound: Array<readonly Parts[]>): string {
+function emitObject(plan: ObjectPlan, source: string, depth: number, emitted: Emitted): string {
+  const { bound, bindings } = emitted
   const n = bound.length
   bound.push(plan.parts)
   const { keys, required, parts } = plan
@@ -112,14 +93,16 @@ function emitObject(plan: ObjectPlan, source: string, depth: number, bound: Arra
     } else {
       lines.push(`let ${v(i)} = ${source}[${k}]; if (${v(i)} !== undefined && ${v(i)} === P[${k}] && !h.call(${source}, ${k})) ${v(i)} = undefined;`)
     }
-    const child = plans.get(parts[i]!.objects)
+    const child = (parts[i]!.objects as PlannedProjector)[PLAN]
     if (child !== undefined && depth + 1 < MAX_INLINE_DEPTH && bound.length < MAX_INLINED_OBJECTS) {
       const m = bound.length
-      const inner = emitObject(child, `c${m}`, depth + 1, bound)
+      const inner = emitObject(child, `c${m}`, depth + 1, emitted)
+      bindings.push(`const a${n}_${i} = B[${n}][${i}].arrays;`)
       lines.push(`if (typeof ${v(i)} === "object" && ${v(i)} !== null) { if (Array.isArray(${v(i)})) ${v(i)} = a${n}_${i}(${v(i)}); else { const c${m} = ${v(i)};\n${inner}\n${v(i)} = r${m}; } }`)
     } else if (parts[i]!.empty === true) {
       lines.push(`if (typeof ${v(i)} === "object" && ${v(i)} !== null) ${v(i)} = Array.isArray(${v(i)}) ? [] : {};`)
     } else {
+      bindings.push(`const o${n}_${i} = B[${n}][${i}].objects, a${n}_${i} = B[${n}][${i}].arrays;`)
       lines.push(`if (typeof ${v(i)} === "object" && ${v(i)} !== null) ${v(i)} = Array.isArray(${v(i)}) ? a${n}_${i}(${v(i)}) : o${n}_${i}(${v(i)});`)
     }
     if (required[i] === true && key !== '__proto__') literal.push(i)
