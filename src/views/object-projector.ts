@@ -81,49 +81,56 @@ function emitObject(plan: ObjectPlan, source: string, depth: number, emitted: Em
   const n = bound.length
   bound.push(plan.parts)
   const { keys, required, parts } = plan
-  const v = (i: number): string => `v${n}_${i}`
   const lines: string[] = []
+  const names: string[] = []
+  const literals: string[] = []
   const literal: number[] = []
   const appended: number[] = []
-  keys.forEach((key, i) => {
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!
     const k = JSON.stringify(key)
+    const v = `v${n}_${i}`
+    names.push(v)
+    literals.push(k)
     if (key in objectPrototype) {
       // `constructor`, `toString`, `__proto__`, ...: inherited for every plain object, so own only.
-      lines.push(`let ${v(i)} = h.call(${source}, ${k}) ? ${source}[${k}] : undefined;`)
+      lines.push(`let ${v} = h.call(${source}, ${k}) ? ${source}[${k}] : undefined;`)
     } else {
-      lines.push(`let ${v(i)} = ${source}[${k}]; if (${v(i)} !== undefined && ${v(i)} === P[${k}] && !h.call(${source}, ${k})) ${v(i)} = undefined;`)
+      lines.push(`let ${v} = ${source}[${k}]; if (${v} !== undefined && ${v} === P[${k}] && !h.call(${source}, ${k})) ${v} = undefined;`)
     }
+    const isObject = `if (typeof ${v} === "object" && ${v} !== null)`
     const child = (parts[i]!.objects as PlannedProjector)[PLAN]
     if (child !== undefined && depth + 1 < MAX_INLINE_DEPTH && bound.length < MAX_INLINED_OBJECTS) {
       const m = bound.length
       const inner = emitObject(child, `c${m}`, depth + 1, emitted)
       bindings.push(`const a${n}_${i} = B[${n}][${i}].arrays;`)
-      lines.push(`if (typeof ${v(i)} === "object" && ${v(i)} !== null) { if (Array.isArray(${v(i)})) ${v(i)} = a${n}_${i}(${v(i)}); else { const c${m} = ${v(i)};\n${inner}\n${v(i)} = r${m}; } }`)
+      lines.push(`${isObject} { if (Array.isArray(${v})) ${v} = a${n}_${i}(${v}); else { const c${m} = ${v};\n${inner}\n${v} = r${m}; } }`)
     } else if (parts[i]!.empty === true) {
-      lines.push(`if (typeof ${v(i)} === "object" && ${v(i)} !== null) ${v(i)} = Array.isArray(${v(i)}) ? [] : {};`)
+      lines.push(`${isObject} ${v} = Array.isArray(${v}) ? [] : {};`)
     } else {
       bindings.push(`const o${n}_${i} = B[${n}][${i}].objects, a${n}_${i} = B[${n}][${i}].arrays;`)
-      lines.push(`if (typeof ${v(i)} === "object" && ${v(i)} !== null) ${v(i)} = Array.isArray(${v(i)}) ? a${n}_${i}(${v(i)}) : o${n}_${i}(${v(i)});`)
+      lines.push(`${isObject} ${v} = Array.isArray(${v}) ? a${n}_${i}(${v}) : o${n}_${i}(${v});`)
     }
     if (required[i] === true && key !== '__proto__') literal.push(i)
     else appended.push(i)
-  })
-  const entry = (i: number): string => `${JSON.stringify(keys[i])}: ${v(i)}`
-  const present = (list: readonly number[]): string => list.map((i) => `${v(i)} !== undefined`).join(' && ')
-  const store = (i: number): string => {
-    const k = JSON.stringify(keys[i])
-    return keys[i] === '__proto__' ? `if (${v(i)} !== undefined) d(r${n}, ${k}, ${v(i)});` : `if (${v(i)} !== undefined) r${n}[${k}] = ${v(i)};`
   }
+  const r = `r${n}`
+  const entries = (list: readonly number[]): string => list.map((i) => `${literals[i]}: ${names[i]}`).join(', ')
+  const present = (list: readonly number[]): string => list.map((i) => `${names[i]} !== undefined`).join(' && ')
+  const store = (i: number): string =>
+    keys[i] === '__proto__' ? `if (${names[i]} !== undefined) d(${r}, ${literals[i]}, ${names[i]});` : `if (${names[i]} !== undefined) ${r}[${literals[i]}] = ${names[i]};`
   // Key order is always required keys, then optional ones, each in declaration order.
-  const all = [...literal, ...appended]
+  lines.push(`let ${r};`)
   if (appended.length > 0 && !keys.includes('__proto__')) {
-    lines.push(`let r${n};\nif (${present(all)}) r${n} = { ${all.map(entry).join(', ')} };\nelse {`)
+    const all = literal.concat(appended)
+    lines.push(`if (${present(all)}) ${r} = { ${entries(all)} };\nelse {`)
   } else {
-    lines.push(`let r${n};\n{`)
+    lines.push('{')
   }
-  if (literal.length === 0) lines.push(`r${n} = {};`)
-  else lines.push(`if (${present(literal)}) r${n} = { ${literal.map(entry).join(', ')} };\nelse { r${n} = {}; ${literal.map(store).join(' ')} }`)
-  lines.push(...appended.map(store), '}')
+  if (literal.length === 0) lines.push(`${r} = {};`)
+  else lines.push(`if (${present(literal)}) ${r} = { ${entries(literal)} };\nelse { ${r} = {}; ${literal.map(store).join(' ')} }`)
+  for (const i of appended) lines.push(store(i))
+  lines.push('}')
   return lines.join('\n')
 }
 
