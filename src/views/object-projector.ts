@@ -49,7 +49,7 @@ export function objectProjector(keys: readonly string[], required: readonly bool
   try {
     projector = generated(plan)
   } catch {
-    return looped(keys, parts)
+    return looped(keys, required, parts)
   }
   ;(projector as PlannedProjector)[PLAN] = plan
   return projector
@@ -134,12 +134,14 @@ function emitObject(plan: ObjectPlan, source: string, depth: number, emitted: Em
   return lines.join('\n')
 }
 
-function looped(keys: readonly string[], parts: readonly Parts[]): Structured {
-  const count = keys.length
+/** The same projection as a loop over the keys (in the generated code's order: required keys first). */
+function looped(keys: readonly string[], required: readonly boolean[], parts: readonly Parts[]): Structured {
+  const first = (i: number): boolean => required[i] === true && keys[i] !== '__proto__'
+  const order = keys.map((_, i) => i).filter(first).concat(keys.map((_, i) => i).filter((i) => !first(i)))
   return (value) => {
     const source = value as Record<string, unknown>
     const out: Record<string, unknown> = {}
-    for (let i = 0; i < count; i++) {
+    for (const i of order) {
       const key = keys[i]!
       if (!hasOwn.call(source, key)) continue
       let item = source[key]
