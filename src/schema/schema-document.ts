@@ -60,7 +60,7 @@ function appendToken(pointer: string, token: string | number): string {
 export class SchemaDocument {
   #ids: Map<string, SchemaLoc> | undefined
   readonly #root: SchemaLoc
-  readonly #patterns = new Map<string, RegExp | undefined>()
+  #patterns: Map<string, RegExp | undefined> | undefined
 
   constructor(root: unknown) {
     const resource: SchemaResource = { schema: root, pointer: '' }
@@ -69,14 +69,15 @@ export class SchemaDocument {
 
   /** The `pattern` compiled as ajv does (Unicode mode), once per source; `undefined` if invalid. */
   pattern(source: string): RegExp | undefined {
-    if (this.#patterns.has(source)) return this.#patterns.get(source)
+    const patterns = (this.#patterns ??= new Map())
+    if (patterns.has(source)) return patterns.get(source)
     let regex: RegExp | undefined
     try {
       regex = new RegExp(source, 'u')
     } catch {
       regex = undefined
     }
-    this.#patterns.set(source, regex)
+    patterns.set(source, regex)
     return regex
   }
 
