@@ -68,7 +68,17 @@ export async function hotPathsBench(): Promise<Record<string, number>> {
     output: { compact: CompactSessionResult, full: FullSessionResult },
     handler: () => full,
   })
-  const dispatcher = createDispatcher({ tools: [tool] })
+  // The same tool with its own preview (the session id, as the spec's examples show): the default
+  // preview serializes the whole compact record on every call.
+  const withPreview = defineTool({
+    id: 'bench__session_status_preview',
+    description: 'bench',
+    input: Input,
+    output: { compact: CompactSessionResult, full: FullSessionResult },
+    handler: () => full,
+    preview: (record) => record.session.id,
+  })
+  const dispatcher = createDispatcher({ tools: [tool, withPreview] })
   // The same validation work the dispatcher does: formats included.
   const ajv = addFormats(new Ajv({ strict: false }))
   const validateInput = ajv.compile(JSON.parse(JSON.stringify(Input)))
@@ -86,6 +96,9 @@ export async function hotPathsBench(): Promise<Record<string, number>> {
     .add('sha256(JSON.stringify(x))', batch(() => sha(digestInput)))
     .add('invoke (compact, output validated)', async () => {
       for (let i = 0; i < BATCH; i++) await dispatcher.invoke({ tool_id: 'bench__session_status', input })
+    })
+    .add('invoke (compact, output validated, tool preview)', async () => {
+      for (let i = 0; i < BATCH; i++) await dispatcher.invoke({ tool_id: 'bench__session_status_preview', input })
     })
     .add('baseline: ajv input + handler + ajv output + handwritten', async () => {
       for (let i = 0; i < BATCH; i++) {
@@ -108,6 +121,8 @@ export async function hotPathsBench(): Promise<Record<string, number>> {
     projector_vs_handwritten: median('projector') / median('handwritten projection'),
     clean_vs_projector: median('Value.Clean(compact, Value.Clone(full))') / median('projector'),
     invoke_vs_baseline: median('invoke (compact, output validated)') / median('baseline: ajv input + handler + ajv output + handwritten'),
+    invoke_tool_preview_vs_baseline:
+      median('invoke (compact, output validated, tool preview)') / median('baseline: ajv input + handler + ajv output + handwritten'),
     digest_vs_stringify_sha: median('inputDigest') / median('sha256(JSON.stringify(x))'),
     projector_us: (median('projector') * 1000) / BATCH,
     invoke_us: (median('invoke (compact, output validated)') * 1000) / BATCH,

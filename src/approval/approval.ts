@@ -2,7 +2,7 @@ import type { Call } from '../dispatch/call.js'
 import type { Logger } from '../log/logger.js'
 import type { CallScope } from '../dispatch/scope.js'
 import type { ToolError } from '../errors/tool-error.js'
-import { toolFacts, type PolicyDecision, type ToolPolicy } from '../policy/policy.js'
+import { defaultToolPolicy, toolFacts, type PolicyDecision, type ToolPolicy } from '../policy/policy.js'
 import type { Tool } from '../tool/types.js'
 import { checkPolicy } from './policy-check.js'
 import { createApprovalsApi, type ApprovalsApi } from './approvals-api.js'
@@ -23,6 +23,12 @@ export interface ApprovalEngineOptions {
 export interface ApprovalEngine {
   /** The policy and approval step, on the final input (see `authorize`). */
   authorize(call: Call): Promise<AuthorizeResult>
+  /**
+   * True when the call needs no policy or approval work at all: the built-in default policy, a
+   * tool that declares no approval, and no approval token to check (the default policy then
+   * allows, so awaiting `authorize` would only cost time).
+   */
+  allowsAtOnce(call: Call): boolean
   /** Asks the policy about a tool in a scope with an empty input, failing closed (for scoped diagnostics). */
   probe(tool: Tool, scope: Readonly<CallScope>): Promise<PolicyDecision | ToolError>
   readonly api: ApprovalsApi
@@ -39,6 +45,7 @@ export function createApprovalEngine(options: ApprovalEngineOptions, host: Dispa
   const deps = resolveApprovalOptions(options.policy, options.approvals, options.logger, options.clock)
   return Object.freeze({
     authorize: (call: Call) => authorize(call, deps),
+    allowsAtOnce: (call: Call) => deps.policy === defaultToolPolicy && call.tool.approval !== 'required' && call.request.approval_token === undefined,
     probe: (tool: Tool, scope: Readonly<CallScope>) => checkPolicy(deps.policy, { tool: toolFacts(tool), scope, input: {} }, deps.guard.timeoutMs),
     api: createApprovalsApi(deps, host),
   })

@@ -56,10 +56,11 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     const prepared = prepareInput(base, request.input)
     if (isToolError(prepared)) return fail({ ...base, input: plainOrNull(request.input), view: undefined }, prepared)
 
-    const call = await runPreCall(prepared, hooks, logger)
+    // No awaits where nothing can answer: each await of an idle stage costs a task-queue turn.
+    const call = hooks.has('tool.pre_call') ? await runPreCall(prepared, hooks, logger) : prepared
     if (isToolError(call)) return fail(prepared, call)
 
-    const authorized = await approvals.authorize(call)
+    const authorized = approvals.allowsAtOnce(call) ? RUN : await approvals.authorize(call)
     if (authorized.kind === 'error') return fail(call, authorized.error)
     if (authorized.kind === 'pending') return { status: 'approval_pending', tool_call_id: call.tool_call_id, approval_id: authorized.approval_id }
     return complete(call)
@@ -70,7 +71,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     const result = await execute(call)
     if (isToolError(result)) return fail(call, result)
     const safe = { structured: result.structured, preview: scrubText(result.preview, call.secrets) }
-    await emitPostCall(call, safe, hooks, logger)
+    if (hooks.has('tool.post_call')) await emitPostCall(call, safe, hooks, logger)
     return call.view === undefined
       ? { status: 'ok', tool_call_id: call.tool_call_id, result: safe }
       : { status: 'ok', tool_call_id: call.tool_call_id, result: safe, result_view: call.view }
@@ -105,6 +106,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     list,
   }
 }
+
+const RUN = Object.freeze({ kind: 'run' as const })
 
 /** Runs `run` on a checked, normalized scope; a malformed scope rejects with `request_invalid`. */
 async function inScope<T>(scope: CallScope, run: (scope: Readonly<CallScope>) => Promise<T>): Promise<T> {

@@ -58,6 +58,11 @@ export class HookRegistry {
     }
   }
 
+  /** Whether any handler is registered for an event. */
+  has(event: HookEvent): boolean {
+    return this.#handlers[event].length > 0
+  }
+
   /** A snapshot of the handlers of an event: registering during a call does not change that call. */
   list<E extends HookEvent>(event: E): ReadonlyArray<HookHandlers[E]> {
     const handlers = this.#handlers[event] as Array<HookHandlers[E]>
