@@ -1,4 +1,5 @@
-const BRAND: unique symbol = Symbol.for('result-views.ApprovalConfigError')
+import { defineBrand } from '../errors/brand.js'
+const brand = defineBrand('result-views.ApprovalConfigError')
 
 /** One problem in `createDispatcher({ approvals })`. */
 export interface ApprovalConfigProblem {
@@ -21,11 +22,11 @@ export class ApprovalConfigError extends Error {
     const lines = problems.map((p) => `  - ${p.path}: ${p.message}`)
     super(`approvals options are invalid (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n${lines.join('\n')}`)
     this.problems = problems
-    Object.defineProperty(this, BRAND, { value: true })
+    brand.mark(this)
   }
 }
 
 /** True for an {@link ApprovalConfigError} from any copy of this library. */
 export function isApprovalConfigError(value: unknown): value is ApprovalConfigError {
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true
+  return brand.has(value)
 }

@@ -1,6 +1,7 @@
+import { defineBrand } from './brand.js'
 import { ToolErrorCodes, type ToolErrorCode } from './codes.js'
 
-const BRAND: unique symbol = Symbol.for('result-views.ToolError')
+const brand = defineBrand('result-views.ToolError')
 
 /** A surface a `ToolError` is shown on (spec 000 "Errors", last paragraphs). */
 export type ErrorSurface = 'dispatch' | 'cli' | 'http'
@@ -40,7 +41,7 @@ export class ToolError extends Error {
     this.code = init.code
     this.reason = init.reason
     this.details = init.details
-    Object.defineProperty(this, BRAND, { value: true })
+    brand.mark(this)
   }
 
   /**
@@ -76,5 +77,5 @@ export interface ToolErrorPayload {
 
 /** True for a {@link ToolError} from any copy of this library (checks a global brand, not `instanceof`). */
 export function isToolError(value: unknown): value is ToolError {
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true
+  return brand.has(value)
 }

@@ -1,4 +1,5 @@
-const BRAND: unique symbol = Symbol.for('result-views.JsonValueError')
+import { defineBrand } from '../errors/brand.js'
+const brand = defineBrand('result-views.JsonValueError')
 
 /** Why a value is not plain JSON. */
 export type JsonValueProblem =
@@ -30,11 +31,11 @@ export class JsonValueError extends Error {
     super(`value at "${pointer}" is not plain JSON: ${description}`)
     this.problem = problem
     this.pointer = pointer
-    Object.defineProperty(this, BRAND, { value: true })
+    brand.mark(this)
   }
 }
 
 /** True for a {@link JsonValueError} from any copy of this library. */
 export function isJsonValueError(value: unknown): value is JsonValueError {
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true
+  return brand.has(value)
 }

@@ -1,8 +1,9 @@
+import { defineBrand } from '../errors/brand.js'
 import { ToolError } from 'result-views'
 import type { JsonValueError, View } from 'result-views'
 import type { LoopDiagnostic } from './diagnostics.js'
 
-const BRAND: unique symbol = Symbol.for('result-views.LoopError')
+const brand = defineBrand('result-views.LoopError')
 
 /**
  * Codes of {@link LoopError} (thrown for a Loop that cannot start, never for a node that fails):
@@ -49,13 +50,13 @@ export class LoopError extends Error {
     this.code = code
     this.problems = problems
     this.diagnostics = diagnostics
-    Object.defineProperty(this, BRAND, { value: true })
+    brand.mark(this)
   }
 }
 
 /** True for a {@link LoopError} from any copy of this library (checks a global brand, not `instanceof`). */
 export function isLoopError(value: unknown): value is LoopError {
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true
+  return brand.has(value)
 }
 
 function where(problem: LoopProblem): string {

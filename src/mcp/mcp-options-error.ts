@@ -1,4 +1,5 @@
-const BRAND: unique symbol = Symbol.for('result-views.McpOptionsError')
+import { defineBrand } from '../errors/brand.js'
+const brand = defineBrand('result-views.McpOptionsError')
 
 /**
  * Thrown for a misuse of this entry's functions; `code` is always `'mcp_options_invalid'` and
@@ -25,11 +26,11 @@ export class McpOptionsError extends Error {
   constructor(problems: readonly string[], subject = 'createMcpServer options') {
     super(`${subject} ${subject.endsWith('options') ? 'are' : 'is'} invalid: ${problems.join('; ')}`)
     this.problems = problems
-    Object.defineProperty(this, BRAND, { value: true })
+    brand.mark(this)
   }
 }
 
 /** True for a {@link McpOptionsError} from any copy of this library (a global brand, not `instanceof`). */
 export function isMcpOptionsError(value: unknown): value is McpOptionsError {
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true
+  return brand.has(value)
 }

@@ -1,9 +1,10 @@
+import { defineBrand } from '../errors/brand.js'
 import { describeTool, type Tool, type ToolDescriptor } from 'result-views'
 import { McpOptionsError } from './mcp-options-error.js'
 import { toMcpToolList } from './project.js'
 
 /** The brand `defineTool` puts on every tool, global so that it holds across library copies. */
-const TOOL_BRAND = Symbol.for('result-views.Tool')
+const toolBrand = defineBrand('result-views.Tool')
 
 /**
  * Serialized sizes of one catalog's three discovery surfaces, in bytes of UTF-8 JSON
@@ -71,7 +72,7 @@ function checkedDescriptors(tools: unknown): ToolDescriptor[] {
 }
 
 function isDefinedTool(value: unknown): value is Tool {
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[TOOL_BRAND] === true
+  return toolBrand.has(value)
 }
 
 function isDescriptor(value: unknown): value is ToolDescriptor {

@@ -1,4 +1,5 @@
-const BRAND: unique symbol = Symbol.for('result-views.PolicyDefinitionError')
+import { defineBrand } from '../errors/brand.js'
+const brand = defineBrand('result-views.PolicyDefinitionError')
 
 /** One problem found in a policy definition. */
 export interface PolicyProblem {
@@ -23,11 +24,11 @@ export class PolicyDefinitionError extends Error {
     const lines = problems.map((p) => `  - ${p.path || '/'}: ${p.message}`)
     super(`policy definition is invalid (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n${lines.join('\n')}`)
     this.problems = problems
-    Object.defineProperty(this, BRAND, { value: true })
+    brand.mark(this)
   }
 }
 
 /** True for a {@link PolicyDefinitionError} from any copy of this library. */
 export function isPolicyDefinitionError(value: unknown): value is PolicyDefinitionError {
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true
+  return brand.has(value)
 }

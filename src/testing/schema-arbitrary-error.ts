@@ -1,4 +1,5 @@
-const BRAND: unique symbol = Symbol.for('result-views.SchemaArbitraryError')
+import { defineBrand } from '../errors/brand.js'
+const brand = defineBrand('result-views.SchemaArbitraryError')
 
 /**
  * Why `jsonSchemaArbitrary` refused a schema:
@@ -41,11 +42,11 @@ export class SchemaArbitraryError extends TypeError {
     this.problem = problem
     this.keyword = keyword
     this.pointer = pointer
-    Object.defineProperty(this, BRAND, { value: true })
+    brand.mark(this)
   }
 }
 
 /** True for a {@link SchemaArbitraryError} from any copy of this library (checks a global brand). */
 export function isSchemaArbitraryError(value: unknown): value is SchemaArbitraryError {
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true
+  return brand.has(value)
 }

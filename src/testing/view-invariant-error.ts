@@ -1,6 +1,7 @@
+import { defineBrand } from '../errors/brand.js'
 import { formatValue } from './record-compare.js'
 
-const BRAND: unique symbol = Symbol.for('result-views.ViewInvariantError')
+const brand = defineBrand('result-views.ViewInvariantError')
 
 /**
  * Which view invariant failed:
@@ -66,7 +67,7 @@ export class ViewInvariantError extends Error {
     this.counterexamplePath = init.counterexamplePath
     this.counterexample = init.counterexample
     this.toolId = init.toolId
-    Object.defineProperty(this, BRAND, { value: true })
+    brand.mark(this)
   }
 
   /** The construction fields of this error, e.g. to rebuild it with the run details added. */
@@ -94,5 +95,5 @@ function buildMessage(init: ViewInvariantErrorInit): string {
 
 /** True for a {@link ViewInvariantError} from any copy of this library (checks a global brand). */
 export function isViewInvariantError(value: unknown): value is ViewInvariantError {
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true
+  return brand.has(value)
 }

@@ -1,4 +1,5 @@
-const BRAND: unique symbol = Symbol.for('result-views.ToolDefinitionError')
+import { defineBrand } from '../errors/brand.js'
+const brand = defineBrand('result-views.ToolDefinitionError')
 
 /** One problem found in a tool definition. */
 export interface DefinitionProblem {
@@ -29,11 +30,11 @@ export class ToolDefinitionError extends Error {
     super(`${label} is invalid (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n${lines.join('\n')}`)
     this.tool_id = toolId
     this.problems = problems
-    Object.defineProperty(this, BRAND, { value: true })
+    brand.mark(this)
   }
 }
 
 /** True for a {@link ToolDefinitionError} from any copy of this library. */
 export function isToolDefinitionError(value: unknown): value is ToolDefinitionError {
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true
+  return brand.has(value)
 }
