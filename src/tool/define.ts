@@ -5,7 +5,7 @@ import { deepFreeze } from '../json/freeze.js'
 import { parseSensitivePaths } from '../redact/sensitive-paths.js'
 import type { JsonSchema } from '../schema/json-schema.js'
 import { proveViewSubset } from '../schema/subset.js'
-import { compileProjector } from '../views/project.js'
+import { compileProjector, type Projector } from '../views/project.js'
 import type { View } from '../views/view.js'
 import { brandTool } from './brand.js'
 import { defaultPreview } from './preview.js'
@@ -31,7 +31,7 @@ const INPUT_ERROR_CODES = ['tool_invalid_input', 'invalid_request']
  *
  * - A definition whose `output` is `{ compact, full }` gives a {@link ViewedTool}: the compact
  *   schema must be provably a subset of the full one (`proveViewSubset`), and the projector is
- *   compiled here, once. Views are for native tools only.
+ *   compiled once, on the first compact projection. Views are for native tools only.
  * - Any other `output` schema gives a {@link SingleResultTool}.
  * - A native tool's input schema must not declare `result_view` (the library owns the selector);
  *   an `extension` or `mcp` tool may, and is never inspected for it.
@@ -142,13 +142,17 @@ function defineChecked(definition: ToolDefinition): ViewedTool | SingleResultToo
   const preview = userPreview === undefined ? (_full: unknown, selected: unknown) => defaultPreview(selected) : guardedPreview(userPreview)
 
   if (viewed) {
-    const projector = compileProjector(compact!)
+    // Compiled on the first compact projection, then kept: once per tool, and a catalog of many
+    // tools pays for code generation only for the tools that are called. Nothing can fail there:
+    // the proof above already rejected every schema the projector would refuse.
+    let projector: Projector | undefined
+    const compactSchema = compact!
     const tool: ViewedTool = {
       ...base,
       kind: 'viewed',
       output: Object.freeze({ compact: compact!, full: full! }),
       preview,
-      project: (record: unknown, view: View) => (view === 'full' ? record : projector(record)),
+      project: (record: unknown, view: View) => (view === 'full' ? record : (projector ??= compileProjector(compactSchema))(record)),
     }
     return Object.freeze(brandTool(tool))
   }
