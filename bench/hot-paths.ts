@@ -12,42 +12,11 @@ import { Value } from 'typebox/value'
 import { compileProjector, createDispatcher, defineTool, inputDigest } from 'result-views'
 import { activeSessionFull } from '../examples/fixtures/sessions.js'
 import { CompactSessionResult, FullSessionResult } from '../examples/tools/session-record.js'
+import { handwrittenSessionProjection } from './handwritten-session.js'
 
 const BATCH = 200
 // ajv-formats is CommonJS: under ESM interop its function may sit on `default`.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv
-
-/** The compact fields of the session record, copied by hand: the projector's baseline. */
-function handwritten(full: typeof activeSessionFull): unknown {
-  const s = full.session
-  const r = s.runtime
-  const out: Record<string, unknown> = {
-    id: s.id,
-    profile_id: s.profile_id,
-    name: s.name,
-    agent_name: s.agent_name,
-    type: s.type,
-    state: s.state,
-    badge: s.badge,
-    board_column: s.board_column,
-    workspace_id: s.workspace_id,
-    branch: s.branch,
-    runtime: {
-      status: r.status,
-      generation: r.generation,
-      selection_revision: r.selection_revision,
-      effective: { provider: r.effective.provider, model: r.effective.model, reasoning_effort: r.effective.reasoning_effort },
-    },
-    transcript_epoch: s.transcript_epoch,
-    lineage: { root_session_id: s.lineage!.root_session_id },
-    pending_interactions: s.pending_interactions.map((p) => ({ ...p })),
-    pull_request: s.pull_request,
-    archived_at: s.archived_at,
-    created_at: s.created_at,
-    updated_at: s.updated_at,
-  }
-  return { session: out }
-}
 
 function batch(fn: () => unknown): () => void {
   return () => {
@@ -90,7 +59,7 @@ export async function hotPathsBench(): Promise<Record<string, number>> {
   const bench = new Bench({ name: 'hot paths', time: 400, warmupTime: 100 })
   bench
     .add('projector', batch(() => project(full)))
-    .add('handwritten projection', batch(() => handwritten(full)))
+    .add('handwritten projection', batch(() => handwrittenSessionProjection(full)))
     .add('Value.Clean(compact, Value.Clone(full))', batch(() => Value.Clean(CompactSessionResult, Value.Clone(full))))
     .add('inputDigest', batch(() => inputDigest(digestInput)))
     .add('sha256(JSON.stringify(x))', batch(() => sha(digestInput)))
@@ -105,7 +74,7 @@ export async function hotPathsBench(): Promise<Record<string, number>> {
         if (!validateInput(input)) throw new Error('bench input invalid')
         const record = await (async () => full)()
         if (!validateFull(record)) throw new Error('bench record invalid')
-        handwritten(record)
+        handwrittenSessionProjection(record)
       }
     })
   await bench.run()
