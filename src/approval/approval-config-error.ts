@@ -1,4 +1,6 @@
 import { defineBrand } from '../errors/brand.js'
+import { problemListMessage } from '../errors/problem-list.js'
+
 const brand = defineBrand('result-views.ApprovalConfigError')
 
 /** One problem in `createDispatcher({ approvals })`. */
@@ -19,8 +21,7 @@ export class ApprovalConfigError extends Error {
   readonly problems: readonly ApprovalConfigProblem[]
 
   constructor(problems: readonly ApprovalConfigProblem[]) {
-    const lines = problems.map((p) => `  - ${p.path}: ${p.message}`)
-    super(`approvals options are invalid (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n${lines.join('\n')}`)
+    super(problemListMessage('approvals options', 'are', problems))
     this.problems = problems
     brand.mark(this)
   }

@@ -1,4 +1,5 @@
 import { defineBrand } from '../errors/brand.js'
+
 const brand = defineBrand('result-views.McpOptionsError')
 
 /**

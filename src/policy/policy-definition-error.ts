@@ -1,4 +1,6 @@
 import { defineBrand } from '../errors/brand.js'
+import { problemListMessage } from '../errors/problem-list.js'
+
 const brand = defineBrand('result-views.PolicyDefinitionError')
 
 /** One problem found in a policy definition. */
@@ -21,8 +23,7 @@ export class PolicyDefinitionError extends Error {
   readonly problems: readonly PolicyProblem[]
 
   constructor(problems: readonly PolicyProblem[]) {
-    const lines = problems.map((p) => `  - ${p.path || '/'}: ${p.message}`)
-    super(`policy definition is invalid (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n${lines.join('\n')}`)
+    super(problemListMessage('policy definition', 'is', problems))
     this.problems = problems
     brand.mark(this)
   }

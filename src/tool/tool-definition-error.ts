@@ -1,4 +1,6 @@
 import { defineBrand } from '../errors/brand.js'
+import { problemListMessage } from '../errors/problem-list.js'
+
 const brand = defineBrand('result-views.ToolDefinitionError')
 
 /** One problem found in a tool definition. */
@@ -26,8 +28,7 @@ export class ToolDefinitionError extends Error {
 
   constructor(toolId: string | undefined, problems: readonly DefinitionProblem[]) {
     const label = toolId === undefined ? 'tool definition' : `tool "${toolId}"`
-    const lines = problems.map((p) => `  - ${p.path || '/'}: ${p.message}`)
-    super(`${label} is invalid (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n${lines.join('\n')}`)
+    super(problemListMessage(label, 'is', problems))
     this.tool_id = toolId
     this.problems = problems
     brand.mark(this)
