@@ -17,18 +17,29 @@ export interface ValidationIssue {
   readonly params: Readonly<Record<string, unknown>>
 }
 
+const OPTIONS: Options = { strict: true, strictNumbers: true, allowUnionTypes: true, allErrors: true, coerceTypes: false, useDefaults: false }
 // ownProperties: a property is present only as the value's own (an absent optional `constructor` or a
-// required `toString` is never read through Object.prototype).
-const OPTIONS: Options = { strict: true, allowUnionTypes: true, allErrors: true, coerceTypes: false, useDefaults: false, ownProperties: true }
-let shared: Ajv | undefined
+// required `toString` is never read through Object.prototype). It doubles the cost of validating
+// every property, so it is used only for schemas that name a property Object.prototype has.
+const OWN_PROPERTY_OPTIONS: Options = { ...OPTIONS, ownProperties: true }
+
+/** The instances schemas share, by options; a schema with an `$id` gets its own. */
+const shared = new Map<Options, Ajv>()
 
 /**
- * An ajv instance for a schema. Schemas without `$id` share one instance; a schema with an `$id`
- * (TypeBox `Cyclic` puts one in `$defs`) gets its own, since ajv refuses a duplicate `$id`.
+ * An ajv instance for a schema. Schemas without `$id` share one instance per option set; a schema
+ * with an `$id` (TypeBox `Cyclic` puts one in `$defs`) gets its own, since ajv refuses a duplicate
+ * `$id`.
  */
 function ajvFor(schema: JsonSchema): Ajv {
-  if (hasId(schema)) return addFormats(new Ajv(OPTIONS))
-  return (shared ??= addFormats(new Ajv(OPTIONS)))
+  const options = namesInheritedProperty(schema) ? OWN_PROPERTY_OPTIONS : OPTIONS
+  if (hasId(schema)) return addFormats(new Ajv(options))
+  let ajv = shared.get(options)
+  if (ajv === undefined) {
+    ajv = addFormats(new Ajv(options))
+    shared.set(options, ajv)
+  }
+  return ajv
 }
 
 function hasId(value: unknown): boolean {
@@ -36,6 +47,21 @@ function hasId(value: unknown): boolean {
   if (Array.isArray(value)) return value.some(hasId)
   for (const [key, child] of Object.entries(value)) {
     if (key === '$id' || hasId(child)) return true
+  }
+  return false
+}
+
+/**
+ * Whether any key or string anywhere in the schema is a name `Object.prototype` answers for
+ * (`constructor`, `toString`, `__proto__`...): only then can a plain object seem to hold a
+ * property it does not own. Conservative: a `description` that is exactly such a word counts too.
+ */
+function namesInheritedProperty(value: unknown): boolean {
+  if (typeof value === 'string') return value in Object.prototype
+  if (typeof value !== 'object' || value === null) return false
+  if (Array.isArray(value)) return value.some(namesInheritedProperty)
+  for (const [key, child] of Object.entries(value)) {
+    if (key in Object.prototype || namesInheritedProperty(child)) return true
   }
   return false
 }
