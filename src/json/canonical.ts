@@ -58,6 +58,7 @@ function isPlainFast(value: unknown, depth: number): boolean {
   if (value === null) return true
   if (depth >= FAST_DEPTH) return false
   if (Array.isArray(value)) {
+    if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return false
     for (let i = 0; i < value.length; i++) if (!(i in value) || !isPlainFast(value[i], depth + 1)) return false
     return true
   }
@@ -164,13 +165,14 @@ function checkScalar(value: unknown, frames: readonly Frame[], token: string | n
 
 /** The keys to visit in a container, after checking it is a plain object or an array. */
 function childKeys(container: object, frames: readonly Frame[], token: string | number | undefined): ReadonlyArray<string | number> {
-  if (Array.isArray(container)) return Array.from({ length: container.length }, (_, i) => i)
+  const isArray = Array.isArray(container)
   const proto = Object.getPrototypeOf(container)
-  if (proto !== Object.prototype && proto !== null) {
+  if (!isArray && proto !== Object.prototype && proto !== null) {
     const name = (proto?.constructor as { name?: string } | undefined)?.name ?? 'unknown'
     throw fail('non_plain_object', frames, token, `an instance of ${name}, not a plain object`)
   }
-  if (typeof (container as Record<string, unknown>).toJSON === 'function') throw fail('to_json', frames, token, 'an object with toJSON')
+  if (typeof (container as { toJSON?: unknown }).toJSON === 'function') throw fail('to_json', frames, token, 'an object with toJSON')
+  if (isArray) return Array.from({ length: (container as unknown[]).length }, (_, i) => i)
   return Object.keys(container)
 }
 

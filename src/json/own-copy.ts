@@ -1,24 +1,89 @@
 import { assertPlainJson, type JsonValue } from './canonical.js'
-import { cloneJson } from './clone.js'
+import { cloneJson, setOwn } from './clone.js'
 import { JsonValueError } from './json-value-error.js'
 
 /**
- * A private deep copy of a plain JSON value: checked (`assertPlainJson`, naming the pointer of a
- * bad value), copied, and the copy checked again, so a getter or Proxy that answers differently on
- * a second read can never smuggle a value past the check. Later changes to the original never
- * reach the copy (no check-then-use gap between validation, approval and the handler).
+ * A private deep copy of a plain JSON value. Later changes to the original never reach the copy
+ * (no check-then-use gap between validation, approval and the handler).
  *
- * @throws JsonValueError (`code: 'non_json_value'`), problem `unreadable` when the value changed or
- *   could not be read while it was copied.
+ * The common case is one walk that checks each value as it copies it: every property is read
+ * once, so a getter or Proxy that would answer differently on a second read has nothing to
+ * smuggle past the check. Anything that walk does not accept (a bad value, a throwing read, a
+ * cycle, nesting past its depth) is checked precisely (`assertPlainJson`, naming the pointer),
+ * then copied and the copy checked again.
+ *
+ * @throws JsonValueError (`code: 'non_json_value'`) naming the pointer of the first bad value;
+ *   problem `unreadable` when the value changed or could not be read while it was copied.
  */
 export function ownJsonCopy(value: unknown): JsonValue {
+  const copy = copyPlainGuarded(value)
+  if (copy !== NOT_PLAIN) return copy as JsonValue
   assertPlainJson(value)
-  let copy: unknown
+  let slow: unknown
   try {
-    copy = cloneJson(value)
-    assertPlainJson(copy)
+    slow = cloneJson(value)
+    assertPlainJson(slow)
   } catch {
     throw new JsonValueError('unreadable', '', 'the value changed or could not be read while it was copied')
   }
-  return copy as JsonValue
+  return slow as JsonValue
+}
+
+/** What the one-walk copy answers for anything it does not accept. */
+const NOT_PLAIN: unique symbol = Symbol('not plain JSON')
+
+/** Deepest nesting the one-walk copy follows before it hands over to the precise path. */
+const FAST_DEPTH = 512
+
+function copyPlainGuarded(value: unknown): unknown {
+  try {
+    return copyPlain(value, 0)
+  } catch {
+    return NOT_PLAIN
+  }
+}
+
+function copyPlain(value: unknown, depth: number): unknown {
+  switch (typeof value) {
+    case 'string':
+      return (value as string & { isWellFormed(): boolean }).isWellFormed() ? value : NOT_PLAIN
+    case 'number':
+      return Number.isFinite(value) ? value : NOT_PLAIN
+    case 'boolean':
+      return value
+    case 'object':
+      break
+    default:
+      return NOT_PLAIN
+  }
+  if (value === null) return null
+  if (depth >= FAST_DEPTH) return NOT_PLAIN
+  if (Array.isArray(value)) {
+    if (hasToJson(value)) return NOT_PLAIN
+    const items: unknown[] = []
+    for (let i = 0; i < value.length; i++) {
+      if (!(i in value)) return NOT_PLAIN
+      const item = copyPlain(value[i], depth + 1)
+      if (item === NOT_PLAIN) return NOT_PLAIN
+      items.push(item)
+    }
+    return items
+  }
+  const proto = Object.getPrototypeOf(value)
+  if ((proto !== Object.prototype && proto !== null) || hasToJson(value)) return NOT_PLAIN
+  const out: Record<string, unknown> = {}
+  const keys = Object.keys(value)
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!
+    if (!(key as string & { isWellFormed(): boolean }).isWellFormed()) return NOT_PLAIN
+    const member = copyPlain((value as Record<string, unknown>)[key], depth + 1)
+    if (member === NOT_PLAIN) return NOT_PLAIN
+    setOwn(out, key, member)
+  }
+  return out
+}
+
+/** JSON.stringify would call it (own or inherited, enumerable or not). */
+function hasToJson(value: object): boolean {
+  return typeof (value as { toJSON?: unknown }).toJSON === 'function'
 }

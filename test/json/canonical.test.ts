@@ -44,6 +44,8 @@ describe('canonicalJson', () => {
     ['a lone surrogate in a string', { s: 'a\ud800' }, 'lone_surrogate', '/s'],
     ['a lone surrogate in a key', { ['k\udc00']: 1 }, 'lone_surrogate', '/k\udc00'],
     ['an object with toJSON', { t: { toJSON: () => 1 } }, 'to_json', '/t'],
+    ['an object with a hidden toJSON', { t: Object.defineProperty({}, 'toJSON', { value: () => 1 }) }, 'to_json', '/t'],
+    ['an array with toJSON', { t: Object.assign([1], { toJSON: () => 1 }) }, 'to_json', '/t'],
     ['a sparse array', { a: [1, , 3] }, 'sparse_array', '/a/1'],
   ])('rejects %s with a JSON Pointer to it', (_name, value, problem, pointer) => {
     expect(rejection(value)).toEqual({ problem, pointer })
