@@ -68,7 +68,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
 
   /** Runs an authorized call to its outcome, emitting `tool.post_call` or `tool.post_error`. */
   async function complete(call: Call): Promise<InvokeOutcome> {
-    const result = await execute(call)
+    const executed = execute(call)
+    const result = executed instanceof Promise ? await executed : executed
     if (isToolError(result)) return fail(call, result)
     const safe = { structured: result.structured, preview: scrubText(result.preview, call.secrets) }
     if (hooks.has('tool.post_call')) await emitPostCall(call, safe, hooks, logger)

@@ -3,6 +3,7 @@ import { ToolError, isToolError } from '../errors/tool-error.js'
 import { cloneJson } from '../json/clone.js'
 import { assertPlainJson } from '../json/canonical.js'
 import { isJsonValueError } from '../json/json-value-error.js'
+import { ownJsonCopy } from '../json/own-copy.js'
 import type { Tool, ToolContext } from '../tool/types.js'
 import type { Call } from './call.js'
 import { handlerFailed, outputInvalid, schemaCompileFailed } from './errors.js'
@@ -14,31 +15,104 @@ import { fullSchemaOf, toIssues, validatorFor } from './validators.js'
  * against the full schema (nothing of a bad record is returned), project to the selected view and
  * build the result envelope `{ structured, preview }`.
  *
- * @returns the result envelope, or the typed error (`tool_execution_failed`, `tool_output_invalid`).
+ * A handler that returns a record (not a promise) is finished without a turn of the task queue.
+ *
+ * @returns the result envelope, or the typed error (`tool_execution_failed`, `tool_output_invalid`),
+ *   directly or as a promise when the handler returned one.
  */
-export async function execute(call: Call): Promise<ToolResult | ToolError> {
+export function execute(call: Call): ToolResult | ToolError | Promise<ToolResult | ToolError> {
   const { tool } = call
-  const context: ToolContext = {
-    tool_id: tool.id,
-    tool_call_id: call.tool_call_id,
-    scope: call.scope,
-    ...(call.view === undefined ? {} : { result_view: call.view }),
-  }
-  let record: unknown
+  const context: ToolContext =
+    call.view === undefined
+      ? { tool_id: tool.id, tool_call_id: call.tool_call_id, scope: call.scope }
+      : { tool_id: tool.id, tool_call_id: call.tool_call_id, scope: call.scope, result_view: call.view }
+  let returned: unknown
   try {
     // The handler gets its own copy: nothing it changes reaches the call's input, its events or
     // the caller's object.
-    record = await tool.handler(cloneJson(call.handlerInput), context)
+    returned = tool.handler(cloneJson(call.handlerInput), context)
+    if (!isThenable(returned)) return finish(call, returned)
   } catch (error) {
     // A handler may report a typed failure itself (e.g. tool_not_found from a look-up tool).
     return reportedError(error) ?? handlerFailed(tool, error)
   }
-  const invalid = checkOutput(tool, record)
-  if (invalid !== undefined) return invalid
-  // The caller gets a record of its own: a compact projection is new; a full or single record is
-  // copied, so a handler that returns a cached object never shares it with callers or hooks.
-  const structured = tool.kind === 'viewed' && call.view === 'compact' ? tool.project(record, 'compact') : cloneJson(record)
-  return { structured, preview: tool.preview(record, structured) }
+  return Promise.resolve(returned).then(
+    (record) => finish(call, record),
+    (error: unknown) => reportedError(error) ?? handlerFailed(tool, error),
+  )
+}
+
+/** What `await` would wait on: a promise, or any object or function with a callable `then`. */
+function isThenable(value: unknown): boolean {
+  if (value instanceof Promise) return true
+  return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function'
+}
+
+/**
+ * Checks the handler's record, then builds the envelope of the selected view. What the caller
+ * receives is always a plain JSON record of its own:
+ * - compact: the record is validated against the full schema, projected (new objects), and the
+ *   projection checked to be plain JSON. Parts of the record the compact view leaves out are
+ *   judged by the full schema alone.
+ * - full or single: the record is copied and checked in one walk, and the copy validated.
+ */
+function finish(call: Call, record: unknown): ToolResult | ToolError {
+  const { tool } = call
+  if (tool.kind === 'viewed' && call.view === 'compact') {
+    const invalid = validateOutput(tool, record)
+    if (invalid !== undefined) return invalid
+    let structured: unknown
+    try {
+      structured = tool.project(record, 'compact')
+      // Compact paths are full paths: a pointer into the projection points into the record too.
+      assertPlainJson(structured)
+    } catch (error) {
+      return notPlainJson(tool, isJsonValueError(error) ? error : record)
+    }
+    return { structured, preview: tool.preview(record, structured) }
+  }
+  let copy: unknown
+  try {
+    // Copied before validation: what was validated is exactly what the caller receives.
+    copy = ownJsonCopy(record)
+  } catch (error) {
+    if (!isJsonValueError(error)) throw error
+    return notPlainJson(tool, error)
+  }
+  return validateOutput(tool, copy) ?? { structured: copy, preview: tool.preview(copy, copy) }
+}
+
+/**
+ * The record against the full schema. A record whose reading throws (a getter, a Proxy, a cycle
+ * under a recursive schema) is not JSON: its first bad value is named.
+ */
+function validateOutput(tool: Tool, record: unknown): ToolError | undefined {
+  let validate
+  try {
+    validate = validatorFor(fullSchemaOf(tool))
+  } catch (error) {
+    return schemaCompileFailed(tool, 'output', error)
+  }
+  try {
+    return validate(record) ? undefined : outputInvalid(tool, { issues: toIssues(validate.errors) })
+  } catch {
+    return notPlainJson(tool, record)
+  }
+}
+
+/** `tool_output_invalid` naming the JSON Pointer of the record's first value that is not plain JSON. */
+function notPlainJson(tool: Tool, found: unknown): ToolError {
+  let error = isJsonValueError(found) ? found : undefined
+  if (error === undefined) {
+    try {
+      assertPlainJson(found)
+    } catch (thrown) {
+      if (isJsonValueError(thrown)) error = thrown
+    }
+  }
+  return error === undefined
+    ? outputInvalid(tool, { pointer: '', problem: 'unreadable' })
+    : outputInvalid(tool, { pointer: error.pointer, problem: error.problem })
 }
 
 /**
@@ -63,21 +137,4 @@ function isPlainJsonObject(value: unknown): boolean {
   } catch {
     return false
   }
-}
-
-/** Validates a handler's record: plain JSON, then the full output schema. */
-function checkOutput(tool: Tool, record: unknown): ToolError | undefined {
-  try {
-    assertPlainJson(record)
-  } catch (error) {
-    if (!isJsonValueError(error)) throw error
-    return outputInvalid(tool, { pointer: error.pointer, problem: error.problem })
-  }
-  let validate
-  try {
-    validate = validatorFor(fullSchemaOf(tool))
-  } catch (error) {
-    return schemaCompileFailed(tool, 'output', error)
-  }
-  return validate(record) ? undefined : outputInvalid(tool, { issues: toIssues(validate.errors) })
 }

@@ -130,9 +130,19 @@ describe('invoke: input validation', () => {
   })
 
   it('rejects non-JSON input with a typed error naming the pointer', async () => {
-    const { dispatcher } = setup()
+    const { dispatcher, calls } = setup()
     const error = errorOf(await dispatcher.invoke({ tool_id: 'notes__read', input: { id: 'n', at: new Date() } }))
     expect([error.code, error.reason, error.details]).toEqual(['tool_invalid_input', 'non_json_input', { pointer: '/at', problem: 'non_plain_object' }])
+    const cases: Array<[unknown, { pointer: string; problem: string }]> = [
+      [{ id: 'n', tags: Object.assign(['a'], { toJSON: () => [] }) }, { pointer: '/tags', problem: 'to_json' }],
+      [{ id: 'n', meta: Object.defineProperty({}, 'toJSON', { value: () => ({}) }) }, { pointer: '/meta', problem: 'to_json' }],
+      [{ id: 'n', list: [1, , 3] }, { pointer: '/list/1', problem: 'sparse_array' }],
+      [{ id: 'n', deep: { x: 'a\udc00' } }, { pointer: '/deep/x', problem: 'lone_surrogate' }],
+    ]
+    for (const [input, details] of cases) {
+      expect(errorOf(await dispatcher.invoke({ tool_id: 'notes__read', input })).details).toEqual(details)
+    }
+    expect(calls.note).toEqual([])
   })
 
   it('reports unknown tools and malformed requests as typed errors, never throwing', async () => {
@@ -174,12 +184,27 @@ describe('invoke: handler and output', () => {
   })
 
   it('rejects a record that fails the full schema, returning nothing of it', async () => {
-    for (const record of [{ id: 1, n: 2 }, { id: 'x' }, null, 'text', { id: 'x', n: NaN }, { id: 'x', n: 1, when: new Date() }]) {
-      const outcome = await make(() => record).invoke({ tool_id: 't', input: {} })
-      const error = errorOf(outcome)
-      expect([error.code, error.reason]).toEqual(['tool_output_invalid', 'output_schema_invalid'])
-      expect(outcome).not.toHaveProperty('result')
+    for (const record of [{ id: 1, n: 2 }, { id: 'x' }, null, 'text', { id: 'x', n: NaN }, { id: 'x', n: Infinity }, { id: '\ud800', n: 1 }]) {
+      for (const result_view of ['compact', 'full']) {
+        const outcome = await make(() => record).invoke({ tool_id: 't', input: { result_view } })
+        const error = errorOf(outcome)
+        expect([error.code, error.reason]).toEqual(['tool_output_invalid', 'output_schema_invalid'])
+        expect(outcome).not.toHaveProperty('result')
+      }
     }
+  })
+
+  it('returns plain JSON only: a non-JSON value is named by its pointer in the view that would carry it', async () => {
+    // `when` lies in a part of the full record the full schema leaves open and the compact view
+    // leaves out: a full result would carry it, so a full call fails; a compact one never sees it
+    // (docs/views.md, "What the caller receives").
+    const record = { id: 'x', n: 1, when: new Date(0) }
+    const full = errorOf(await make(() => record).invoke({ tool_id: 't', input: { result_view: 'full' } }))
+    expect(full).toMatchObject({ code: 'tool_output_invalid', details: { pointer: '/when', problem: 'non_plain_object' } })
+    const compact = await make(() => record).invoke({ tool_id: 't', input: {} })
+    expect(compact).toMatchObject({ status: 'ok', result: { structured: { id: 'x' } } })
+    const lone = errorOf(await make(() => ({ id: 'a\udc00', n: 1 })).invoke({ tool_id: 't', input: {} }))
+    expect(lone).toMatchObject({ code: 'tool_output_invalid', details: { pointer: '/id', problem: 'lone_surrogate' } })
   })
 })
 
