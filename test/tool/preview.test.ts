@@ -1,0 +1,66 @@
+import fc from 'fast-check'
+import Type from 'typebox'
+import { describe, expect, it } from 'vitest'
+import { createDispatcher, defineTool, type InvokeOutcome } from 'result-views'
+
+/** The documented default preview: the record's JSON, cut after 200 characters with `…`. */
+function cutJson(value: unknown): string {
+  const text = JSON.stringify(value)
+  return text.length <= 200 ? text : text.slice(0, 200) + '…'
+}
+
+function echoDispatcher() {
+  let record: unknown
+  const tool = defineTool({ id: 'echo', description: 'returns what it is given', input: Type.Object({}), output: Type.Unknown(), handler: () => record })
+  const dispatcher = createDispatcher({ tools: [tool] })
+  return async (value: unknown): Promise<InvokeOutcome> => {
+    record = value
+    return dispatcher.invoke({ tool_id: 'echo', input: {} })
+  }
+}
+
+function previewOf(outcome: InvokeOutcome): string {
+  if (outcome.status !== 'ok') throw new Error(`expected a result, got ${JSON.stringify(outcome)}`)
+  return outcome.result.preview
+}
+
+describe('default preview', () => {
+  const echo = echoDispatcher()
+
+  it('is the JSON text of the result cut after 200 characters, for any JSON value', async () => {
+    // Full Unicode strings (surrogate pairs included, which a cut may split), keys that need
+    // escaping, nesting: the bounded writer must agree with JSON.stringify on every one.
+    const values = fc.jsonValue({ maxDepth: 4, stringUnit: 'binary' })
+    await fc.assert(
+      fc.asyncProperty(values, async (value) => {
+        expect(previewOf(await echo(value))).toBe(cutJson(value))
+      }),
+      { numRuns: 500 },
+    )
+  })
+
+  it('agrees with JSON.stringify at every cut position of strings that need escaping', async () => {
+    const unit = fc.constantFrom('a', '"', '\\', '\n', '\u0001', '😀', 'é', '\u2028')
+    const text = fc.array(unit, { minLength: 150, maxLength: 260 }).map((units) => units.join(''))
+    await fc.assert(
+      fc.asyncProperty(fc.nat({ max: 60 }), text, async (pad, value) => {
+        const record = { [('k' as string).repeat(pad + 1)]: value, after: [value, 1, null, true] }
+        expect(previewOf(await echo(record))).toBe(cutJson(record))
+      }),
+      { numRuns: 300 },
+    )
+  })
+
+  it('writes only the start of a large result', async () => {
+    const big = { items: Array.from({ length: 100_000 }, (_, i) => ({ i, name: `item-${i}` })), note: 'x'.repeat(1_000_000) }
+    const preview = previewOf(await echo(big))
+    expect(preview).toBe(cutJson(big))
+    expect(preview).toHaveLength(201)
+  })
+
+  it('keeps short results whole, without an ellipsis', async () => {
+    for (const value of [{}, [], null, 0, -0, 1e21, 'x', { a: [] }, { '': { '': '' } }]) {
+      expect(previewOf(await echo(value))).toBe(JSON.stringify(value))
+    }
+  })
+})
