@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { canonicalJson } from '../json/canonical.js'
+import { canonicalJson, canonicalJsonOfChecked, type JsonValue } from '../json/canonical.js'
 
 /** Lowercase hex SHA-256 of a UTF-8 string. */
 export function sha256Hex(text: string): string {
@@ -16,4 +16,9 @@ export function sha256Hex(text: string): string {
  */
 export function schemaDigest(schema: unknown): string {
   return sha256Hex(canonicalJson(schema))
+}
+
+/** {@link schemaDigest} of a schema already known to be plain JSON (a tool's own copy): no second check. */
+export function checkedSchemaDigest(schema: JsonValue): string {
+  return sha256Hex(canonicalJsonOfChecked(schema))
 }

@@ -1,5 +1,6 @@
 import { assertPlainJson, type JsonValue } from './canonical.js'
 import { cloneJson, setOwn } from './clone.js'
+import { deepFreeze } from './freeze.js'
 import { JsonValueError } from './json-value-error.js'
 
 /**
@@ -16,7 +17,21 @@ import { JsonValueError } from './json-value-error.js'
  *   problem `unreadable` when the value changed or could not be read while it was copied.
  */
 export function ownJsonCopy(value: unknown): JsonValue {
-  const copy = copyPlainGuarded(value)
+  return copyOf(value, false)
+}
+
+/**
+ * {@link ownJsonCopy}, deep-frozen as it is copied (for values kept for good, such as a tool's
+ * schemas).
+ *
+ * @throws JsonValueError as {@link ownJsonCopy} does.
+ */
+export function frozenJsonCopy(value: unknown): JsonValue {
+  return copyOf(value, true)
+}
+
+function copyOf(value: unknown, freeze: boolean): JsonValue {
+  const copy = copyPlainGuarded(value, freeze)
   if (copy !== NOT_PLAIN) return copy as JsonValue
   assertPlainJson(value)
   let slow: unknown
@@ -26,7 +41,7 @@ export function ownJsonCopy(value: unknown): JsonValue {
   } catch {
     throw new JsonValueError('unreadable', '', 'the value changed or could not be read while it was copied')
   }
-  return slow as JsonValue
+  return (freeze ? deepFreeze(slow) : slow) as JsonValue
 }
 
 /** What the one-walk copy answers for anything it does not accept. */
@@ -35,15 +50,15 @@ const NOT_PLAIN: unique symbol = Symbol('not plain JSON')
 /** Deepest nesting the one-walk copy follows before it hands over to the precise path. */
 const FAST_DEPTH = 512
 
-function copyPlainGuarded(value: unknown): unknown {
+function copyPlainGuarded(value: unknown, freeze: boolean): unknown {
   try {
-    return copyPlain(value, 0)
+    return copyPlain(value, 0, freeze)
   } catch {
     return NOT_PLAIN
   }
 }
 
-function copyPlain(value: unknown, depth: number): unknown {
+function copyPlain(value: unknown, depth: number, freeze: boolean): unknown {
   switch (typeof value) {
     case 'string':
       return (value as string & { isWellFormed(): boolean }).isWellFormed() ? value : NOT_PLAIN
@@ -63,11 +78,11 @@ function copyPlain(value: unknown, depth: number): unknown {
     const items: unknown[] = []
     for (let i = 0; i < value.length; i++) {
       if (!(i in value)) return NOT_PLAIN
-      const item = copyPlain(value[i], depth + 1)
+      const item = copyPlain(value[i], depth + 1, freeze)
       if (item === NOT_PLAIN) return NOT_PLAIN
       items.push(item)
     }
-    return items
+    return freeze ? Object.freeze(items) : items
   }
   const proto = Object.getPrototypeOf(value)
   if ((proto !== Object.prototype && proto !== null) || hasToJson(value)) return NOT_PLAIN
@@ -76,11 +91,11 @@ function copyPlain(value: unknown, depth: number): unknown {
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i]!
     if (!(key as string & { isWellFormed(): boolean }).isWellFormed()) return NOT_PLAIN
-    const member = copyPlain((value as Record<string, unknown>)[key], depth + 1)
+    const member = copyPlain((value as Record<string, unknown>)[key], depth + 1, freeze)
     if (member === NOT_PLAIN) return NOT_PLAIN
     setOwn(out, key, member)
   }
-  return out
+  return freeze ? Object.freeze(out) : out
 }
 
 /** JSON.stringify would call it (own or inherited, enumerable or not). */

@@ -1,7 +1,6 @@
 import type { TSchema } from 'typebox'
-import { assertPlainJson } from '../json/canonical.js'
 import { isJsonValueError } from '../json/json-value-error.js'
-import { deepFreeze } from '../json/freeze.js'
+import { frozenJsonCopy } from '../json/own-copy.js'
 import { parseSensitivePaths } from '../redact/sensitive-paths.js'
 import type { JsonSchema } from '../schema/json-schema.js'
 import { proveViewSubset } from '../schema/subset.js'
@@ -210,11 +209,11 @@ function plainSchema(schema: unknown, path: string, problem: Report): JsonSchema
     return undefined
   }
   try {
-    assertPlainJson(schema)
+    // Own enumerable string keys, as JSON.stringify reads them: TypeBox's hidden keys are dropped.
+    return frozenJsonCopy(schema) as JsonSchema
   } catch (error) {
     if (!isJsonValueError(error)) throw error
     problem(path + error.pointer, 'schema_not_json', `schema is not plain JSON: ${error.message}`)
     return undefined
   }
-  return deepFreeze(JSON.parse(JSON.stringify(schema)) as JsonSchema)
 }

@@ -1,4 +1,5 @@
-import { schemaDigest } from '../digest/schema-digest.js'
+import { checkedSchemaDigest } from '../digest/schema-digest.js'
+import type { JsonValue } from '../json/canonical.js'
 import { deepFreeze } from '../json/freeze.js'
 import type { JsonSchema } from '../schema/json-schema.js'
 import { DEFAULT_VIEW, RESULT_VIEW_KEY, VIEWS } from '../views/view.js'
@@ -25,6 +26,9 @@ export interface ToolDescriptor {
   readonly output_schema_digest: string
   readonly output_views?: { readonly compact: ViewContract; readonly full: ViewContract }
 }
+
+/** A tool's schemas are plain JSON copies made by defineTool: digested without a second check. */
+const digestOf = (schema: JsonSchema): string => checkedSchemaDigest(schema as JsonValue)
 
 /** The `result_view` property a viewed tool's input schema lists (spec 000 "The selector"). */
 export const RESULT_VIEW_INPUT_SCHEMA: JsonSchema = Object.freeze({
@@ -59,11 +63,11 @@ function buildDescriptor(tool: Tool): ToolDescriptor {
       description: tool.description,
       input_schema: tool.inputSchema,
       output_schema: tool.output,
-      output_schema_digest: schemaDigest(tool.output),
+      output_schema_digest: digestOf(tool.output),
     }
   }
-  const compact: ViewContract = { schema: tool.output.compact, digest: schemaDigest(tool.output.compact) }
-  const full: ViewContract = { schema: tool.output.full, digest: schemaDigest(tool.output.full) }
+  const compact: ViewContract = { schema: tool.output.compact, digest: digestOf(tool.output.compact) }
+  const full: ViewContract = { schema: tool.output.full, digest: digestOf(tool.output.full) }
   return {
     tool_id: tool.id,
     description: tool.description,
