@@ -10,57 +10,36 @@ export const DEFAULT_PREVIEW_LENGTH = 200
  * what its first few fields cost, not what serializing it whole would. The text is the same as
  * cutting `JSON.stringify(selected)` (a property test checks this on arbitrary JSON values).
  *
- * @param selected - the record the caller receives: plain JSON (the dispatcher has checked it).
+ * @param selected - the record the caller receives, which the dispatcher has checked to be plain
+ *   JSON (plain objects, dense arrays, finite numbers): the writer relies on it.
  */
 export function defaultPreview(selected: unknown): string {
   const parts: string[] = []
-  const written = write(selected, parts, 0)
-  const text = written === NOT_PLAIN ? (JSON.stringify(selected) ?? '') : parts.join('')
+  write(selected, parts, 0)
+  const text = parts.join('')
   return text.length <= DEFAULT_PREVIEW_LENGTH ? text : text.slice(0, DEFAULT_PREVIEW_LENGTH) + '…'
 }
 
 /** Enough text: past the cut, so nothing more is needed. */
 const DONE = DEFAULT_PREVIEW_LENGTH + 1
 
-/** What the writer answers for a value it leaves to `JSON.stringify` (not plain JSON). */
-const NOT_PLAIN = -1
-
 /**
- * Appends the JSON text of `value` to `parts`, which hold `length` characters so far, stopping
- * once they hold at least {@link DONE}.
+ * Appends the JSON text of the plain JSON `value` to `parts`, which hold `length` characters so
+ * far, stopping once they hold at least {@link DONE}.
  *
- * @returns the new length, or {@link NOT_PLAIN} for a value that is not plain JSON (an instance,
- *   `toJSON`, `undefined`, a non-finite number...): the caller then lets `JSON.stringify`, which
- *   knows every such rule, write the whole value.
+ * @returns the new length.
  */
 function write(value: unknown, parts: string[], length: number): number {
   let text: string
-  switch (typeof value) {
-    case 'string':
-      text = quote(value, DONE - length)
-      break
-    case 'number':
-      if (!Number.isFinite(value)) return NOT_PLAIN
-      text = String(value)
-      break
-    case 'boolean':
-      text = value ? 'true' : 'false'
-      break
-    case 'object':
-      if (value === null) {
-        text = 'null'
-        break
-      }
-      return Array.isArray(value) ? writeArray(value, parts, length) : writeObject(value, parts, length)
-    default:
-      return NOT_PLAIN
-  }
+  if (typeof value === 'string') text = quote(value, DONE - length)
+  else if (typeof value !== 'object') text = String(value)
+  else if (value === null) text = 'null'
+  else return Array.isArray(value) ? writeArray(value, parts, length) : writeObject(value as Record<string, unknown>, parts, length)
   parts.push(text)
   return length + text.length
 }
 
 function writeArray(items: readonly unknown[], parts: string[], length: number): number {
-  if (hasToJson(items)) return NOT_PLAIN
   parts.push('[')
   let written = length + 1
   for (let i = 0; i < items.length; i++) {
@@ -70,34 +49,27 @@ function writeArray(items: readonly unknown[], parts: string[], length: number):
       written++
     }
     written = write(items[i], parts, written)
-    if (written === NOT_PLAIN) return NOT_PLAIN
   }
   parts.push(']')
   return written + 1
 }
 
-function writeObject(record: object, parts: string[], length: number): number {
-  const proto = Object.getPrototypeOf(record)
-  if ((proto !== Object.prototype && proto !== null) || hasToJson(record)) return NOT_PLAIN
+function writeObject(record: Record<string, unknown>, parts: string[], length: number): number {
   const keys = Object.keys(record)
+  if (keys.length === 0) {
+    parts.push('{}')
+    return length + 2
+  }
   let written = length
   for (let i = 0; i < keys.length; i++) {
     if (written >= DONE) return written
     const key = keys[i]!
-    const member = (record as Record<string, unknown>)[key]
-    // JSON.stringify leaves such members out; that rule is left to it.
-    if (member === undefined || typeof member === 'function' || typeof member === 'symbol') return NOT_PLAIN
     const head = (i === 0 ? '{' : ',') + quote(key, DONE - written) + ':'
     parts.push(head)
-    written = write(member, parts, written + head.length)
-    if (written === NOT_PLAIN) return NOT_PLAIN
+    written = write(record[key], parts, written + head.length)
   }
-  parts.push(keys.length === 0 ? '{}' : '}')
-  return written + (keys.length === 0 ? 2 : 1)
-}
-
-function hasToJson(value: object): boolean {
-  return typeof (value as { toJSON?: unknown }).toJSON === 'function'
+  parts.push('}')
+  return written + 1
 }
 
 /**
