@@ -3,8 +3,6 @@ import { createApprovalEngine } from '../approval/approval.js'
 import { isToolError, type ToolError } from '../errors/tool-error.js'
 import type { HookEvent, HookHandlers } from '../hooks/events.js'
 import { HookRegistry } from '../hooks/registry.js'
-import { isJsonValueError } from '../json/json-value-error.js'
-import { assertPlainJson } from '../json/canonical.js'
 import { silentLogger } from '../log/logger.js'
 import { scrubText } from '../redact/redact.js'
 import { scrubError } from '../redact/scrub-error.js'
@@ -17,7 +15,7 @@ import { unknownTool } from './errors.js'
 import { emitPostCall, emitPostError, type EventCall } from './events.js'
 import { execute } from './execute.js'
 import { runPreCall } from './pre-call.js'
-import { prepareInput } from './prepare.js'
+import { prepareInput, rejectedInputOf } from './prepare.js'
 import { createCallBase } from './call-base.js'
 import { checkScope, normalizeScope, snapshotRequest } from './request.js'
 import { describeInScope, type ScopedToolDescription } from './diagnostics.js'
@@ -54,7 +52,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     const base = createCallBase(request, tool, toolCallId)
     if (isToolError(base)) return { status: 'error', tool_call_id: toolCallId, error: base }
     const prepared = prepareInput(base, request.input)
-    if (isToolError(prepared)) return fail({ ...base, input: plainOrNull(request.input), view: undefined }, prepared)
+    if (isToolError(prepared)) return fail({ ...base, input: rejectedInputOf(prepared) ?? null, view: undefined }, prepared)
 
     // No awaits where nothing can answer: each await of an idle stage costs a task-queue turn.
     const call = hooks.has('tool.pre_call') ? await runPreCall(prepared, hooks, logger) : prepared
@@ -115,16 +113,6 @@ async function inScope<T>(scope: CallScope, run: (scope: Readonly<CallScope>) =>
   const malformed = checkScope(scope)
   if (malformed !== undefined) throw malformed
   return run(normalizeScope(scope))
-}
-
-function plainOrNull(input: unknown): unknown {
-  try {
-    assertPlainJson(input)
-    return input
-  } catch (error) {
-    if (isJsonValueError(error)) return null
-    throw error
-  }
 }
 
 function buildCatalog(tools: unknown): Map<string, Tool> {

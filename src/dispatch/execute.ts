@@ -26,20 +26,29 @@ export function execute(call: Call): ToolResult | ToolError | Promise<ToolResult
     call.view === undefined
       ? { tool_id: tool.id, tool_call_id: call.tool_call_id, scope: call.scope }
       : { tool_id: tool.id, tool_call_id: call.tool_call_id, scope: call.scope, result_view: call.view }
-  let returned: unknown
+  let pending: Promise<unknown>
   try {
     // The handler gets its own copy: nothing it changes reaches the call's input, its events or
     // the caller's object.
-    returned = tool.handler(cloneJson(call.handlerInput), context)
+    const returned = tool.handler(cloneJson(call.handlerInput), context)
     if (!isThenable(returned)) return finish(call, returned)
+    // Inside the guard: adopting a thenable (or a promise with an odd `constructor`) reads it.
+    pending = Promise.resolve(returned)
   } catch (error) {
-    // A handler may report a typed failure itself (e.g. tool_not_found from a look-up tool).
-    return reportedError(error) ?? handlerFailed(tool, error)
+    return failure(tool, error)
   }
-  return Promise.resolve(returned).then(
+  return pending.then(
     (record) => finish(call, record),
-    (error: unknown) => reportedError(error) ?? handlerFailed(tool, error),
+    (error: unknown) => failure(tool, error),
   )
+}
+
+/**
+ * What a handler's throw or rejection becomes. A handler may report a typed failure itself (e.g.
+ * tool_not_found from a look-up tool); anything else is `tool_execution_failed`.
+ */
+function failure(tool: Tool, error: unknown): ToolError {
+  return reportedError(error) ?? handlerFailed(tool, error)
 }
 
 /** What `await` would wait on: a promise, or any object or function with a callable `then`. */
@@ -59,11 +68,19 @@ function isThenable(value: unknown): boolean {
 function finish(call: Call, record: unknown): ToolResult | ToolError {
   const { tool } = call
   if (tool.kind === 'viewed' && call.view === 'compact') {
+    // The commonest slip, a class instance returned as the record, is named before anything
+    // reads it through its prototype.
+    if (!isPlainRoot(record)) return notPlainJson(tool, record)
     const invalid = validateOutput(tool, record)
     if (invalid !== undefined) return invalid
     let structured: unknown
     try {
       structured = tool.project(record, 'compact')
+    } catch {
+      // A position copied whole held a non-JSON value (or reading the record threw).
+      return notPlainJson(tool, record)
+    }
+    try {
       // Compact paths are full paths: a pointer into the projection points into the record too.
       assertPlainJson(structured)
     } catch (error) {
@@ -76,10 +93,21 @@ function finish(call: Call, record: unknown): ToolResult | ToolError {
     // Copied before validation: what was validated is exactly what the caller receives.
     copy = ownJsonCopy(record)
   } catch (error) {
-    if (!isJsonValueError(error)) throw error
-    return notPlainJson(tool, error)
+    return notPlainJson(tool, isJsonValueError(error) ? error : record)
   }
   return validateOutput(tool, copy) ?? { structured: copy, preview: tool.preview(copy, copy) }
+}
+
+/** Whether a record is a scalar, an array or a plain object (prototype `Object.prototype` or `null`). */
+function isPlainRoot(record: unknown): boolean {
+  if (typeof record !== 'object' || record === null) return true
+  try {
+    if (Array.isArray(record)) return true
+    const proto = Object.getPrototypeOf(record)
+    return proto === Object.prototype || proto === null
+  } catch {
+    return false
+  }
 }
 
 /**
@@ -121,20 +149,19 @@ function notPlainJson(tool: Tool, found: unknown): ToolError {
  * failure like any other throw).
  */
 function reportedError(error: unknown): ToolError | undefined {
-  if (!isToolError(error)) return undefined
-  const { code, reason, message, details } = error as { code: unknown; reason: unknown; message: unknown; details: unknown }
-  if (typeof code !== 'string' || !Object.prototype.hasOwnProperty.call(ToolErrorCodes, code)) return undefined
-  if (typeof reason !== 'string' || typeof message !== 'string') return undefined
-  if (details !== undefined && !isPlainJsonObject(details)) return undefined
-  return new ToolError({ code: code as ToolErrorCode, reason, message, ...(details === undefined ? {} : { details: cloneJson(details) as Record<string, unknown> }) })
-}
-
-function isPlainJsonObject(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false
   try {
-    assertPlainJson(value)
-    return true
+    if (!isToolError(error)) return undefined
+    // Each field is read once; details are copied by the checking walk, so a getter that
+    // answers differently on a second read has nothing to swap in.
+    const { code, reason, message, details } = error as { code: unknown; reason: unknown; message: unknown; details: unknown }
+    if (typeof code !== 'string' || !Object.prototype.hasOwnProperty.call(ToolErrorCodes, code)) return undefined
+    if (typeof reason !== 'string' || typeof message !== 'string') return undefined
+    if (details === undefined) return new ToolError({ code: code as ToolErrorCode, reason, message })
+    const copy = ownJsonCopy(details)
+    if (typeof copy !== 'object' || copy === null || Array.isArray(copy)) return undefined
+    return new ToolError({ code: code as ToolErrorCode, reason, message, details: copy })
   } catch {
-    return false
+    // A look-alike that cannot be read is a handler failure like any other throw.
+    return undefined
   }
 }

@@ -2,8 +2,8 @@ import { isToolError, type ToolError } from '../errors/tool-error.js'
 import type { PreCallDecision, PreCallPayload } from '../hooks/events.js'
 import { payloadBase } from '../hooks/payload.js'
 import type { HookRegistry } from '../hooks/registry.js'
-import { assertPlainJson } from '../json/canonical.js'
-import { cloneJson } from '../json/clone.js'
+import type { JsonValue } from '../json/canonical.js'
+import { ownJsonCopy } from '../json/own-copy.js'
 import { isJsonValueError } from '../json/json-value-error.js'
 import { safeLog, type Logger } from '../log/logger.js'
 import { restoreRedacted } from '../redact/redact.js'
@@ -71,14 +71,13 @@ function applyPatch(call: Call, patch: Record<string, unknown>): Call | ToolErro
   if (!Object.prototype.hasOwnProperty.call(patch, 'tool_input')) {
     return hookPatchInvalid(tool, 'a pre-call patch must carry the whole new tool_input')
   }
+  let input: JsonValue
   try {
-    assertPlainJson(patch.tool_input)
+    // A private copy, checked as it is made: the hook keeps no handle on the input that will run.
+    input = ownJsonCopy(patch.tool_input)
   } catch (error) {
-    if (!isJsonValueError(error)) throw error
-    return hookPatchInvalid(tool, `the patched tool_input is not plain JSON at "${error.pointer}"`)
+    return hookPatchInvalid(tool, `the patched tool_input is not plain JSON at "${isJsonValueError(error) ? error.pointer : ''}"`)
   }
-  // A private copy: the hook keeps no handle on the input that will run.
-  const input = cloneJson(patch.tool_input)
   const unresolved = restoreRedacted(input, call.input, call.sensitivePaths)
   if (unresolved !== undefined) return hookPatchInvalid(tool, unresolved)
   return prepareInput(call, input)

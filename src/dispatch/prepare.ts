@@ -1,6 +1,6 @@
 import type { ToolError } from '../errors/tool-error.js'
 import { ownJsonCopy } from '../json/own-copy.js'
-import { isJsonValueError } from '../json/json-value-error.js'
+import { JsonValueError, isJsonValueError } from '../json/json-value-error.js'
 import type { Tool } from '../tool/types.js'
 import type { Call } from './call.js'
 import { inputNotJson, inputSchemaInvalid, schemaCompileFailed } from './errors.js'
@@ -28,14 +28,14 @@ export function prepareInput(base: CallBase, sent: unknown): Call | ToolError {
     // hook, a policy or an approval store is awaited) never changes what was validated and runs.
     input = ownJsonCopy(sent)
   } catch (error) {
-    if (isJsonValueError(error)) return inputNotJson(tool, error)
-    throw error
+    // Only JsonValueErrors are expected; anything else that escaped a read fails closed too.
+    return inputNotJson(tool, isJsonValueError(error) ? error : new JsonValueError('unreadable', '', 'the input could not be read'))
   }
   const selection = selectView(tool, input, base.request.pinned_result_view)
-  if (!selection.ok) return selection.error
+  if (!selection.ok) return rejected(selection.error, input)
   const secrets = mergeSecrets(base.secrets, collectSecrets(input, base.sensitivePaths))
   const invalid = validateInput(tool, selection.input)
-  if (invalid !== undefined) return scrubError(invalid, secrets)
+  if (invalid !== undefined) return rejected(scrubError(invalid, secrets), input)
   // An explicit literal, not `{ ...base, secrets, ... }`: V8 turns a spread whose later keys
   // override earlier ones into a slow path (microseconds per call on this hot path).
   return {
@@ -49,6 +49,22 @@ export function prepareInput(base: CallBase, sent: unknown): Call | ToolError {
     view: selection.view,
     handlerInput: selection.input,
   }
+}
+
+/** The checked copy of the input each rejection was made on (for the `tool.post_error` event). */
+const rejectedInputs = new WeakMap<ToolError, unknown>()
+
+function rejected(error: ToolError, input: unknown): ToolError {
+  rejectedInputs.set(error, input)
+  return error
+}
+
+/**
+ * The call's own copy of the input that `prepareInput` rejected, or `undefined` when the input
+ * was not plain JSON (no copy was made). Events show it, never a second read of the caller's object.
+ */
+export function rejectedInputOf(error: ToolError): unknown {
+  return rejectedInputs.get(error)
 }
 
 function validateInput(tool: Tool, input: unknown): ToolError | undefined {

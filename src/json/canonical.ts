@@ -99,9 +99,10 @@ function assertPlainJsonPrecisely(value: unknown): void {
     if (next === undefined) return
     const key = next.keys[next.index++]!
     token = key
-    if (Array.isArray(next.container)) {
-      if (!((key as number) in next.container)) throw fail('sparse_array', frames, key, 'a hole in an array')
-      current = readable(() => (next!.container as unknown[])[key as number], frames, key)
+    if (typeof key === 'number') {
+      // Array keys are numbers (childKeys); `in` runs a Proxy's `has` trap, so it is guarded too.
+      if (!readable(() => key in next!.container, frames, key)) throw fail('sparse_array', frames, key, 'a hole in an array')
+      current = readable(() => (next!.container as unknown[])[key], frames, key)
     } else {
       if (typeof key === 'string' && !isWellFormed(key)) throw fail('lone_surrogate', frames, key, 'key holds a lone surrogate')
       current = readable(() => (next!.container as Record<string, unknown>)[key], frames, key)

@@ -1,6 +1,7 @@
 import type { TSchema } from 'typebox'
 import { isJsonValueError } from '../json/json-value-error.js'
 import { frozenJsonCopy } from '../json/own-copy.js'
+import { appendPointer } from '../json/pointer.js'
 import { parseSensitivePaths } from '../redact/sensitive-paths.js'
 import type { JsonSchema } from '../schema/json-schema.js'
 import { proveViewSubset } from '../schema/subset.js'
@@ -208,12 +209,37 @@ function plainSchema(schema: unknown, path: string, problem: Report): JsonSchema
     problem(path, 'invalid_schema', 'must be a JSON Schema object')
     return undefined
   }
+  let copy: JsonSchema
   try {
     // Own enumerable string keys, as JSON.stringify reads them: TypeBox's hidden keys are dropped.
-    return frozenJsonCopy(schema) as JsonSchema
+    copy = frozenJsonCopy(schema) as JsonSchema
   } catch (error) {
     if (!isJsonValueError(error)) throw error
     problem(path + error.pointer, 'schema_not_json', `schema is not plain JSON: ${error.message}`)
     return undefined
   }
+  const proto = protoKeyPointer(copy, '')
+  if (proto !== undefined) {
+    problem(path + proto, 'schema_proto_key', 'a schema may not hold a "__proto__" key: ajv cannot validate a property of that name')
+    return undefined
+  }
+  return copy
+}
+
+/** The JSON Pointer of the first `__proto__` key in a plain JSON value, or `undefined`. */
+function protoKeyPointer(value: unknown, pointer: string): string | undefined {
+  if (typeof value !== 'object' || value === null) return undefined
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = protoKeyPointer(value[i], `${pointer}/${i}`)
+      if (found !== undefined) return found
+    }
+    return undefined
+  }
+  for (const key of Object.keys(value)) {
+    if (key === '__proto__') return `${pointer}/__proto__`
+    const found = protoKeyPointer((value as Record<string, unknown>)[key], appendPointer(pointer, key))
+    if (found !== undefined) return found
+  }
+  return undefined
 }

@@ -22,7 +22,8 @@ export type Projector = (full: unknown) => unknown
  *   copied only when declared, and never changes a prototype. Results are plain objects.
  * - arrays: a new array, each element projected by the schema of its position.
  * - `{}` / unconstrained positions, and objects or arrays a schema does not describe further
- *   (`{ type: 'object' }` with no object keyword): a deep copy.
+ *   (`{ type: 'object' }` with no object keyword): a deep copy, checked to be plain JSON as it is
+ *   made (a Date or class instance there throws rather than becoming a plain object).
  * - unions: scalars as they are; an object or array by the only branch of its JSON type, or an
  *   object by the branch its required literal tag selects (tag values no branch has give `{}`).
  * - recursive schemas (`$ref`, TypeBox `Cyclic`): followed as deep as the value goes.
@@ -34,6 +35,9 @@ export type Projector = (full: unknown) => unknown
  *
  * @param compact - the compact view schema (plain JSON Schema or TypeBox).
  * @returns the projector.
+ * The projector throws `JsonValueError` (`code: 'non_json_value'`) for a value that is not plain
+ * JSON at a position it copies whole; its pointer is relative to that position.
+ *
  * @throws TypeError if projection would be ambiguous (a union with several object branches and
  *   no required literal tag, or several different array branches), or a `$ref` does not resolve.
  */

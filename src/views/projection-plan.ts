@@ -1,6 +1,6 @@
 import type { ArrayShape, CompactShape, ObjectShape, UnionDispatch, UnionShape, ValueShape } from '../schema/compact-shape.js'
 import { ARRAY, OBJECT } from '../schema/type-mask.js'
-import { cloneJson } from '../json/clone.js'
+import { ownJsonCopy } from '../json/own-copy.js'
 import { objectProjector } from './object-projector.js'
 
 /** Projects a non-null object or array (scalars never reach a `Structured`: they are copied as they are). */
@@ -12,7 +12,8 @@ const hasOwn = Object.prototype.hasOwnProperty
 const stripObject: Structured = () => ({})
 /** Arrays where the compact view allows none (invalid input): the result is `[]`. */
 const stripArray: Structured = () => []
-const copyStructured: Structured = (value) => cloneJson(value)
+// A checked copy: a non-JSON value (a Date, a class instance) is never normalized into a plain one.
+const copyStructured: Structured = (value) => ownJsonCopy(value)
 
 /** How one position projects objects and arrays. */
 export interface Parts {

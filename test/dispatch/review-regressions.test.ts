@@ -224,3 +224,192 @@ describe('the dispatcher clock', () => {
     expect(errorOf(await dispatcher.invoke({ tool_id: 'c2', input: {}, approval_token: token })).reason).toBe('token_expired')
   })
 })
+
+// Found by the break-it review of the stop-8 speed work (helper report, cases 2-7).
+describe('invoke never rejects on what a handler throws or returns', () => {
+  const BRAND = Symbol.for('result-views.ToolError')
+  const thrown: Record<string, () => unknown> = {
+    'an Error whose message is a symbol': () => Object.assign(new Error('x'), { message: Symbol('s') }),
+    'an Error whose message getter throws': () =>
+      Object.defineProperty(new Error('x'), 'message', {
+        get() {
+          throw new Error('getter')
+        },
+      }),
+    'a Proxy whose traps throw': () =>
+      new Proxy(
+        {},
+        {
+          get() {
+            throw new Error('trap')
+          },
+          getPrototypeOf() {
+            throw new Error('trap')
+          },
+        },
+      ),
+    'a branded look-alike whose code getter throws': () => ({
+      [BRAND]: true,
+      get code() {
+        throw new Error('code')
+      },
+    }),
+    'a look-alike whose details turn into a cycle on a second read': () => {
+      const cycle: Record<string, unknown> = {}
+      cycle.self = cycle
+      let reads = 0
+      return {
+        [BRAND]: true,
+        code: 'tool_execution_failed',
+        reason: 'r',
+        message: 'm',
+        details: {
+          get x() {
+            return ++reads === 1 ? 1 : cycle
+          },
+        },
+      }
+    },
+  }
+  const toolThat = (handler: () => unknown) =>
+    createDispatcher({ tools: [defineTool({ id: 't', description: 'd', input: Type.Object({}), output: Type.Object({}), handler: handler as never })] })
+
+  for (const [name, make] of Object.entries(thrown)) {
+    it(`turns ${name}, thrown or rejected, into tool_execution_failed`, async () => {
+      for (const handler of [
+        () => {
+          throw make()
+        },
+        () => Promise.reject(make()),
+      ]) {
+        expect(errorOf(await toolThat(handler).invoke({ tool_id: 't', input: {} })).code).toBe('tool_execution_failed')
+      }
+    })
+  }
+
+  it('turns a native promise whose constructor getter throws into tool_execution_failed', async () => {
+    const handler = () =>
+      Object.defineProperty(Promise.resolve({}), 'constructor', {
+        get() {
+          throw new Error('constructor getter')
+        },
+      })
+    expect(errorOf(await toolThat(handler).invoke({ tool_id: 't', input: {} })).code).toBe('tool_execution_failed')
+  })
+
+  it('names an array Proxy whose has trap throws as unreadable, in the input and in the record', async () => {
+    const trapped = () =>
+      new Proxy(['a'], {
+        has() {
+          throw new Error('has trap')
+        },
+      })
+    const dispatcher = createDispatcher({
+      tools: [
+        defineTool({
+          id: 'tags',
+          description: 'd',
+          input: Type.Object({ tags: Type.Optional(Type.Array(Type.String())) }),
+          output: { compact: Type.Object({ id: Type.String() }), full: Type.Object({ id: Type.String(), tags: Type.Array(Type.String()) }) },
+          handler: () => ({ id: 'a', tags: trapped() }),
+        }),
+      ],
+    })
+    const input = errorOf(await dispatcher.invoke({ tool_id: 'tags', input: { tags: trapped() } }))
+    expect([input.code, input.details]).toEqual(['tool_invalid_input', { pointer: '/tags/0', problem: 'unreadable' }])
+    const output = errorOf(await dispatcher.invoke({ tool_id: 'tags', input: { result_view: 'full' } }))
+    expect([output.code, output.details]).toEqual(['tool_output_invalid', { pointer: '/tags/0', problem: 'unreadable' }])
+  })
+})
+
+describe('compact results are plain JSON at positions copied whole', () => {
+  class Secretive {
+    token = 'sk-live'
+  }
+  const values: Array<[string, unknown, string]> = [
+    ['a Date', new Date(0), 'non_plain_object'],
+    ['a Map', new Map([['a', 1]]), 'non_plain_object'],
+    ['a class instance', new Secretive(), 'non_plain_object'],
+    ['a boxed string', new String('x'), 'non_plain_object'],
+    ['an array with toJSON', Object.assign([1, 2], { toJSON: () => [] }), 'to_json'],
+  ]
+  for (const [name, meta, problem] of values) {
+    it(`refuses ${name} in an unconstrained compact position, in both views`, async () => {
+      const dispatcher = createDispatcher({
+        tools: [
+          defineTool({
+            id: 'm',
+            description: 'd',
+            input: Type.Object({}),
+            output: { compact: Type.Object({ id: Type.String(), meta: Type.Any() }), full: Type.Object({ id: Type.String(), meta: Type.Any() }) },
+            handler: () => ({ id: 'a', meta }),
+          }),
+        ],
+      })
+      for (const result_view of ['compact', 'full']) {
+        const outcome = await dispatcher.invoke({ tool_id: 'm', input: { result_view } })
+        expect(errorOf(outcome)).toMatchObject({ code: 'tool_output_invalid', details: { pointer: '/meta', problem } })
+        expect(JSON.stringify(outcome)).not.toContain('sk-live')
+      }
+    })
+  }
+})
+
+describe('schemas with a __proto__ key', () => {
+  it('are refused by defineTool with the pointer of the key', () => {
+    const closed = Type.Object({ ['__proto__']: Type.String() }, { additionalProperties: false })
+    let thrown: unknown
+    try {
+      defineTool({ id: 'p', description: 'd', input: closed, output: Type.Object({}), handler: () => ({}) })
+    } catch (error) {
+      thrown = error
+    }
+    expect((thrown as { problems?: unknown }).problems).toEqual([
+      expect.objectContaining({ path: '/input/properties/__proto__', code: 'schema_proto_key' }),
+    ])
+  })
+})
+
+describe('post_error shows the input the call checked', () => {
+  it('never reads the caller object a second time', async () => {
+    let reads = 0
+    const sent = {
+      get n() {
+        return ++reads === 1 ? 'not-an-integer' : 7
+      },
+    }
+    const events: unknown[] = []
+    const dispatcher = createDispatcher({
+      tools: [defineTool({ id: 'n', description: 'd', input: Type.Object({ n: Type.Integer() }), output: Type.Object({}), handler: () => ({}) })],
+      hooks: { 'tool.post_error': (payload) => void events.push(payload.tool_input) },
+    })
+    expect(errorOf(await dispatcher.invoke({ tool_id: 'n', input: sent })).message).toContain('/n must be integer')
+    expect(events).toEqual([{ n: 'not-an-integer' }])
+    expect(reads).toBe(1)
+  })
+})
+
+describe('a class instance returned as the whole record', () => {
+  it('is refused in both views, before anything reads it through its prototype', async () => {
+    class Session {
+      get id() {
+        return 'a'
+      }
+    }
+    const dispatcher = createDispatcher({
+      tools: [
+        defineTool({
+          id: 's',
+          description: 'd',
+          input: Type.Object({}),
+          output: { compact: Type.Object({ id: Type.String() }), full: Type.Object({ id: Type.String() }) },
+          handler: () => new Session() as never,
+        }),
+      ],
+    })
+    for (const result_view of ['compact', 'full']) {
+      const error = errorOf(await dispatcher.invoke({ tool_id: 's', input: { result_view } }))
+      expect([error.code, error.details]).toEqual(['tool_output_invalid', { pointer: '', problem: 'non_plain_object' }])
+    }
+  })
+})
