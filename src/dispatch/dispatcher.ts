@@ -61,7 +61,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     const authorized = approvals.allowsAtOnce(call) ? RUN : await approvals.authorize(call)
     if (authorized.kind === 'error') return fail(call, authorized.error)
     if (authorized.kind === 'pending') return { status: 'approval_pending', tool_call_id: call.tool_call_id, approval_id: authorized.approval_id }
-    return complete(call)
+    return await complete(call)
   }
 
   /** Runs an authorized call to its outcome, emitting `tool.post_call` or `tool.post_error`. */

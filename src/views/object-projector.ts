@@ -1,3 +1,4 @@
+import { jsonLeaf } from './json-leaf.js'
 import type { Parts, Structured } from './projection-plan.js'
 
 const hasOwn = Object.prototype.hasOwnProperty
@@ -19,7 +20,7 @@ const PLAN = Symbol('object projection plan')
 
 type PlannedProjector = Structured & { [PLAN]?: ObjectPlan }
 
-type Factory = (bound: ReadonlyArray<readonly Parts[]>, h: typeof hasOwn, P: Record<string, unknown>, d: typeof define) => Structured
+type Factory = (bound: ReadonlyArray<readonly Parts[]>, h: typeof hasOwn, P: Record<string, unknown>, d: typeof define, L: typeof jsonLeaf) => Structured
 
 /** Deepest nesting of objects inlined into one generated function (deeper ones are called). */
 const MAX_INLINE_DEPTH = 4
@@ -67,8 +68,8 @@ function generated(plan: ObjectPlan): Structured {
   const code = emitObject(plan, 's', 0, emitted)
   const body = `"use strict";\n${emitted.bindings.join('\n')}\nreturn function projectObject(s) {\n${code}\nreturn r0;\n};`
   // Keys enter the code only as JSON string literals (never `__proto__` in a literal, which would set the prototype).
-  const factory = new Function('B', 'h', 'P', 'd', body) as Factory
-  return factory(emitted.bound, hasOwn, objectPrototype, define)
+  const factory = new Function('B', 'h', 'P', 'd', 'L', body) as Factory
+  return factory(emitted.bound, hasOwn, objectPrototype, define, jsonLeaf)
 }
 
 /**
@@ -111,6 +112,10 @@ function emitObject(plan: ObjectPlan, source: string, depth: number, emitted: Em
       bindings.push(`const o${n}_${i} = B[${n}][${i}].objects, a${n}_${i} = B[${n}][${i}].arrays;`)
       lines.push(`${isObject} ${v} = Array.isArray(${v}) ? a${n}_${i}(${v}) : o${n}_${i}(${v});`)
     }
+    // A scalar is copied as it is, once checked (inline for the common kinds, `L` for the rest).
+    lines.push(
+      `else if (${v} !== undefined && typeof ${v} !== "boolean" && ${v} !== null && !(typeof ${v} === "string" ? ${v}.isWellFormed() : typeof ${v} === "number" && ${v} - ${v} === 0)) L(${v});`,
+    )
     if (required[i] === true && key !== '__proto__') literal.push(i)
     else appended.push(i)
   }
@@ -147,6 +152,7 @@ function looped(keys: readonly string[], required: readonly boolean[], parts: re
       let item = source[key]
       if (item === undefined) continue
       if (typeof item === 'object' && item !== null) item = Array.isArray(item) ? parts[i]!.arrays(item) : parts[i]!.objects(item)
+      else jsonLeaf(item)
       if (key === '__proto__') define(out, key, item)
       else out[key] = item
     }

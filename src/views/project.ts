@@ -1,6 +1,7 @@
 import type { TSchema } from 'typebox'
 import type { JsonSchema } from '../schema/json-schema.js'
 import { readCompactSchema, type CompactShape, type ShapeIssue } from '../schema/compact-shape.js'
+import { jsonLeaf } from './json-leaf.js'
 import { PlanCompiler } from './projection-plan.js'
 
 /**
@@ -35,8 +36,10 @@ export type Projector = (full: unknown) => unknown
  *
  * @param compact - the compact view schema (plain JSON Schema or TypeBox).
  * @returns the projector.
- * The projector throws `JsonValueError` (`code: 'non_json_value'`) for a value that is not plain
- * JSON at a position it copies whole; its pointer is relative to that position.
+ * What it returns is always plain JSON: it throws `JsonValueError` (`code: 'non_json_value'`) for
+ * a value that is not (a Date where it copies whole, `NaN`, a lone surrogate, `undefined` in an
+ * array, ...). The error's pointer is relative to the position copied whole, or empty for a
+ * scalar; `undefined` as an object's property counts as absent, as in JSON.
  *
  * @throws TypeError if projection would be ambiguous (a union with several object branches and
  *   no required literal tag, or several different array branches), or a `$ref` does not resolve.
@@ -48,7 +51,7 @@ export function compileProjector(compact: JsonSchema | TSchema): Projector {
     throw new TypeError(`compileProjector: ${blocking.message} (at "${blocking.pointer}" of the compact schema)`)
   }
   const { objects, arrays } = new PlanCompiler().parts(root)
-  return (full) => (typeof full === 'object' && full !== null ? (Array.isArray(full) ? arrays(full) : objects(full)) : full)
+  return (full) => (typeof full === 'object' && full !== null ? (Array.isArray(full) ? arrays(full) : objects(full)) : jsonLeaf(full))
 }
 
 function blockingIssue(issues: readonly ShapeIssue[]): ShapeIssue | undefined {

@@ -1,6 +1,7 @@
 import type { ArrayShape, CompactShape, ObjectShape, UnionDispatch, UnionShape, ValueShape } from '../schema/compact-shape.js'
 import { ARRAY, OBJECT } from '../schema/type-mask.js'
 import { ownJsonCopy } from '../json/own-copy.js'
+import { jsonLeaf, notJsonLeaf } from './json-leaf.js'
 import { objectProjector } from './object-projector.js'
 
 /** Projects a non-null object or array (scalars never reach a `Structured`: they are copied as they are). */
@@ -134,7 +135,10 @@ export class PlanCompiler {
         if (known.has(key) || !regex.test(key)) continue
         let item = source[key]
         if (item === undefined) continue
+        // Declared keys come from the (checked) schema; these come from the record.
+        if (!(key as string & { isWellFormed(): boolean }).isWellFormed()) notJsonLeaf(key)
         if (typeof item === 'object' && item !== null) item = sub(item)
+        else jsonLeaf(item)
         if (key === '__proto__') define(out, key, item)
         else out[key] = item
       }
@@ -154,7 +158,7 @@ export class PlanCompiler {
         const out: unknown[] = new Array(length)
         for (let i = 0; i < length; i++) {
           const item = source[i]
-          out[i] = typeof item === 'object' && item !== null ? (Array.isArray(item) ? arrays(item) : objects(item)) : item
+          out[i] = typeof item === 'object' && item !== null ? (Array.isArray(item) ? arrays(item) : objects(item)) : jsonLeaf(item)
         }
         return out
       }
@@ -169,7 +173,7 @@ export class PlanCompiler {
         if (typeof item === 'object' && item !== null) {
           const parts = i < fixed ? prefix[i]! : rest!
           out[i] = Array.isArray(item) ? parts.arrays(item) : parts.objects(item)
-        } else out[i] = item
+        } else out[i] = jsonLeaf(item)
       }
       return out
     }

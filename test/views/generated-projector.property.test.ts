@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { compileProjector, type JsonSchema } from 'result-views'
+import { canonicalJson, compileProjector, isJsonValueError, type JsonSchema } from 'result-views'
 
 /**
  * The generated projector (child objects inlined up to a depth, one literal when every key is
@@ -75,6 +75,49 @@ describe('generated projector', () => {
         }
       }),
       { numRuns: 300 },
+    )
+  })
+
+  it('returns plain JSON or throws JsonValueError, whatever it is given, in both variants', () => {
+    const values = fc.anything({
+      withBoxedValues: true,
+      withMap: true,
+      withSet: true,
+      withDate: true,
+      withNullPrototype: true,
+      withSparseArray: true,
+      withTypedArray: true,
+      withBigInt: true,
+      withObjectString: true,
+      key: fc.constantFrom(...KEYS, 'extra', 'a\ud800'),
+      stringUnit: 'binary',
+    })
+    const anything = fc.oneof(values, fc.constantFrom(NaN, Infinity, 'x\udc00', [undefined], { a: [1, , 2] }, { a: new Date(0) }))
+    fc.assert(
+      fc.property(schemaArb, anything, (schema, value) => {
+        const generated = compileProjector(schema)
+        vi.stubGlobal('Function', () => {
+          throw new EvalError('code generation from strings disallowed')
+        })
+        let looped
+        try {
+          looped = compileProjector(schema)
+        } finally {
+          vi.unstubAllGlobals()
+        }
+        for (const project of [generated, looped]) {
+          let out: unknown
+          try {
+            out = project(value)
+          } catch (error) {
+            expect(isJsonValueError(error)).toBe(true)
+            continue
+          }
+          // canonicalJson throws for anything that is not plain JSON.
+          expect(() => canonicalJson(out)).not.toThrow()
+        }
+      }),
+      { numRuns: 1000 },
     )
   })
 

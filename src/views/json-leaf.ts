@@ -1,0 +1,37 @@
+import { JsonValueError } from '../json/json-value-error.js'
+
+/**
+ * Whether a value the projector copies as it is (a scalar) is a JSON scalar: a well-formed
+ * string, a finite number, a boolean or `null`. Objects and arrays never reach it: the projector
+ * builds those itself or copies them with a check.
+ */
+export function isJsonLeaf(value: unknown): boolean {
+  switch (typeof value) {
+    case 'string':
+      return (value as string & { isWellFormed(): boolean }).isWellFormed()
+    case 'number':
+      return Number.isFinite(value)
+    case 'boolean':
+      return true
+    default:
+      return value === null
+  }
+}
+
+/**
+ * Refuses a scalar that is not JSON (`undefined` in an array, `NaN`, a lone surrogate, a
+ * function...). The pointer is left empty: the projector does not track paths, and the
+ * dispatcher names the value's pointer in the record.
+ *
+ * @throws JsonValueError (`code: 'non_json_value'`), always.
+ */
+export function notJsonLeaf(value: unknown): never {
+  const problem =
+    typeof value === 'string' ? 'lone_surrogate' : typeof value === 'number' ? 'non_finite_number' : typeof value === 'object' ? 'non_plain_object' : typeof value
+  throw new JsonValueError(problem as ConstructorParameters<typeof JsonValueError>[0], '', 'the projection met a value that is not plain JSON')
+}
+
+/** `value` when it is a JSON scalar; throws otherwise (see {@link notJsonLeaf}). */
+export function jsonLeaf(value: unknown): unknown {
+  return isJsonLeaf(value) ? value : notJsonLeaf(value)
+}
