@@ -8,7 +8,7 @@ import { proveViewSubset } from '../schema/subset.js'
 import { compileProjector, type Projector } from '../views/project.js'
 import type { View } from '../views/view.js'
 import { brandTool } from './brand.js'
-import { defaultPreview } from './preview.js'
+import { defaultPreview, quotedPropertyNames, type QuotedKeys } from './preview.js'
 import { selectorConflicts } from './selector-conflicts.js'
 import { ToolDefinitionError, type DefinitionProblem } from './tool-definition-error.js'
 import type {
@@ -139,7 +139,12 @@ function defineChecked(definition: ToolDefinition): ViewedTool | SingleResultToo
     inputSchema: inputSchema!,
     handler: d.handler as ToolBase['handler'],
   }
-  const preview = userPreview === undefined ? (_full: unknown, selected: unknown) => defaultPreview(selected) : guardedPreview(userPreview)
+  // The default preview writes the declared property names from literals made on its first use.
+  let quoted: QuotedKeys | undefined
+  const preview =
+    userPreview === undefined
+      ? (_full: unknown, selected: unknown) => defaultPreview(selected, (quoted ??= quotedPropertyNames(viewed ? full : single)))
+      : guardedPreview(userPreview)
 
   if (viewed) {
     // Compiled on the first compact projection, then kept: once per tool, and a catalog of many

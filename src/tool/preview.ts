@@ -13,11 +13,35 @@ export const DEFAULT_PREVIEW_LENGTH = 200
  * @param selected - the record the caller receives, which the dispatcher has checked to be plain
  *   JSON (plain objects, dense arrays, finite numbers): the writer relies on it.
  */
-export function defaultPreview(selected: unknown): string {
+export function defaultPreview(selected: unknown, keys?: QuotedKeys): string {
   const parts: string[] = []
-  write(selected, parts, 0)
+  write(selected, parts, 0, keys)
   const text = parts.join('')
   return text.length <= DEFAULT_PREVIEW_LENGTH ? text : text.slice(0, DEFAULT_PREVIEW_LENGTH) + '…'
+}
+
+/**
+ * The JSON string literals of the property names a tool's schemas declare, written once: most
+ * keys of a result are declared names. A name's whole literal is safe to use at any cut, since
+ * the text is cut at {@link DEFAULT_PREVIEW_LENGTH} afterwards and at least as much is written.
+ */
+export type QuotedKeys = ReadonlyMap<string, string>
+
+/** {@link QuotedKeys} of every `properties` name in the schemas (public names, never record data). */
+export function quotedPropertyNames(...schemas: readonly unknown[]): QuotedKeys {
+  const quoted = new Map<string, string>()
+  const visit = (node: unknown): void => {
+    if (typeof node !== 'object' || node === null) return
+    if (Array.isArray(node)) return node.forEach(visit)
+    for (const [keyword, child] of Object.entries(node)) {
+      if (keyword === 'properties' && typeof child === 'object' && child !== null && !Array.isArray(child)) {
+        for (const name of Object.keys(child)) quoted.set(name, JSON.stringify(name))
+      }
+      visit(child)
+    }
+  }
+  schemas.forEach(visit)
+  return quoted
 }
 
 /** Enough text: past the cut, so nothing more is needed. */
@@ -29,17 +53,17 @@ const DONE = DEFAULT_PREVIEW_LENGTH + 1
  *
  * @returns the new length.
  */
-function write(value: unknown, parts: string[], length: number): number {
+function write(value: unknown, parts: string[], length: number, keys: QuotedKeys | undefined): number {
   let text: string
   if (typeof value === 'string') text = quote(value, DONE - length)
   else if (typeof value !== 'object') text = String(value)
   else if (value === null) text = 'null'
-  else return Array.isArray(value) ? writeArray(value, parts, length) : writeObject(value as Record<string, unknown>, parts, length)
+  else return Array.isArray(value) ? writeArray(value, parts, length, keys) : writeObject(value as Record<string, unknown>, parts, length, keys)
   parts.push(text)
   return length + text.length
 }
 
-function writeArray(items: readonly unknown[], parts: string[], length: number): number {
+function writeArray(items: readonly unknown[], parts: string[], length: number, keys: QuotedKeys | undefined): number {
   parts.push('[')
   let written = length + 1
   for (let i = 0; i < items.length; i++) {
@@ -48,13 +72,13 @@ function writeArray(items: readonly unknown[], parts: string[], length: number):
       parts.push(',')
       written++
     }
-    written = write(items[i], parts, written)
+    written = write(items[i], parts, written, keys)
   }
   parts.push(']')
   return written + 1
 }
 
-function writeObject(record: Record<string, unknown>, parts: string[], length: number): number {
+function writeObject(record: Record<string, unknown>, parts: string[], length: number, quoted: QuotedKeys | undefined): number {
   const keys = Object.keys(record)
   if (keys.length === 0) {
     parts.push('{}')
@@ -64,9 +88,9 @@ function writeObject(record: Record<string, unknown>, parts: string[], length: n
   for (let i = 0; i < keys.length; i++) {
     if (written >= DONE) return written
     const key = keys[i]!
-    const head = (i === 0 ? '{' : ',') + quote(key, DONE - written) + ':'
+    const head = (i === 0 ? '{' : ',') + (quoted?.get(key) ?? quote(key, DONE - written)) + ':'
     parts.push(head)
-    written = write(record[key], parts, written + head.length)
+    written = write(record[key], parts, written + head.length, quoted)
   }
   parts.push('}')
   return written + 1

@@ -51,6 +51,25 @@ describe('default preview', () => {
     )
   })
 
+  it('writes declared property names exactly, escapes included, at every cut', async () => {
+    // Names the schema declares are written from literals made once per tool: check them
+    // against JSON.stringify where the cut falls inside or right after a name.
+    const names = ['id', 'a"b', 'back\\slash', 'line\nbreak', '😀', 'x'.repeat(190), '\u2028']
+    const properties = Object.fromEntries(names.map((name) => [name, Type.Optional(Type.Unknown())]))
+    let record: unknown
+    const tool = defineTool({ id: 'declared', description: 'd', input: Type.Object({}), output: Type.Object(properties), handler: () => record as never })
+    const dispatcher = createDispatcher({ tools: [tool] })
+    const value = fc.jsonValue({ maxDepth: 2, stringUnit: 'binary' })
+    const records = fc.tuple(fc.string({ maxLength: 200 }), fc.dictionary(fc.constantFrom(...names, 'other'), value, { maxKeys: 5 }))
+    await fc.assert(
+      fc.asyncProperty(records, async ([pad, fields]) => {
+        record = { pad, ...fields, nested: fields }
+        expect(previewOf(await dispatcher.invoke({ tool_id: 'declared', input: {} }))).toBe(cutJson(record))
+      }),
+      { numRuns: 500 },
+    )
+  })
+
   it('writes only the start of a large result', async () => {
     const big = { items: Array.from({ length: 100_000 }, (_, i) => ({ i, name: `item-${i}` })), note: 'x'.repeat(1_000_000) }
     const preview = previewOf(await echo(big))
