@@ -14,9 +14,7 @@ export const DEFAULT_PREVIEW_LENGTH = 200
  *   JSON (plain objects, dense arrays, finite numbers): the writer relies on it.
  */
 export function defaultPreview(selected: unknown, keys?: QuotedKeys): string {
-  const parts: string[] = []
-  write(selected, parts, 0, keys)
-  const text = parts.join('')
+  const text = write(selected, '', keys)
   return text.length <= DEFAULT_PREVIEW_LENGTH ? text : text.slice(0, DEFAULT_PREVIEW_LENGTH) + '…'
 }
 
@@ -48,52 +46,35 @@ export function quotedPropertyNames(...schemas: readonly unknown[]): QuotedKeys 
 const DONE = DEFAULT_PREVIEW_LENGTH + 1
 
 /**
- * Appends the JSON text of the plain JSON `value` to `parts`, which hold `length` characters so
- * far, stopping once they hold at least {@link DONE}.
- *
- * @returns the new length.
+ * `text` followed by the JSON text of the plain JSON `value`, stopping once it is at least
+ * {@link DONE} characters long.
  */
-function write(value: unknown, parts: string[], length: number, keys: QuotedKeys | undefined): number {
-  let text: string
-  if (typeof value === 'string') text = quote(value, DONE - length)
-  else if (typeof value !== 'object') text = String(value)
-  else if (value === null) text = 'null'
-  else return Array.isArray(value) ? writeArray(value, parts, length, keys) : writeObject(value as Record<string, unknown>, parts, length, keys)
-  parts.push(text)
-  return length + text.length
+function write(value: unknown, text: string, keys: QuotedKeys | undefined): string {
+  if (typeof value === 'string') return text + quote(value, DONE - text.length)
+  if (typeof value !== 'object') return text + String(value)
+  if (value === null) return text + 'null'
+  return Array.isArray(value) ? writeArray(value, text, keys) : writeObject(value as Record<string, unknown>, text, keys)
 }
 
-function writeArray(items: readonly unknown[], parts: string[], length: number, keys: QuotedKeys | undefined): number {
-  parts.push('[')
-  let written = length + 1
+function writeArray(items: readonly unknown[], text: string, keys: QuotedKeys | undefined): string {
+  let out = text + '['
   for (let i = 0; i < items.length; i++) {
-    if (written >= DONE) return written
-    if (i > 0) {
-      parts.push(',')
-      written++
-    }
-    written = write(items[i], parts, written, keys)
+    if (out.length >= DONE) return out
+    out = write(items[i], i === 0 ? out : out + ',', keys)
   }
-  parts.push(']')
-  return written + 1
+  return out + ']'
 }
 
-function writeObject(record: Record<string, unknown>, parts: string[], length: number, quoted: QuotedKeys | undefined): number {
+function writeObject(record: Record<string, unknown>, text: string, quoted: QuotedKeys | undefined): string {
   const keys = Object.keys(record)
-  if (keys.length === 0) {
-    parts.push('{}')
-    return length + 2
-  }
-  let written = length
+  if (keys.length === 0) return text + '{}'
+  let out = text
   for (let i = 0; i < keys.length; i++) {
-    if (written >= DONE) return written
+    if (out.length >= DONE) return out
     const key = keys[i]!
-    const head = (i === 0 ? '{' : ',') + (quoted?.get(key) ?? quote(key, DONE - written)) + ':'
-    parts.push(head)
-    written = write(record[key], parts, written + head.length, quoted)
+    out = write(record[key], out + (i === 0 ? '{' : ',') + (quoted?.get(key) ?? quote(key, DONE - out.length)) + ':', quoted)
   }
-  parts.push('}')
-  return written + 1
+  return out + '}'
 }
 
 /**
