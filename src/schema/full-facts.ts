@@ -49,6 +49,21 @@ const MAX_BRANCHES = 256
 
 type Task = { loc: SchemaLoc } | { options: readonly SchemaLoc[] }
 
+/** An immutable singly linked list (`undefined` is the empty list). */
+type List<T> = { readonly head: T; readonly tail: List<T> } | undefined
+
+function includes<T>(list: List<T>, value: T): boolean {
+  for (let node = list; node !== undefined; node = node.tail) if (node.head === value) return true
+  return false
+}
+
+/** The items of a list built by prepending, in the order they were added. */
+function toArray<T>(list: List<T>): T[] {
+  const items: T[] = []
+  for (let node = list; node !== undefined; node = node.tail) items.push(node.head)
+  return items.reverse()
+}
+
 /**
  * The branches of the conjunction of `locs` (an empty list is the unconstrained schema). A branch
  * that allows no value (`false`, contradictory literals or types) is left out, so an empty result
@@ -66,24 +81,26 @@ export function expandFull(
     const branch = readBranch(plain, pointer)
     return branch === undefined ? [] : [branch]
   }
+  // Tasks, conjuncts and seen pointers are immutable linked lists: each step of the walk shares
+  // what it was given and prepends, so no step copies an array or a set.
   const out: SchemaLoc[][] = []
-  const walk = (tasks: readonly Task[], acc: readonly SchemaLoc[], seen: ReadonlySet<string>): void => {
-    if (tasks.length === 0) {
-      out.push([...acc])
+  const walk = (tasks: List<Task>, acc: List<SchemaLoc>, seen: List<string>): void => {
+    if (tasks === undefined) {
+      out.push(toArray(acc))
       return
     }
-    const [task, ...rest] = tasks as [Task, ...Task[]]
+    const { head: task, tail: rest } = tasks
     if ('options' in task) {
       if (out.length + task.options.length > MAX_BRANCHES) return walk(rest, acc, seen)
-      for (const option of task.options) walk([{ loc: option }, ...rest], acc, seen)
+      for (const option of task.options) walk({ head: { loc: option }, tail: rest }, acc, seen)
       return
     }
     const { loc } = task
     const schema = loc.schema
-    if (seen.has(loc.pointer)) return walk(rest, acc, seen)
+    if (includes(seen, loc.pointer)) return walk(rest, acc, seen)
     if (schema === false) return
     if (!isSchemaObject(schema)) return walk(rest, acc, seen)
-    const seenHere = new Set(seen).add(loc.pointer)
+    const seenHere: List<string> = { head: loc.pointer, tail: seen }
     if (schema.$ref !== undefined) {
       const resolved = document.resolveRef(loc)
       if (!resolved.ok) {
@@ -91,7 +108,7 @@ export function expandFull(
         issues.push({ pointer: appendPointer(loc.pointer, '$ref'), message: resolved.message })
         return
       }
-      return walk([{ loc: resolved.loc }, ...rest], acc, seenHere)
+      return walk({ head: { loc: resolved.loc }, tail: rest }, acc, seenHere)
     }
     const more: Task[] = []
     if (Array.isArray(schema.allOf)) schema.allOf.forEach((_, i) => more.push({ loc: document.child(loc, 'allOf', i)! }))
@@ -99,9 +116,13 @@ export function expandFull(
       const list = schema[keyword]
       if (Array.isArray(list) && list.length > 0) more.push({ options: list.map((_, i) => document.child(loc, keyword, i)!) })
     }
-    walk([...more, ...rest], [...acc, loc], seenHere)
+    let next = rest
+    for (let i = more.length - 1; i >= 0; i--) next = { head: more[i]!, tail: next }
+    walk(next, { head: loc, tail: acc }, seenHere)
   }
-  walk(locs.map((loc) => ({ loc })), [], new Set())
+  let start: List<Task> = undefined
+  for (let i = locs.length - 1; i >= 0; i--) start = { head: { loc: locs[i]! }, tail: start }
+  walk(start, undefined, undefined)
   const branches: FullBranch[] = []
   for (const conjuncts of out) {
     const branch = readBranch(conjuncts, pointer)
