@@ -233,18 +233,24 @@ function plainSchema(schema: unknown, path: string, problem: Report): JsonSchema
 
 /** The JSON Pointer of the first `__proto__` key in a plain JSON value, or `undefined`. */
 function protoKeyPointer(value: unknown, pointer: string): string | undefined {
+  const tokens = protoKeyPath(value)
+  return tokens === undefined ? undefined : appendPointer(pointer, ...tokens)
+}
+
+/** The path to the first `__proto__` key (the key last), or `undefined`; built only on a find. */
+function protoKeyPath(value: unknown): Array<string | number> | undefined {
   if (typeof value !== 'object' || value === null) return undefined
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      const found = protoKeyPointer(value[i], `${pointer}/${i}`)
-      if (found !== undefined) return found
+      const found = protoKeyPath(value[i])
+      if (found !== undefined) return [i, ...found]
     }
     return undefined
   }
-  for (const key of Object.keys(value)) {
-    if (key === '__proto__') return `${pointer}/__proto__`
-    const found = protoKeyPointer((value as Record<string, unknown>)[key], appendPointer(pointer, key))
-    if (found !== undefined) return found
+  if (Object.prototype.hasOwnProperty.call(value, '__proto__')) return ['__proto__']
+  for (const key in value) {
+    const found = protoKeyPath((value as Record<string, unknown>)[key])
+    if (found !== undefined) return [key, ...found]
   }
   return undefined
 }
