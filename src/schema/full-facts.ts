@@ -38,8 +38,9 @@ export interface Bound {
   readonly exclusive: boolean
 }
 
-/** A `$ref` of the full schema that does not resolve. */
+/** A part of the full schema the proof cannot read: a `$ref` that does not resolve, or unions too large to split. */
 export interface FullIssue {
+  readonly code: 'unresolved_ref' | 'unsupported_keyword'
   readonly pointer: string
   readonly message: string
 }
@@ -47,7 +48,7 @@ export interface FullIssue {
 /** Most branches one position may split into; past it a union is ignored (widening, still sound). */
 const MAX_BRANCHES = 256
 
-type Task = { loc: SchemaLoc } | { options: readonly SchemaLoc[] }
+type Task = { loc: SchemaLoc } | { options: readonly SchemaLoc[]; union: SchemaLoc; keyword: 'anyOf' | 'oneOf' }
 
 /** An immutable singly linked list (`undefined` is the empty list). */
 type List<T> = { readonly head: T; readonly tail: List<T> } | undefined
@@ -91,7 +92,16 @@ export function expandFull(
     }
     const { head: task, tail: rest } = tasks
     if ('options' in task) {
-      if (out.length + task.options.length > MAX_BRANCHES) return walk(rest, acc, seen)
+      if (out.length + task.options.length > MAX_BRANCHES) {
+        // Read as allowing anything here (a widening: still sound), and said, so that the
+        // violations this causes come with their reason.
+        issues.push({
+          code: 'unsupported_keyword',
+          pointer: appendPointer(task.union.pointer, task.keyword),
+          message: `the unions here combine into more than ${MAX_BRANCHES} branches; the proof does not split them that far and reads this union as allowing any value`,
+        })
+        return walk(rest, acc, seen)
+      }
       for (const option of task.options) walk({ head: { loc: option }, tail: rest }, acc, seen)
       return
     }
@@ -105,7 +115,7 @@ export function expandFull(
       const resolved = document.resolveRef(loc)
       if (!resolved.ok) {
         // Reported, and the branch is left out: nothing about it can be proven.
-        issues.push({ pointer: appendPointer(loc.pointer, '$ref'), message: resolved.message })
+        issues.push({ code: 'unresolved_ref', pointer: appendPointer(loc.pointer, '$ref'), message: resolved.message })
         return
       }
       return walk({ head: { loc: resolved.loc }, tail: rest }, acc, seenHere)
@@ -114,7 +124,7 @@ export function expandFull(
     if (Array.isArray(schema.allOf)) schema.allOf.forEach((_, i) => more.push({ loc: document.child(loc, 'allOf', i)! }))
     for (const keyword of ['anyOf', 'oneOf'] as const) {
       const list = schema[keyword]
-      if (Array.isArray(list) && list.length > 0) more.push({ options: list.map((_, i) => document.child(loc, keyword, i)!) })
+      if (Array.isArray(list) && list.length > 0) more.push({ options: list.map((_, i) => document.child(loc, keyword, i)!), union: loc, keyword })
     }
     let next = rest
     for (let i = more.length - 1; i >= 0; i--) next = { head: more[i]!, tail: next }

@@ -51,13 +51,28 @@ export type { ViewProof, ViewViolation, ViewViolationCode } from './view-violati
  * @returns `{ ok: true }`, or `{ ok: false, violations }` with every violation found (duplicates
  *   merged), each with a code (see `ViewViolationCodes`) and JSON Pointers into both schemas.
  *   Never throws for plain JSON schemas (no cycles of JavaScript objects).
+ * @throws TypeError when `compact` or `full` is not a schema (an object or a boolean), or is
+ *   nested deeper than the call stack allows or a cycle of JavaScript objects (`defineTool`
+ *   refuses those before proving).
  */
 export function proveViewSubset(compact: JsonSchema | TSchema, full: JsonSchema | TSchema): ViewProof {
+  if (!isSchema(compact) || !isSchema(full)) {
+    throw new TypeError('proveViewSubset: both arguments must be JSON Schemas (an object or a boolean)')
+  }
   const prover = new Prover(full as JsonSchema)
-  const shape = readCompactSchema(compact).root
-  prover.prove(shape, [prover.full.root], '')
+  try {
+    const shape = readCompactSchema(compact).root
+    prover.prove(shape, [prover.full.root], '')
+  } catch (error) {
+    if (error instanceof RangeError) throw new TypeError('proveViewSubset: a schema is nested deeper than the call stack allows, or is a cycle of JavaScript objects', { cause: error })
+    throw error
+  }
   const violations = prover.violations()
   return violations.length === 0 ? { ok: true } : { ok: false, violations }
+}
+
+function isSchema(value: unknown): boolean {
+  return typeof value === 'boolean' || (typeof value === 'object' && value !== null && !Array.isArray(value))
 }
 
 /** The memo key of a (compact position, full positions) pair: the full pointers in sorted order. */
@@ -106,7 +121,7 @@ class Prover implements ProofContext {
   branches(locs: readonly SchemaLoc[], fullPointer: string, compactPath: string): FullBranch[] {
     const issues: FullIssue[] = []
     const branches = expandFull(this.full, locs, fullPointer, issues)
-    for (const issue of issues) this.report('unresolved_ref', compactPath, issue.pointer, `in the full view: ${issue.message}`)
+    for (const issue of issues) this.report(issue.code, compactPath, issue.pointer, `in the full view: ${issue.message}`)
     return branches
   }
 

@@ -42,9 +42,21 @@ export type Projector = (full: unknown) => unknown
  * scalar; `undefined` as an object's property counts as absent, as in JSON.
  *
  * @throws TypeError if projection would be ambiguous (a union with several object branches and
- *   no required literal tag, or several different array branches), or a `$ref` does not resolve.
+ *   no required literal tag, or several different array branches), a `$ref` does not resolve, or
+ *   the schema is nested deeper than the call stack allows or is a cycle of JavaScript objects.
  */
 export function compileProjector(compact: JsonSchema | TSchema): Projector {
+  try {
+    return compile(compact)
+  } catch (error) {
+    if (error instanceof RangeError) {
+      throw new TypeError('compileProjector: the schema is nested deeper than the call stack allows, or is a cycle of JavaScript objects', { cause: error })
+    }
+    throw error
+  }
+}
+
+function compile(compact: JsonSchema | TSchema): Projector {
   const { root } = readCompactSchema(compact)
   const blocking = blockingIssue(collectIssues(root))
   if (blocking !== undefined) {

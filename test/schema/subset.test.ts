@@ -1,6 +1,6 @@
 import Type from 'typebox'
 import { describe, expect, it } from 'vitest'
-import { proveViewSubset, type JsonSchema, type ViewViolation } from 'result-views'
+import { compileProjector, proveViewSubset, type JsonSchema, type ViewViolation } from 'result-views'
 
 /** Plain JSON copy, as `defineTool` hands schemas over (TypeBox's hidden keys dropped). */
 const json = (schema: unknown): JsonSchema => JSON.parse(JSON.stringify(schema)) as JsonSchema
@@ -324,5 +324,43 @@ describe('proveViewSubset: unsupported keywords', () => {
   it('rejects a property that matches the compact pattern too', () => {
     const compact = { type: 'object', properties: { a: { type: 'string' } }, patternProperties: { '^a': { type: 'string' } } }
     expect(violations(compact, compact)).toEqual([v('unsupported_keyword', '/patternProperties', '')])
+  })
+})
+
+describe('proveViewSubset: arguments and limits', () => {
+  it('throws a TypeError when either argument is not a schema (an object or a boolean)', () => {
+    for (const [compact, full] of [
+      [{}, 5],
+      [{}, null],
+      [{}, [{}]],
+      ['x', {}],
+      [undefined, {}],
+    ]) {
+      expect(() => proveViewSubset(compact as JsonSchema, full as JsonSchema)).toThrow(TypeError)
+    }
+    expect(proveViewSubset(true, {})).toEqual({ ok: true })
+  })
+
+  it('names full unions too large to split, instead of leaving only the widened reasons', () => {
+    const full = { anyOf: Array.from({ length: 300 }, (_, i) => ({ const: `v${i}` })) }
+    const found = violations({ type: 'string' }, full)
+    expect(found).toContainEqual({ code: 'unsupported_keyword', compactPath: '', fullPath: '/anyOf' })
+    // Below the limit the same union is proven.
+    expect(violations({ type: 'string' }, { anyOf: full.anyOf.slice(0, 200) })).toEqual([])
+    // An unconstrained compact position never reads the full union at all.
+    expect(violations({}, full)).toEqual([])
+  })
+})
+
+describe('proveViewSubset and compileProjector: schemas the call stack cannot follow', () => {
+  it('throw a TypeError (never a RangeError) for a cycle of JavaScript objects or very deep nesting', () => {
+    const cyclic: Record<string, unknown> = { type: 'object', properties: {} }
+    ;(cyclic.properties as Record<string, unknown>).self = cyclic
+    let deep: Record<string, unknown> = { type: 'string' }
+    for (let i = 0; i < 20_000; i++) deep = { type: 'object', properties: { a: deep } }
+    for (const schema of [cyclic, deep]) {
+      expect(() => proveViewSubset(schema as JsonSchema, schema as JsonSchema)).toThrow(TypeError)
+      expect(() => compileProjector(schema as JsonSchema)).toThrow(TypeError)
+    }
   })
 })
