@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { canonicalJson, compileProjector, isJsonValueError, type JsonSchema } from 'result-views'
+import { canonicalJson, compileProjector, isJsonValueError, type JsonSchema, type Projector } from 'result-views'
 
 /**
  * The generated projector (child objects inlined up to a depth, one literal when every key is
@@ -48,6 +48,19 @@ function outcome(project: () => unknown): unknown {
   }
 }
 
+/** The generated projector of a schema, and the loop compiled where `new Function` is blocked. */
+function bothVariants(schema: JsonSchema): { generated: Projector; looped: Projector } {
+  const generated = compileProjector(schema)
+  vi.stubGlobal('Function', () => {
+    throw new EvalError('code generation from strings disallowed')
+  })
+  try {
+    return { generated, looped: compileProjector(schema) }
+  } finally {
+    vi.unstubAllGlobals()
+  }
+}
+
 describe('generated projector', () => {
   afterEach(() => {
     vi.unstubAllGlobals()
@@ -56,16 +69,7 @@ describe('generated projector', () => {
   it('projects exactly as the loop used where code generation is blocked', () => {
     fc.assert(
       fc.property(schemaArb, fc.array(recordArb, { minLength: 1, maxLength: 4 }), (schema, records) => {
-        const generated = compileProjector(schema)
-        vi.stubGlobal('Function', () => {
-          throw new EvalError('code generation from strings disallowed')
-        })
-        let looped
-        try {
-          looped = compileProjector(schema)
-        } finally {
-          vi.unstubAllGlobals()
-        }
+        const { generated, looped } = bothVariants(schema)
         for (const record of records) {
           // Both give the same result, or both refuse the same non-JSON value (an `undefined` in
           // a position copied whole) with the same error.
@@ -95,16 +99,7 @@ describe('generated projector', () => {
     const anything = fc.oneof(values, fc.constantFrom(NaN, Infinity, 'x\udc00', [undefined], { a: [1, , 2] }, { a: new Date(0) }))
     fc.assert(
       fc.property(schemaArb, anything, (schema, value) => {
-        const generated = compileProjector(schema)
-        vi.stubGlobal('Function', () => {
-          throw new EvalError('code generation from strings disallowed')
-        })
-        let looped
-        try {
-          looped = compileProjector(schema)
-        } finally {
-          vi.unstubAllGlobals()
-        }
+        const { generated, looped } = bothVariants(schema)
         for (const project of [generated, looped]) {
           let out: unknown
           try {
