@@ -71,16 +71,26 @@ function finish(call: Call, record: unknown): ToolResult | ToolError {
     // The commonest slip, a class instance returned as the record, is named before anything
     // reads it through its prototype.
     if (!isPlainRoot(record)) return notPlainJson(tool, record)
-    const invalid = validateOutput(tool, record)
-    if (invalid !== undefined) return invalid
+    let judged = validateOutput(tool, record)
+    let source = record
+    if (judged instanceof Threw) {
+      // ajv could not read the record as it is (a throwing getter, a null-prototype object under
+      // uniqueItems, a recursion past the call stack): judge a checked copy of it instead.
+      try {
+        source = ownJsonCopy(record)
+      } catch (error) {
+        return notPlainJson(tool, record, error)
+      }
+      judged = validateOutput(tool, source)
+      if (judged instanceof Threw) return notPlainJson(tool, source, judged.error)
+    }
+    if (judged !== undefined) return judged
     let structured: unknown
     try {
       // The projection is plain JSON by construction: it checks each value it copies.
-      structured = tool.project(record, 'compact')
-    } catch {
-      // A value the compact view keeps is not plain JSON (or reading the record threw): its
-      // pointer is found in the record.
-      return notPlainJson(tool, record)
+      structured = tool.project(source, 'compact')
+    } catch (error) {
+      return notPlainJson(tool, source, error)
     }
     return { structured, preview: tool.preview(record, structured) }
   }
@@ -89,9 +99,12 @@ function finish(call: Call, record: unknown): ToolResult | ToolError {
     // Copied before validation: what was validated is exactly what the caller receives.
     copy = ownJsonCopy(record)
   } catch (error) {
-    return notPlainJson(tool, isJsonValueError(error) ? error : record)
+    return notPlainJson(tool, record, error)
   }
-  return validateOutput(tool, copy) ?? { structured: copy, preview: tool.preview(copy, copy) }
+  const judged = validateOutput(tool, copy)
+  if (judged instanceof Threw) return notPlainJson(tool, copy, judged.error)
+  // A tool's own preview gets the handler's record, never the copy the caller receives.
+  return judged ?? { structured: copy, preview: tool.preview(record, copy) }
 }
 
 /** Whether a record is a scalar, an array or a plain object (prototype `Object.prototype` or `null`). */
@@ -106,11 +119,13 @@ function isPlainRoot(record: unknown): boolean {
   }
 }
 
-/**
- * The record against the full schema. A record whose reading throws (a getter, a Proxy, a cycle
- * under a recursive schema) is not JSON: its first bad value is named.
- */
-function validateOutput(tool: Tool, record: unknown): ToolError | undefined {
+/** What {@link validateOutput} answers when ajv threw while reading the record. */
+class Threw {
+  constructor(readonly error: unknown) {}
+}
+
+/** The record against the full schema: `undefined` when valid, the typed error, or what ajv threw. */
+function validateOutput(tool: Tool, record: unknown): ToolError | undefined | Threw {
   let validate
   try {
     validate = validatorFor(fullSchemaOf(tool))
@@ -119,24 +134,25 @@ function validateOutput(tool: Tool, record: unknown): ToolError | undefined {
   }
   try {
     return validate(record) ? undefined : outputInvalid(tool, { issues: toIssues(validate.errors) })
-  } catch {
-    return notPlainJson(tool, record)
+  } catch (error) {
+    return new Threw(error)
   }
 }
 
-/** `tool_output_invalid` naming the JSON Pointer of the record's first value that is not plain JSON. */
-function notPlainJson(tool: Tool, found: unknown): ToolError {
-  let error = isJsonValueError(found) ? found : undefined
-  if (error === undefined) {
-    try {
-      assertPlainJson(found)
-    } catch (thrown) {
-      if (isJsonValueError(thrown)) error = thrown
-    }
+/**
+ * `tool_output_invalid` naming the JSON Pointer of the record's first value that is not plain
+ * JSON. When the record passes that check, what was thrown while reading it says why:
+ * `too_deep` for a value past the call stack, else `unreadable`.
+ */
+function notPlainJson(tool: Tool, record: unknown, thrown?: unknown): ToolError {
+  if (isJsonValueError(thrown) && thrown.pointer !== '') return outputInvalid(tool, { pointer: thrown.pointer, problem: thrown.problem })
+  try {
+    assertPlainJson(record)
+  } catch (error) {
+    if (isJsonValueError(error)) return outputInvalid(tool, { pointer: error.pointer, problem: error.problem })
   }
-  return error === undefined
-    ? outputInvalid(tool, { pointer: '', problem: 'unreadable' })
-    : outputInvalid(tool, { pointer: error.pointer, problem: error.problem })
+  const problem = isJsonValueError(thrown) ? thrown.problem : thrown instanceof RangeError ? 'too_deep' : 'unreadable'
+  return outputInvalid(tool, { pointer: '', problem })
 }
 
 /**

@@ -45,8 +45,9 @@ export interface StringRules {
   format?: string
 }
 
-/** Bounds for numbers. */
+/** Bounds (and a numeric `format`, such as `int32` of ajv-formats) for numbers. */
 export interface NumberRules {
+  format?: string
   minimum?: number
   maximum?: number
   exclusiveMinimum?: number
@@ -243,9 +244,13 @@ class ShapeReader {
     this.#pending.add(union)
     const inner = new Set([...chain, loc.pointer])
     let any: AnyShape | undefined
+    let unconstrained = 0
     for (let i = 0; i < list.length; i++) {
       const branch = this.read(this.document.entry(loc, keyword, i)!, inner)
-      if (branch.kind === 'any' && branch.issues.length === 0) any ??= branch
+      if (branch.kind === 'any' && branch.issues.length === 0) {
+        any ??= branch
+        unconstrained++
+      }
       else if (branch.kind === 'value') union.branches.push(branch)
       else if (branch.kind === 'union') {
         if (this.#pending.has(branch)) {
@@ -261,6 +266,12 @@ class ShapeReader {
       } else if (branch.kind !== 'never') union.issues.push(...branch.issues)
     }
     this.#pending.delete(union)
+    if (any !== undefined && union.exclusive && (union.branches.length > 0 || unconstrained > 1)) {
+      // Every value matches the unconstrained branch, so one that also matches another branch
+      // matches two, which "oneOf" refuses: the union is not "anything", and not provable here.
+      union.issues.push({ code: 'unsupported_keyword', pointer: appendPointer(loc.pointer, keyword),
+        message: '"oneOf" with an unconstrained branch beside others: a value matching another branch matches two' })
+    }
     if (any !== undefined && union.issues.length === 0) {
       // A union with an unconstrained branch accepts everything: it projects by deep copy.
       const whole: AnyShape = { kind: 'any', pointer: loc.pointer, issues: [] }
@@ -455,6 +466,8 @@ function readStringRules(schema: { readonly [k: string]: unknown }, issue: (keyw
 
 function readNumberRules(schema: { readonly [k: string]: unknown }, issue: (keyword: string, message: string) => void): NumberRules {
   const rules: NumberRules = {}
+  // A `format` may be a number format (`int32`, `int64`, `float`, `double`): it binds numbers too.
+  if (typeof schema.format === 'string') rules.format = schema.format
   if (schema.minimum === undefined && schema.maximum === undefined && schema.exclusiveMinimum === undefined &&
     schema.exclusiveMaximum === undefined && schema.multipleOf === undefined) return rules
   for (const keyword of ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'] as const) {
@@ -534,4 +547,27 @@ function checkExclusive(union: UnionShape): void {
       })
     }
   }
+}
+
+/** Every issue of every shape reachable from `root` (each shape once). */
+export function shapeIssues(root: CompactShape): ShapeIssue[] {
+  const issues: ShapeIssue[] = []
+  const seen = new Set<unknown>()
+  const visit = (shape: CompactShape): void => {
+    if (seen.has(shape)) return
+    seen.add(shape)
+    issues.push(...shape.issues)
+    if (shape.kind === 'union') shape.branches.forEach(visit)
+    if (shape.kind !== 'value') return
+    if (shape.object !== 'opaque') {
+      for (const property of shape.object.properties) visit(property.shape)
+      if (shape.object.pattern !== undefined) visit(shape.object.pattern.shape)
+    }
+    if (shape.array !== 'opaque') {
+      for (const element of shape.array.prefix) visit(element.shape)
+      if (shape.array.rest !== undefined) visit(shape.array.rest.shape)
+    }
+  }
+  visit(root)
+  return issues
 }

@@ -53,12 +53,17 @@ function appendToken(pointer: string, token: string | number): string {
  * One schema document (the compact or the full schema) with its `$id` index, so `$ref`s resolve
  * the way TypeBox emits them: `#/$defs/Node` (a JSON Pointer fragment, resolved against the
  * enclosing resource) and `Node` (the `$id` of a subschema, as `Type.Cyclic` emits). IDs are
- * matched as written: relative IDs are not resolved against a base URI. The `$id` index is built
+ * matched as written: relative IDs are not resolved against a base URI, so a name is refused when
+ * a subschema below the root sets a URI `$id` of its own, or two subschemas declare it. The `$id` index is built
  * on the first `$ref` that names an `$id` (most schemas have none), and compiled patterns are
  * kept per source, so each is compiled once per document.
  */
 export class SchemaDocument {
   #ids: Map<string, SchemaLoc> | undefined
+  /** `$id`s declared by more than one subschema: a name that resolves to either is ambiguous. */
+  readonly #twice = new Set<string>()
+  /** Whether a subschema below the root sets its own base URI. */
+  #nestedBase = false
   readonly #root: SchemaLoc
   #patterns: Map<string, RegExp | undefined> | undefined
 
@@ -133,6 +138,10 @@ export class SchemaDocument {
         this.#ids = new Map()
         this.#index(this.#root, new Set())
       }
+      if (this.#nestedBase) {
+        return { ok: false, message: `"$ref" "${ref}" names an "$id" in a schema where a subschema sets its own base URI; resolving it needs base-URI resolution, which the proof does not do (use "#/$defs/...")` }
+      }
+      if (this.#twice.has(id)) return { ok: false, message: `"$ref" "${ref}" names an "$id" that two subschemas declare` }
       const found = this.#ids.get(id)
       if (found === undefined) return { ok: false, message: `"$ref" "${ref}" names no "$id" in this schema` }
       resource = found
@@ -168,7 +177,13 @@ export class SchemaDocument {
     if (!isSchemaObject(schema) || seen.has(schema)) return
     seen.add(schema)
     const id = resourceId(schema)
-    if (id !== undefined && !this.#ids!.has(id)) this.#ids!.set(id, loc)
+    if (id !== undefined) {
+      if (this.#ids!.has(id)) this.#twice.add(id)
+      else this.#ids!.set(id, loc)
+      // A subschema below the root whose "$id" is a URI (not a plain name like TypeBox's "Node")
+      // changes the base that names resolve against.
+      if (loc.pointer !== '' && (id.includes(':') || id.includes('/'))) this.#nestedBase = true
+    }
     for (const keyword of SCHEMA_KEYWORDS) {
       if (isSchemaObject(schema[keyword])) this.#index(this.child(loc, keyword)!, seen)
     }

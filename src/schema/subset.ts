@@ -1,6 +1,6 @@
 import type { TSchema } from 'typebox'
 import type { JsonSchema } from './json-schema.js'
-import { readCompactSchema, type CompactShape, type ValueShape } from './compact-shape.js'
+import { readCompactSchema, shapeIssues, type CompactShape, type ShapeIssue, type ValueShape } from './compact-shape.js'
 import { expandFull, type FullBranch, type FullIssue } from './full-facts.js'
 import { includesJson } from './json-equal.js'
 import type { ProofContext } from './proof-context.js'
@@ -51,18 +51,21 @@ export type { ViewProof, ViewViolation, ViewViolationCode } from './view-violati
  * @returns `{ ok: true }`, or `{ ok: false, violations }` with every violation found (duplicates
  *   merged), each with a code (see `ViewViolationCodes`) and JSON Pointers into both schemas.
  *   Never throws for plain JSON schemas (no cycles of JavaScript objects).
- * @throws TypeError when `compact` or `full` is not a schema (an object or a boolean), or is
+ * @throws TypeError when `compact` or `full` is not a schema (a plain object or a boolean), or is
  *   nested deeper than the call stack allows or a cycle of JavaScript objects (`defineTool`
  *   refuses those before proving).
  */
 export function proveViewSubset(compact: JsonSchema | TSchema, full: JsonSchema | TSchema): ViewProof {
   if (!isSchema(compact) || !isSchema(full)) {
-    throw new TypeError('proveViewSubset: both arguments must be JSON Schemas (an object or a boolean)')
+    throw new TypeError('proveViewSubset: both arguments must be JSON Schemas (a plain object or a boolean)')
   }
   const prover = new Prover(full as JsonSchema)
   try {
     const shape = readCompactSchema(compact).root
     prover.prove(shape, [prover.full.root], '')
+    // A problem of the compact schema where the full view never leads (an empty full array, a
+    // branch no full value reaches) is still a problem: the projector refuses such a schema.
+    prover.reportUnseen(shapeIssues(shape))
   } catch (error) {
     if (error instanceof RangeError) throw new TypeError('proveViewSubset: a schema is nested deeper than the call stack allows, or is a cycle of JavaScript objects', { cause: error })
     throw error
@@ -71,8 +74,12 @@ export function proveViewSubset(compact: JsonSchema | TSchema, full: JsonSchema 
   return violations.length === 0 ? { ok: true } : { ok: false, violations }
 }
 
-function isSchema(value: unknown): boolean {
-  return typeof value === 'boolean' || (typeof value === 'object' && value !== null && !Array.isArray(value))
+/** A JSON Schema as the proof reads one: a boolean, or a plain object (not an array, a Date, a Map...). */
+export function isSchema(value: unknown): boolean {
+  if (typeof value === 'boolean') return true
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false
+  const proto = Object.getPrototypeOf(value)
+  return proto === Object.prototype || proto === null
 }
 
 /** The memo key of a (compact position, full positions) pair: the full pointers in sorted order. */
@@ -98,6 +105,15 @@ class Prover implements ProofContext {
 
   violations(): ViewViolation[] {
     return [...this.#sink.values()]
+  }
+
+  /** Reports each compact issue no violation names yet (same code at the same compact path), at the full root. */
+  reportUnseen(issues: readonly ShapeIssue[]): void {
+    const seen = new Set<string>()
+    for (const v of this.#sink.values()) seen.add(`${v.code}\u0000${v.compactPath}`)
+    for (const issue of issues) {
+      if (!seen.has(`${issue.code}\u0000${issue.pointer}`)) this.report(issue.code, issue.pointer, '', `${issue.message} (the full view never reaches this position)`)
+    }
   }
 
   report(code: ViewViolationCode, compactPath: string, fullPath: string, message: string): void {
@@ -159,6 +175,10 @@ class Prover implements ProofContext {
         }
         return
       case 'union':
+        // Branches are proven value by value below, not through prove(): report their own issues here.
+        for (const branch of shape.branches) {
+          for (const issue of branch.issues) this.report(issue.code, issue.pointer, branches[0]?.pointer ?? fullPointer, issue.message)
+        }
         proveUnion(this, shape, branches)
         return
       case 'value':

@@ -55,7 +55,8 @@ export function scalarMisfit(shape: ValueShape, value: unknown, full: FullBranch
     if (regex !== undefined && !regex.test(value)) broken.push(`"pattern" ${JSON.stringify(pattern)}`)
     if (format !== undefined && !full.formats.has(format)) broken.push(`"format" ${JSON.stringify(format)} (the full view does not assert it)`)
   } else if (typeof value === 'number') {
-    const { minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf } = shape.number
+    const { minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf, format } = shape.number
+    if (format !== undefined && !full.formats.has(format)) broken.push(`"format" ${JSON.stringify(format)} (the full view does not assert it)`)
     if (minimum !== undefined && !(value >= minimum)) broken.push(`"minimum" ${minimum}`)
     if (maximum !== undefined && !(value <= maximum)) broken.push(`"maximum" ${maximum}`)
     if (exclusiveMinimum !== undefined && !(value > exclusiveMinimum)) broken.push(`"exclusiveMinimum" ${exclusiveMinimum}`)
@@ -107,6 +108,9 @@ export function numberRulesNotImplied(rules: NumberRules, full: FullBranch, inte
   if (rules.exclusiveMaximum !== undefined &&
     !(upper !== undefined && (upper.value < rules.exclusiveMaximum || (upper.value === rules.exclusiveMaximum && upper.exclusive)))) {
     out.push(`"exclusiveMaximum" ${rules.exclusiveMaximum} (full upper bound: ${showUpper(upper)})`)
+  }
+  if (rules.format !== undefined && !full.formats.has(rules.format)) {
+    out.push(`"format" ${JSON.stringify(rules.format)} (the full view does not assert the same format)`)
   }
   if (rules.multipleOf !== undefined && !full.multiples.includes(rules.multipleOf)) {
     out.push(`"multipleOf" ${rules.multipleOf} (the full view does not assert the same "multipleOf")`)

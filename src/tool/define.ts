@@ -166,15 +166,15 @@ function defineChecked(definition: ToolDefinition): ViewedTool | SingleResultToo
 }
 
 /**
- * A tool's own preview, made safe: its label when it returns a string, the default preview of the
- * selected record when it throws or returns anything else (the handler has already run; its
+ * A tool's own preview, made safe: its label when it returns a well-formed string, the default
+ * preview of the selected record when it throws or returns anything else (the handler has already run; its
  * result is never lost over a label).
  */
 function guardedPreview(userPreview: (record: unknown) => unknown): ToolBase['preview'] {
   return (full, selected) => {
     try {
       const label = userPreview(full)
-      if (typeof label === 'string') return label
+      if (typeof label === 'string' && (label as string & { isWellFormed(): boolean }).isWellFormed()) return label
     } catch {
       // Fall back to the default label below.
     }

@@ -1,4 +1,4 @@
-import { JsonValueError } from '../json/json-value-error.js'
+import { JsonValueError, isJsonValueError } from '../json/json-value-error.js'
 
 /**
  * Whether a value the projector copies as it is (a scalar) is a JSON scalar: a well-formed
@@ -34,4 +34,23 @@ export function notJsonLeaf(value: unknown): never {
 /** `value` when it is a JSON scalar; throws otherwise (see {@link notJsonLeaf}). */
 export function jsonLeaf(value: unknown): unknown {
   return isJsonLeaf(value) ? value : notJsonLeaf(value)
+}
+
+/**
+ * Refuses an object the projector would read field by field unless it is a plain object
+ * (prototype `Object.prototype` or `null`): a Date, a Map or a class instance would otherwise be
+ * read through its prototype and turned into a plain object.
+ *
+ * @throws JsonValueError (`code: 'non_json_value'`, problem `non_plain_object`).
+ */
+export function plainObject(value: object): void {
+  const proto = Object.getPrototypeOf(value)
+  if (proto !== Object.prototype && proto !== null) notJsonLeaf(value)
+}
+
+/** What reading a value threw, as a JsonValueError: too deep for the call stack, or unreadable. */
+export function asJsonValueError(error: unknown): unknown {
+  if (isJsonValueError(error)) return error
+  if (error instanceof RangeError) return new JsonValueError('too_deep', '', 'nested deeper than the call stack allows')
+  return new JsonValueError('unreadable', '', 'reading it threw (a getter or a Proxy)')
 }

@@ -1,4 +1,4 @@
-import { jsonLeaf } from './json-leaf.js'
+import { jsonLeaf, plainObject } from './json-leaf.js'
 import type { Parts, Structured } from './projection-plan.js'
 
 const hasOwn = Object.prototype.hasOwnProperty
@@ -82,7 +82,8 @@ function emitObject(plan: ObjectPlan, source: string, depth: number, emitted: Em
   const n = bound.length
   bound.push(plan.parts)
   const { keys, required, parts } = plan
-  const lines: string[] = []
+  // Read field by field only from a plain object; anything else is refused, never read through its prototype.
+  const lines: string[] = [`{ const p = Object.getPrototypeOf(${source}); if (p !== P && p !== null) L(${source}); }`]
   const names: string[] = []
   const literals: string[] = []
   const literal: number[] = []
@@ -145,6 +146,7 @@ function looped(keys: readonly string[], required: readonly boolean[], parts: re
   const order = keys.map((_, i) => i).filter(first).concat(keys.map((_, i) => i).filter((i) => !first(i)))
   return (value) => {
     const source = value as Record<string, unknown>
+    plainObject(source)
     const out: Record<string, unknown> = {}
     for (const i of order) {
       const key = keys[i]!

@@ -1,7 +1,10 @@
 import type { TSchema } from 'typebox'
 import type { JsonSchema } from '../schema/json-schema.js'
-import { readCompactSchema, type CompactShape, type ShapeIssue } from '../schema/compact-shape.js'
-import { jsonLeaf } from './json-leaf.js'
+import { assertPlainJson } from '../json/canonical.js'
+import { isJsonValueError } from '../json/json-value-error.js'
+import { readCompactSchema, shapeIssues } from '../schema/compact-shape.js'
+import { isSchema } from '../schema/subset.js'
+import { asJsonValueError, jsonLeaf } from './json-leaf.js'
 import { PlanCompiler } from './projection-plan.js'
 
 /**
@@ -41,9 +44,12 @@ export type Projector = (full: unknown) => unknown
  * array, ...). The error's pointer is relative to the position copied whole, or empty for a
  * scalar; `undefined` as an object's property counts as absent, as in JSON.
  *
- * @throws TypeError if projection would be ambiguous (a union with several object branches and
- *   no required literal tag, or several different array branches), a `$ref` does not resolve, or
- *   the schema is nested deeper than the call stack allows or is a cycle of JavaScript objects.
+ * @throws TypeError if the schema is not a plain JSON schema (a boolean or a plain object, plain
+ *   JSON throughout), or has a problem `proveViewSubset` reports for the compact side: projection
+ *   would be ambiguous (a union with several object branches and no required literal tag, or
+ *   several different array branches), a keyword the proof cannot read (`prefixItems`, `allOf`,
+ *   `minProperties`, ...), or a `$ref` that does not resolve; or when the schema is nested deeper
+ *   than the call stack allows or is a cycle of JavaScript objects.
  */
 export function compileProjector(compact: JsonSchema | TSchema): Projector {
   try {
@@ -57,38 +63,28 @@ export function compileProjector(compact: JsonSchema | TSchema): Projector {
 }
 
 function compile(compact: JsonSchema | TSchema): Projector {
+  if (!isSchema(compact)) throw new TypeError('compileProjector: the compact schema must be a JSON Schema (a plain object or a boolean)')
+  try {
+    // Keys it declares become keys of results: a lone surrogate or a Date in it has no place there.
+    assertPlainJson(compact)
+  } catch (error) {
+    if (isJsonValueError(error)) throw new TypeError(`compileProjector: the compact schema is not plain JSON at "${error.pointer}": ${error.message}`)
+    throw error
+  }
   const { root } = readCompactSchema(compact)
-  const blocking = blockingIssue(collectIssues(root))
+  // Every issue blocks: the projector copies only what a schema the proof can read allows.
+  const blocking = shapeIssues(root)[0]
   if (blocking !== undefined) {
     throw new TypeError(`compileProjector: ${blocking.message} (at "${blocking.pointer}" of the compact schema)`)
   }
   const { objects, arrays } = new PlanCompiler().parts(root)
-  return (full) => (typeof full === 'object' && full !== null ? (Array.isArray(full) ? arrays(full) : objects(full)) : jsonLeaf(full))
-}
-
-function blockingIssue(issues: readonly ShapeIssue[]): ShapeIssue | undefined {
-  return issues.find((issue) => issue.code === 'unresolved_ref')
-}
-
-/** Every issue of every shape reachable from `root`. */
-function collectIssues(root: CompactShape): ShapeIssue[] {
-  const issues: ShapeIssue[] = []
-  const seen = new Set<unknown>()
-  const visit = (shape: CompactShape): void => {
-    if (seen.has(shape)) return
-    seen.add(shape)
-    issues.push(...shape.issues)
-    if (shape.kind === 'union') shape.branches.forEach(visit)
-    if (shape.kind !== 'value') return
-    if (shape.object !== 'opaque') {
-      for (const property of shape.object.properties) visit(property.shape)
-      if (shape.object.pattern !== undefined) visit(shape.object.pattern.shape)
-    }
-    if (shape.array !== 'opaque') {
-      for (const element of shape.array.prefix) visit(element.shape)
-      if (shape.array.rest !== undefined) visit(shape.array.rest.shape)
+  return (full) => {
+    try {
+      return typeof full === 'object' && full !== null ? (Array.isArray(full) ? arrays(full) : objects(full)) : jsonLeaf(full)
+    } catch (error) {
+      // A getter or Proxy that throws, or a value deeper than the call stack: never another error.
+      throw asJsonValueError(error)
     }
   }
-  visit(root)
-  return issues
 }
+

@@ -413,3 +413,62 @@ describe('a class instance returned as the whole record', () => {
     }
   })
 })
+
+// Found by the second break-it review.
+describe('what a tool preview and odd records can do to a checked result', () => {
+  it("a tool's own preview never changes the result, and a label that is not well-formed falls back", async () => {
+    const Full = Type.Object({ id: Type.String(), n: Type.Number() })
+    const meddle = (r: Record<string, unknown>) => {
+      r.n = NaN
+      r.when = new Date(0)
+      r.id = '\ud800'
+      return 'label \udc00'
+    }
+    const dispatcher = createDispatcher({
+      tools: [
+        defineTool({ id: 'v', description: 'd', input: Type.Object({}), output: { compact: Type.Object({ id: Type.String() }), full: Full }, handler: () => ({ id: 'a', n: 1 }), preview: meddle as never }),
+        defineTool({ id: 's', description: 'd', input: Type.Object({}), output: Full, handler: () => ({ id: 'a', n: 1 }), preview: meddle as never }),
+      ],
+    })
+    for (const [tool_id, input, structured] of [
+      ['v', {}, { id: 'a' }],
+      ['v', { result_view: 'full' }, { id: 'a', n: 1 }],
+      ['s', {}, { id: 'a', n: 1 }],
+    ] as const) {
+      const outcome = await dispatcher.invoke({ tool_id, input })
+      if (outcome.status !== 'ok') throw new Error(JSON.stringify(outcome))
+      expect(outcome.result.structured).toEqual(structured)
+      expect(outcome.result.preview).toBe(JSON.stringify(structured))
+    }
+  })
+
+  it('judges a record ajv cannot read as it is (null-prototype objects under uniqueItems) on a checked copy', async () => {
+    const dispatcher = createDispatcher({
+      tools: [
+        defineTool({
+          id: 't',
+          description: 'd',
+          input: Type.Object({}),
+          output: { compact: Type.Object({ id: Type.String() }), full: Type.Object({ id: Type.String(), tags: Type.Array(Type.Object({}), { uniqueItems: true }) }) },
+          handler: () => ({ id: 'a', tags: [Object.create(null), Object.create(null)] }),
+        }),
+      ],
+    })
+    for (const result_view of ['compact', 'full']) {
+      const error = errorOf(await dispatcher.invoke({ tool_id: 't', input: { result_view } }))
+      expect(error.details!.issues).toEqual([expect.objectContaining({ instancePath: '/tags', keyword: 'uniqueItems' })])
+    }
+  })
+
+  it('answers a valid record nested deeper than the call stack allows with ok or too_deep, never unreadable', async () => {
+    const Node = Type.Cyclic({ Node: Type.Object({ child: Type.Optional(Type.Ref('Node')) }) }, 'Node')
+    let deep: Record<string, unknown> = {}
+    for (let i = 0; i < 4_990; i++) deep = { child: deep }
+    const dispatcher = createDispatcher({
+      tools: [defineTool({ id: 'deep', description: 'd', input: Type.Object({}), output: { compact: Node, full: Node }, handler: () => deep as never })],
+    })
+    const outcome = await dispatcher.invoke({ tool_id: 'deep', input: {} })
+    if (outcome.status === 'error') expect(outcome.error.details).toEqual({ pointer: '', problem: 'too_deep' })
+    else expect(outcome.status).toBe('ok')
+  })
+})

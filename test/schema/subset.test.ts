@@ -364,3 +364,59 @@ describe('proveViewSubset and compileProjector: schemas the call stack cannot fo
     }
   })
 })
+
+// Found by the second break-it review (each was accepted, and some record projected to a value
+// the compact schema rejects).
+describe('proveViewSubset: soundness regressions', () => {
+  const codes = (compact: unknown, full: unknown) => violations(compact, full).map((x) => x.code)
+
+  it('reports keywords it cannot read inside a compact union branch, as it does outside one', () => {
+    expect(codes({ anyOf: [{ type: 'string', not: { const: 'x' } }, { type: 'null' }] }, { type: ['string', 'null'] })).toContain('unsupported_keyword')
+    expect(codes({ anyOf: [{ allOf: [{ type: 'string' }] }, { type: 'null' }] }, { type: ['string', 'null', 'number'] })).toContain('unsupported_keyword')
+    const minProps = { anyOf: [{ type: 'object', properties: { a: {} }, minProperties: 2 }, { type: 'null' }] }
+    expect(codes(minProps, { anyOf: [{ type: 'object' }, { type: 'null' }] })).toContain('unsupported_keyword')
+  })
+
+  it('refuses a compact oneOf with an unconstrained branch beside others (a value would match two)', () => {
+    for (const compact of [{ oneOf: [{}, { type: 'string' }] }, { oneOf: [true, { type: 'string' }] }, { oneOf: [{}, {}] }, { type: 'object', properties: { a: { oneOf: [{ anyOf: [{}, { type: 'number' }] }, { type: 'string' }] } } }]) {
+      expect(codes(compact, { type: ['string', 'object'] })).toContain('unsupported_keyword')
+    }
+    // anyOf with an unconstrained branch accepts everything, as before.
+    expect(violations({ anyOf: [{}, { type: 'string' }] }, { type: 'string' })).toEqual([])
+  })
+
+  it('checks a numeric format (int32, int64, float, double) as it checks a string format', () => {
+    expect(codes({ type: 'number', format: 'int32' }, { type: 'number' })).toEqual(['constraint_not_implied'])
+    expect(codes({ type: 'integer', format: 'int64' }, { type: 'integer' })).toEqual(['constraint_not_implied'])
+    expect(codes({ type: 'number', format: 'int32' }, { enum: [1e12] })).toEqual(['constraint_not_implied'])
+    expect(violations({ type: 'number', format: 'int32' }, { type: 'number', format: 'int32' })).toEqual([])
+  })
+
+  it('refuses a named $ref where a subschema sets its own base URI, or two subschemas declare the name', () => {
+    const nestedBase = {
+      $id: 'http://a.example/root.json',
+      type: 'object',
+      properties: { v: { $ref: 'node.json' } },
+      $defs: { mine: { $id: 'node.json', type: 'number' }, other: { $id: 'http://b.example/dir/', $defs: { n: { $id: 'node.json', type: 'string' } } } },
+    }
+    expect(codes(nestedBase, { type: 'object', properties: { v: { type: 'number' } } })).toContain('unresolved_ref')
+    const twice = { type: 'object', properties: { v: { $ref: 'Node' } }, $defs: { a: { $id: 'Node', type: 'number' }, b: { $id: 'Node', type: 'string' } } }
+    expect(codes(twice, { type: 'object', properties: { v: { type: 'number' } } })).toContain('unresolved_ref')
+    // TypeBox's plain names still resolve.
+    const Node = Type.Cyclic({ Node: Type.Object({ id: Type.String(), next: Type.Optional(Type.Ref('Node')) }) }, 'Node')
+    expect(violations(Node, Node)).toEqual([])
+  })
+
+  it('reports a compact problem where the full view never reaches (so the projector never refuses a proven schema)', () => {
+    const compact = { type: 'array', items: { anyOf: [{ type: 'array', items: { type: 'string' } }, { type: 'array', items: { type: 'number' } }] } }
+    expect(violations(compact, { type: 'array', maxItems: 0 })).toEqual([v('union_not_discriminated', '/items', '')])
+  })
+
+  it('throws a TypeError for objects that are not plain schemas (Date, Map, class instances)', () => {
+    for (const bad of [new Date(0), new Map(), new (class Schema {})()]) {
+      expect(() => proveViewSubset({}, bad as unknown as JsonSchema)).toThrow(TypeError)
+      expect(() => proveViewSubset(bad as unknown as JsonSchema, {})).toThrow(TypeError)
+    }
+    expect(proveViewSubset(Object.create(null) as JsonSchema, {})).toEqual({ ok: true })
+  })
+})

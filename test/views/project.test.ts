@@ -189,7 +189,7 @@ describe('compileProjector: errors', () => {
   it('throws a TypeError for a union it could not project unambiguously', () => {
     const untagged = Type.Union([Type.Object({ x: Type.String() }), Type.Object({ y: Type.Number() })])
     expect(() => compileProjector(json(untagged))).toThrow(TypeError)
-    expect(() => compileProjector(json(untagged))).toThrow(/no required literal tag/)
+    expect(() => compileProjector(json(untagged))).toThrow(/required literal tag/)
     expect(() => compileProjector(json(Type.Union([Type.Array(Type.Object({ a: Type.String() })), Type.Array(Type.Object({ b: Type.String() }))])))).toThrow(TypeError)
   })
 
@@ -245,5 +245,55 @@ describe('compileProjector and proveViewSubset together', () => {
     const out = project(SessionCompact, sessionRecord) as Record<string, any>
     expect(out.session.runtime.generation).toBe(sessionRecord.session.runtime.generation)
     expect(out.session.pending_interactions[1].interaction_id).toBe(sessionRecord.session.pending_interactions[1]!.interaction_id)
+  })
+})
+
+// Found by the second break-it review.
+describe('compileProjector: refuses what it cannot copy exactly', () => {
+  it('throws a TypeError for non-schemas, keywords the proof cannot read, and schema keys that are not JSON', () => {
+    for (const bad of [null, undefined, 1, 'x', [], new Date(0), new Map()]) expect(() => compileProjector(bad as unknown as JsonSchema)).toThrow(TypeError)
+    const tuple = { type: 'array', prefixItems: [{ type: 'object', properties: { a: { type: 'string' } } }] }
+    expect(() => compileProjector(tuple)).toThrow(/prefixItems/)
+    expect(() => compileProjector({ allOf: [{ type: 'object', properties: { a: {} } }] })).toThrow(/allOf/)
+    expect(() => compileProjector({ type: 'object', properties: { ['\ud800']: { type: 'string' } } })).toThrow(/not plain JSON/)
+  })
+
+  it('refuses objects that are not plain where it reads field by field, in both variants, never reading through a prototype', () => {
+    const schema = json(Type.Object({ a: Type.Optional(Type.String()), inner: Type.Optional(Type.Object({ b: Type.Optional(Type.String()) })) }))
+    const generated = compileProjector(schema)
+    vi.stubGlobal('Function', () => {
+      throw new EvalError('code generation from strings disallowed')
+    })
+    let looped
+    try {
+      looped = compileProjector(schema)
+    } finally {
+      vi.unstubAllGlobals()
+    }
+    class Thing {
+      get a() {
+        return 'inherited'
+      }
+    }
+    for (const project of [generated, looped]) {
+      for (const record of [Object.assign(Object.create({ a: 'inherited' }), { b: 'x' }), new Thing(), { inner: new Date(0) }, { inner: new Thing() }]) {
+        expect(() => project(record)).toThrow(expect.objectContaining({ code: 'non_json_value', problem: 'non_plain_object' }))
+      }
+    }
+  })
+
+  it('turns a throwing getter or a value deeper than the call stack into a JsonValueError', () => {
+    const project = compileProjector(json(Type.Object({ a: Type.Optional(Type.String()) })))
+    const getter = {
+      get a(): string {
+        throw new Error('getter')
+      },
+    }
+    expect(() => project(getter)).toThrow(expect.objectContaining({ code: 'non_json_value', problem: 'unreadable' }))
+    const Node = Type.Cyclic({ Node: Type.Object({ child: Type.Optional(Type.Ref('Node')) }) }, 'Node')
+    const recursive = compileProjector(json(Node))
+    let deep: Record<string, unknown> = {}
+    for (let i = 0; i < 50_000; i++) deep = { child: deep }
+    expect(() => recursive(deep)).toThrow(expect.objectContaining({ code: 'non_json_value', problem: 'too_deep' }))
   })
 })
