@@ -1,4 +1,5 @@
 import { Ajv, type ValidateFunction } from 'ajv'
+import addFormatsModule from 'ajv-formats'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { compileProjector, proveViewSubset, type JsonSchema } from 'result-views'
@@ -9,9 +10,12 @@ const RUNS = Number(process.env.FUZZ_RUNS ?? 400)
 /** Per-test timeout: about 40 ms a run, at least the default minute. */
 const TIMEOUT_MS = Math.max(60_000, RUNS * 40)
 
-/** A validator in a fresh ajv instance (schemas may carry the same `$id`). */
+// ajv-formats is CommonJS: its function may sit on `default` under ESM interop.
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv
+
+/** A validator in a fresh ajv instance (schemas may carry the same `$id`), formats included. */
 function validator(schema: JsonSchema): ValidateFunction {
-  return new Ajv({ strict: false }).compile(schema)
+  return addFormats(new Ajv({ strict: false })).compile(schema)
 }
 
 /** The path of the first place `compact` is not `full` restricted to some keys (undefined: none). */

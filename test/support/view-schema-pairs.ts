@@ -12,9 +12,9 @@ type Scalar = string | number | boolean
 
 /** A schema as the generator thinks of it. */
 export type SchemaNode =
-  | { k: 'string'; minLength?: number; maxLength?: number; pattern?: string }
-  | { k: 'integer'; minimum?: number; maximum?: number }
-  | { k: 'number'; minimum?: number; maximum?: number; exclusiveMaximum?: number }
+  | { k: 'string'; minLength?: number; maxLength?: number; pattern?: string; notConst?: string }
+  | { k: 'integer'; minimum?: number; maximum?: number; format?: 'int32' }
+  | { k: 'number'; minimum?: number; maximum?: number; exclusiveMaximum?: number; format?: 'int32' }
   | { k: 'boolean' }
   | { k: 'null' }
   | { k: 'literal'; value: Scalar }
@@ -24,7 +24,7 @@ export type SchemaNode =
   | { k: 'array'; items: SchemaNode; minItems?: number; maxItems?: number }
   | { k: 'tuple'; items: SchemaNode[] }
   | { k: 'tagged'; branches: Array<{ tag: string; props: Prop[] }> }
-  | { k: 'scalars'; members: SchemaNode[] }
+  | { k: 'scalars'; members: SchemaNode[]; oneOf?: boolean }
   | { k: 'record'; value: SchemaNode }
   | { k: 'tree'; extra: Prop[]; idType: 'string' | 'integer' }
   | { k: 'any' }
@@ -156,11 +156,16 @@ function deriveProps(props: readonly Prop[]): fc.Arbitrary<Prop[]> {
 function breakNode(full: SchemaNode): fc.Arbitrary<SchemaNode> {
   switch (full.k) {
     case 'number':
-      return fc.constant<SchemaNode>({ k: 'integer' })
+      // A numeric format binds numbers as a bound does (the judge uses ajv-formats).
+      return fc.constantFrom<SchemaNode>({ k: 'integer' }, { k: 'number', format: 'int32' })
     case 'string':
-      return fc.constantFrom<SchemaNode>({ k: 'string', minLength: (full.minLength ?? 0) + 2 }, { k: 'string', pattern: '^[a-z]*$' }, { k: 'integer' })
+      // `not` inside a string may land in a union branch (through the nullable wrapper).
+      return fc.constantFrom<SchemaNode>({ k: 'string', minLength: (full.minLength ?? 0) + 2 }, { k: 'string', pattern: '^[a-z]*$' }, { k: 'integer' }, { k: 'string', notConst: 'a' })
     case 'integer':
-      return fc.constant<SchemaNode>({ k: 'integer', minimum: (full.minimum ?? -10) + 3 })
+      return fc.constantFrom<SchemaNode>({ k: 'integer', minimum: (full.minimum ?? -10) + 3 }, { k: 'integer', format: 'int32' })
+    case 'scalars':
+      // oneOf with an unconstrained branch: every value matches it, so none matches exactly one.
+      return fc.constantFrom<SchemaNode>({ k: 'scalars', members: [...full.members, { k: 'any' }], oneOf: true }, { k: 'scalars', members: full.members, oneOf: true })
     case 'enum':
       return fc.constant<SchemaNode>({ k: 'enum', values: full.values.slice(1).length > 0 ? full.values.slice(1) : ['zz'] })
     case 'boolean':
@@ -209,11 +214,11 @@ function renderNode(node: SchemaNode, defs: Array<readonly [string, unknown]>, r
   const sub = (n: SchemaNode) => renderNode(n, defs)
   switch (node.k) {
     case 'string':
-      return strip({ type: 'string', minLength: node.minLength, maxLength: node.maxLength, pattern: node.pattern })
+      return strip({ type: 'string', minLength: node.minLength, maxLength: node.maxLength, pattern: node.pattern, not: node.notConst === undefined ? undefined : { const: node.notConst } })
     case 'integer':
-      return strip({ type: 'integer', minimum: node.minimum, maximum: node.maximum })
+      return strip({ type: 'integer', minimum: node.minimum, maximum: node.maximum, format: node.format })
     case 'number':
-      return strip({ type: 'number', minimum: node.minimum, maximum: node.maximum, exclusiveMaximum: node.exclusiveMaximum })
+      return strip({ type: 'number', minimum: node.minimum, maximum: node.maximum, exclusiveMaximum: node.exclusiveMaximum, format: node.format })
     case 'boolean':
     case 'null':
       return { type: node.k }
@@ -245,7 +250,7 @@ function renderNode(node: SchemaNode, defs: Array<readonly [string, unknown]>, r
           objectSchema([{ key: 'kind', node: { k: 'literal', value: b.tag }, required: true }, ...b.props.filter((p) => p.key !== 'kind')], true, defs)),
       }
     case 'scalars':
-      return { anyOf: node.members.map(sub) }
+      return node.oneOf === true ? { oneOf: node.members.map(sub) } : { anyOf: node.members.map(sub) }
     case 'record':
       return { type: 'object', patternProperties: { '^.*$': sub(node.value) } }
     case 'tree': {
