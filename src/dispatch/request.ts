@@ -74,8 +74,12 @@ export function checkScope(scope: unknown): ToolError | undefined {
   return isScope(scope) ? undefined : requestInvalid('scope must be an object of string fields')
 }
 
+/** The scope of a call that names none. */
+const NO_SCOPE: Readonly<CallScope> = Object.freeze({})
+
 /** A frozen copy of the scope holding only its four known string fields. */
 export function normalizeScope(scope: CallScope | undefined): Readonly<CallScope> {
+  if (scope === undefined) return NO_SCOPE
   const out: CallScope = {}
   for (const key of SCOPE_KEYS) {
     const value = scope?.[key]

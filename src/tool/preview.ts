@@ -19,21 +19,27 @@ export function defaultPreview(selected: unknown, keys?: QuotedKeys): string {
 }
 
 /**
- * The JSON string literals of the property names a tool's schemas declare, written once: most
- * keys of a result are declared names. A name's whole literal is safe to use at any cut, since
- * the text is cut at {@link DEFAULT_PREVIEW_LENGTH} afterwards and at least as much is written.
+ * The member heads (`{"name":` and `,"name":`) of the property names a tool's schemas declare,
+ * written once: most keys of a result are declared names. A whole head is safe to use at any cut,
+ * since the text is cut at {@link DEFAULT_PREVIEW_LENGTH} afterwards and at least as much is written.
  */
-export type QuotedKeys = ReadonlyMap<string, string>
+export type QuotedKeys = ReadonlyMap<string, KeyHeads>
+
+/** What precedes a member's value: its key's literal after `{` (first member) or `,` (others), then `:`. */
+interface KeyHeads {
+  readonly first: string
+  readonly next: string
+}
 
 /** {@link QuotedKeys} of every `properties` name in the schemas (public names, never record data). */
 export function quotedPropertyNames(...schemas: readonly unknown[]): QuotedKeys {
-  const quoted = new Map<string, string>()
+  const quoted = new Map<string, KeyHeads>()
   const visit = (node: unknown): void => {
     if (typeof node !== 'object' || node === null) return
     if (Array.isArray(node)) return node.forEach(visit)
     for (const [keyword, child] of Object.entries(node)) {
       if (keyword === 'properties' && typeof child === 'object' && child !== null && !Array.isArray(child)) {
-        for (const name of Object.keys(child)) quoted.set(name, JSON.stringify(name))
+        for (const name of Object.keys(child)) quoted.set(name, { first: `{${JSON.stringify(name)}:`, next: `,${JSON.stringify(name)}:` })
       }
       visit(child)
     }
@@ -72,7 +78,9 @@ function writeObject(record: Record<string, unknown>, text: string, quoted: Quot
   for (let i = 0; i < keys.length; i++) {
     if (out.length >= DONE) return out
     const key = keys[i]!
-    out = write(record[key], out + (i === 0 ? '{' : ',') + (quoted?.get(key) ?? quote(key, DONE - out.length)) + ':', quoted)
+    const heads = quoted?.get(key)
+    const head = heads === undefined ? (i === 0 ? '{' : ',') + quote(key, DONE - out.length) + ':' : i === 0 ? heads.first : heads.next
+    out = write(record[key], out + head, quoted)
   }
   return out + '}'
 }
