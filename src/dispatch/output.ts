@@ -1,0 +1,111 @@
+import type { ToolError } from '../errors/tool-error.js'
+import { assertPlainJson } from '../json/canonical.js'
+import { isJsonValueError } from '../json/json-value-error.js'
+import { ownJsonCopy } from '../json/own-copy.js'
+import type { Tool } from '../tool/types.js'
+import type { Call } from './call.js'
+import { outputInvalid, schemaCompileFailed } from './errors.js'
+import type { ToolResult } from './types.js'
+import { fullSchemaOf, toIssues, validatorFor } from './validators.js'
+
+/**
+ * The output stage of the lifecycle: checks the handler's record, then builds the envelope of
+ * the selected view (`{ structured, preview }`). What the caller receives is always a plain JSON
+ * record of its own:
+ * - compact: the record is validated against the full schema and projected; the projector checks
+ *   each value it copies, so the projection is plain JSON. Parts of the record the compact view
+ *   leaves out are judged by the full schema alone.
+ * - full or single: the record is copied and checked in one walk, and the copy validated.
+ *
+ * @returns the envelope, or `tool_output_invalid` (details: ajv `issues`, or the `pointer` and
+ *   `problem` of a value that is not plain JSON) / `tool_execution_failed` (`schema_compile_failed`).
+ */
+export function resultOf(call: Call, record: unknown): ToolResult | ToolError {
+  const { tool } = call
+  if (tool.kind === 'viewed' && call.view === 'compact') {
+    // The commonest slip, a class instance returned as the record, is named before anything
+    // reads it through its prototype.
+    if (!isPlainRoot(record)) return notPlainJson(tool, record)
+    let judged = validateOutput(tool, record)
+    let source = record
+    if (judged instanceof Threw) {
+      // ajv could not read the record as it is (a throwing getter, a null-prototype object under
+      // uniqueItems, a recursion past the call stack): judge a checked copy of it instead.
+      try {
+        source = ownJsonCopy(record)
+      } catch (error) {
+        return notPlainJson(tool, record, error)
+      }
+      judged = validateOutput(tool, source)
+      if (judged instanceof Threw) return notPlainJson(tool, source, judged.error)
+    }
+    if (judged !== undefined) return judged
+    let structured: unknown
+    try {
+      // The projection is plain JSON by construction: it checks each value it copies.
+      structured = tool.project(source, 'compact')
+    } catch (error) {
+      return notPlainJson(tool, source, error)
+    }
+    return { structured, preview: tool.preview(record, structured) }
+  }
+  let copy: unknown
+  try {
+    // Copied before validation: what was validated is exactly what the caller receives.
+    copy = ownJsonCopy(record)
+  } catch (error) {
+    return notPlainJson(tool, record, error)
+  }
+  const judged = validateOutput(tool, copy)
+  if (judged instanceof Threw) return notPlainJson(tool, copy, judged.error)
+  // A tool's own preview gets the handler's record, never the copy the caller receives.
+  return judged ?? { structured: copy, preview: tool.preview(record, copy) }
+}
+
+/** Whether a record is a scalar, an array or a plain object (prototype `Object.prototype` or `null`). */
+function isPlainRoot(record: unknown): boolean {
+  if (typeof record !== 'object' || record === null) return true
+  try {
+    if (Array.isArray(record)) return true
+    const proto = Object.getPrototypeOf(record)
+    return proto === Object.prototype || proto === null
+  } catch {
+    return false
+  }
+}
+
+/** What {@link validateOutput} answers when ajv threw while reading the record. */
+class Threw {
+  constructor(readonly error: unknown) {}
+}
+
+/** The record against the full schema: `undefined` when valid, the typed error, or what ajv threw. */
+function validateOutput(tool: Tool, record: unknown): ToolError | undefined | Threw {
+  let validate
+  try {
+    validate = validatorFor(fullSchemaOf(tool))
+  } catch (error) {
+    return schemaCompileFailed(tool, 'output', error)
+  }
+  try {
+    return validate(record) ? undefined : outputInvalid(tool, { issues: toIssues(validate.errors) })
+  } catch (error) {
+    return new Threw(error)
+  }
+}
+
+/**
+ * `tool_output_invalid` naming the JSON Pointer of the record's first value that is not plain
+ * JSON. When the record passes that check, what was thrown while reading it says why:
+ * `too_deep` for a value past the call stack, else `unreadable`.
+ */
+function notPlainJson(tool: Tool, record: unknown, thrown?: unknown): ToolError {
+  if (isJsonValueError(thrown) && thrown.pointer !== '') return outputInvalid(tool, { pointer: thrown.pointer, problem: thrown.problem })
+  try {
+    assertPlainJson(record)
+  } catch (error) {
+    if (isJsonValueError(error)) return outputInvalid(tool, { pointer: error.pointer, problem: error.problem })
+  }
+  const problem = isJsonValueError(thrown) ? thrown.problem : thrown instanceof RangeError ? 'too_deep' : 'unreadable'
+  return outputInvalid(tool, { pointer: '', problem })
+}
