@@ -24,9 +24,13 @@ function sensitivePathsOf(tool: Tool): readonly SensitivePath[] {
  * after its approval.
  *
  * @returns the call base, or `tool_invalid_input` / `request_invalid` for a malformed
- *   `sensitive_input_fields` path.
+ *   `sensitive_input_fields` path, or a `pinned_result_view` on a tool without views.
  */
 export function createCallBase(request: InvokeRequest, tool: Tool, toolCallId: string): CallBase | ToolError {
+  if (request.pinned_result_view !== undefined && tool.kind !== 'viewed') {
+    // A pin fixes which view a Loop node reads; a tool without views has nothing to pin.
+    return requestInvalid(`pinned_result_view applies only to tools with result views; "${tool.id}" has a single result`)
+  }
   const own = sensitivePathsOf(tool)
   if (request.sensitive_input_fields === undefined || request.sensitive_input_fields.length === 0) {
     return { request, tool, tool_call_id: toolCallId, scope: normalizeScope(request.scope), sensitivePaths: own, secrets: [] }

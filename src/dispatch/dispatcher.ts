@@ -52,7 +52,10 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     const base = createCallBase(request, tool, toolCallId)
     if (isToolError(base)) return { status: 'error', tool_call_id: toolCallId, error: base }
     const prepared = prepareInput(base, request.input)
-    if (isToolError(prepared)) return fail({ ...base, input: rejectedInputOf(prepared) ?? null, view: undefined }, prepared)
+    if (isToolError(prepared)) {
+      const rejected = rejectedInputOf(prepared)
+      return fail({ ...base, input: rejected?.input ?? null, view: rejected?.view }, prepared)
+    }
 
     // No awaits where nothing can answer: each await of an idle stage costs a task-queue turn.
     const call = hooks.has('tool.pre_call') ? await runPreCall(prepared, hooks, logger) : prepared

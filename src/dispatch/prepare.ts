@@ -7,6 +7,7 @@ import { inputNotJson, inputSchemaInvalid, schemaCompileFailed } from './errors.
 import { collectSecrets } from '../redact/redact.js'
 import { mergeSecrets, scrubError } from '../redact/scrub-error.js'
 import { selectView } from './select-view.js'
+import type { View } from '../views/view.js'
 import { toIssues, validatorFor } from './validators.js'
 
 /** The fields of a call that the input stages compute. */
@@ -35,7 +36,7 @@ export function prepareInput(base: CallBase, sent: unknown): Call | ToolError {
   if (!selection.ok) return rejected(selection.error, input)
   const secrets = mergeSecrets(base.secrets, collectSecrets(input, base.sensitivePaths))
   const invalid = validateInput(tool, selection.input)
-  if (invalid !== undefined) return rejected(scrubError(invalid, secrets), input)
+  if (invalid !== undefined) return rejected(scrubError(invalid, secrets), input, selection.view)
   // An explicit literal, not `{ ...base, secrets, ... }`: V8 turns a spread whose later keys
   // override earlier ones into a slow path (microseconds per call on this hot path).
   return {
@@ -51,20 +52,27 @@ export function prepareInput(base: CallBase, sent: unknown): Call | ToolError {
   }
 }
 
-/** The checked copy of the input each rejection was made on (for the `tool.post_error` event). */
-const rejectedInputs = new WeakMap<ToolError, unknown>()
+/** What each rejection was made on: the checked copy of the input, and the view it selected (for `tool.post_error`). */
+const rejections = new WeakMap<ToolError, RejectedInput>()
 
-function rejected(error: ToolError, input: unknown): ToolError {
-  rejectedInputs.set(error, input)
+/** The call's own copy of a rejected input, and the view it selected if the selection passed. */
+export interface RejectedInput {
+  readonly input: unknown
+  readonly view: View | undefined
+}
+
+function rejected(error: ToolError, input: unknown, view?: View): ToolError {
+  rejections.set(error, { input, view })
   return error
 }
 
 /**
- * The call's own copy of the input that `prepareInput` rejected, or `undefined` when the input
- * was not plain JSON (no copy was made). Events show it, never a second read of the caller's object.
+ * What `prepareInput` rejected: its own copy of the input, and the selected view when the view
+ * rules passed (a schema error after a valid `result_view`); `undefined` when the input was not
+ * plain JSON (no copy was made). Events show it, never a second read of the caller's object.
  */
-export function rejectedInputOf(error: ToolError): unknown {
-  return rejectedInputs.get(error)
+export function rejectedInputOf(error: ToolError): RejectedInput | undefined {
+  return rejections.get(error)
 }
 
 function validateInput(tool: Tool, input: unknown): ToolError | undefined {

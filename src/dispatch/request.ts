@@ -35,15 +35,23 @@ export function snapshotRequest(request: unknown): InvokeRequest | ToolError {
   return checkRequest(request_) ?? request_
 }
 
-/** The scope's own fields copied (so later checks and uses read the same values). */
+/**
+ * The scope's own fields copied (so later checks and uses read the same values, and nothing is
+ * read through a prototype). Anything but a plain object is kept as it is, for the check to refuse.
+ */
 function normalizeScopeFields(scope: object): Record<string, unknown> {
+  if (!isPlainObject(scope)) return scope as Record<string, unknown>
   const out: Record<string, unknown> = {}
-  for (const key of SCOPE_KEYS) {
-    const value = (scope as Record<string, unknown>)[key]
-    if (value !== undefined) out[key] = value
+  for (const key of Object.keys(scope)) {
+    Object.defineProperty(out, key, { value: (scope as Record<string, unknown>)[key], enumerable: true, writable: true, configurable: true })
   }
-  if (Array.isArray(scope)) return scope as unknown as Record<string, unknown>
   return out
+}
+
+function isPlainObject(value: object): boolean {
+  if (Array.isArray(value)) return false
+  const proto = Object.getPrototypeOf(value)
+  return proto === Object.prototype || proto === null
 }
 
 /** A typed error for a request a caller (or untyped JSON) got wrong, or `undefined` for a well-formed one. */
@@ -54,7 +62,10 @@ function checkRequest(request: InvokeRequest): ToolError | undefined {
   if (request.pinned_result_view !== undefined && !isView(request.pinned_result_view)) {
     return requestInvalid('pinned_result_view must be "compact" or "full"')
   }
-  if (request.scope !== undefined && !isScope(request.scope)) return requestInvalid('scope must be an object of string fields')
+  if (request.scope !== undefined) {
+    const malformed = checkScope(request.scope)
+    if (malformed !== undefined) return malformed
+  }
   if (request.approval_token !== undefined && typeof request.approval_token !== 'string') return requestInvalid('approval_token must be a string')
   if (
     request.sensitive_input_fields !== undefined &&
@@ -65,17 +76,30 @@ function checkRequest(request: InvokeRequest): ToolError | undefined {
   return undefined
 }
 
-function isScope(scope: unknown): scope is CallScope {
-  if (typeof scope !== 'object' || scope === null || Array.isArray(scope)) return false
-  return SCOPE_KEYS.every((key) => {
-    const value = (scope as Record<string, unknown>)[key]
-    return value === undefined || typeof value === 'string'
-  })
+/**
+ * Why a scope is malformed, or `undefined`: it must be a plain object whose own fields are among
+ * `workspace_id`, `session_id`, `agent_name` and `profile_id`, each a string (or `undefined`). An
+ * unknown field is refused rather than dropped: a misspelt `workspaceId` would otherwise run the
+ * call with no workspace, which policies and grants match on.
+ */
+function scopeProblem(scope: unknown): string | undefined {
+  try {
+    if (typeof scope !== 'object' || scope === null || !isPlainObject(scope)) return 'scope must be a plain object of string fields'
+    for (const key of Object.keys(scope)) {
+      if (!(SCOPE_KEYS as readonly string[]).includes(key)) return `scope has an unknown field ${JSON.stringify(key.slice(0, 64))} (known: ${SCOPE_KEYS.join(', ')})`
+      const value = (scope as Record<string, unknown>)[key]
+      if (value !== undefined && typeof value !== 'string') return `scope field ${key} must be a string`
+    }
+    return undefined
+  } catch {
+    return 'the scope could not be read (a getter or a Proxy threw)'
+  }
 }
 
 /** A typed error for a malformed scope, or `undefined`. */
 export function checkScope(scope: unknown): ToolError | undefined {
-  return isScope(scope) ? undefined : requestInvalid('scope must be an object of string fields')
+  const problem = scopeProblem(scope)
+  return problem === undefined ? undefined : requestInvalid(problem)
 }
 
 /** The scope of a call that names none. */

@@ -78,7 +78,7 @@ describe('result_view never changes a policy decision (spec 000 "Approvals")', (
   it('a policy sees the tool facts and the normalized scope', async () => {
     const seen: PolicyRequest[] = []
     const dispatcher = createDispatcher({ tools: [deployTool()], policy: { decide: (request) => (seen.push(request), { decision: 'deny', reason: 'no' }) } })
-    await dispatcher.invoke({ tool_id: 'ops__deploy', input: { target: 'prod' }, scope: { ...SCOPE, extra: 'dropped' } as never })
+    await dispatcher.invoke({ tool_id: 'ops__deploy', input: { target: 'prod' }, scope: { ...SCOPE } })
     expect(seen[0]).toEqual({
       tool: { id: 'ops__deploy', origin: 'native', risk: 'write', toolsets: ['ops'], approval: 'required', read_only: false },
       scope: SCOPE,
