@@ -42,7 +42,9 @@ export type Projector = (full: unknown) => unknown
  * What it returns is always plain JSON: it throws `JsonValueError` (`code: 'non_json_value'`) for
  * a value that is not (a Date where it copies whole, `NaN`, a lone surrogate, `undefined` in an
  * array, ...). The error's pointer is relative to the position copied whole, or empty for a
- * scalar; `undefined` as an object's property counts as absent, as in JSON.
+ * scalar. `undefined` as the property of an object read field by field counts as absent, as in
+ * JSON; inside a position copied whole it is refused. An object read field by field must be plain
+ * (prototype `Object.prototype` or `null`).
  *
  * @throws TypeError if the schema is not a plain JSON schema (a boolean or a plain object, plain
  *   JSON throughout), or has a problem `proveViewSubset` reports for the compact side: projection
