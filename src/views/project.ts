@@ -37,8 +37,6 @@ export type Projector = (full: unknown) => unknown
  * The schema is expected to have passed `proveViewSubset` against its full schema (as
  * `defineTool` checks first); only then is the result guaranteed valid under the compact schema.
  *
- * @param compact - the compact view schema (plain JSON Schema or TypeBox).
- * @returns the projector.
  * What it returns is always plain JSON: it throws `JsonValueError` (`code: 'non_json_value'`) for
  * a value that is not (a Date where it copies whole, `NaN`, a lone surrogate, `undefined` in an
  * array, ...). The error's pointer is relative to the position copied whole, or empty for a
@@ -46,6 +44,8 @@ export type Projector = (full: unknown) => unknown
  * JSON; inside a position copied whole it is refused. An object read field by field must be plain
  * (prototype `Object.prototype` or `null`).
  *
+ * @param compact - the compact view schema (plain JSON Schema or TypeBox).
+ * @returns the projector.
  * @throws TypeError if the schema is not a plain JSON schema (a boolean or a plain object, plain
  *   JSON throughout), or has a problem `proveViewSubset` reports for the compact side: projection
  *   would be ambiguous (a union with several object branches and no required literal tag, or
