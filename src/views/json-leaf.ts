@@ -1,4 +1,4 @@
-import { JsonValueError, isJsonValueError } from '../json/json-value-error.js'
+import { JsonValueError, isJsonValueError, type JsonValueProblem } from '../json/json-value-error.js'
 
 /**
  * Whether a value the projector copies as it is (a scalar) is a JSON scalar: a well-formed
@@ -26,9 +26,10 @@ export function isJsonLeaf(value: unknown): boolean {
  * @throws JsonValueError (`code: 'non_json_value'`), always.
  */
 export function notJsonLeaf(value: unknown): never {
-  const problem =
-    typeof value === 'string' ? 'lone_surrogate' : typeof value === 'number' ? 'non_finite_number' : typeof value === 'object' ? 'non_plain_object' : typeof value
-  throw new JsonValueError(problem as ConstructorParameters<typeof JsonValueError>[0], '', 'the projection met a value that is not plain JSON')
+  const kind = typeof value
+  const problem: JsonValueProblem =
+    kind === 'string' ? 'lone_surrogate' : kind === 'number' ? 'non_finite_number' : kind === 'object' || kind === 'boolean' ? 'non_plain_object' : kind
+  throw new JsonValueError(problem, '', 'the projection met a value that is not plain JSON')
 }
 
 /** `value` when it is a JSON scalar; throws otherwise (see {@link notJsonLeaf}). */
@@ -43,13 +44,13 @@ export function jsonLeaf(value: unknown): unknown {
  *
  * @throws JsonValueError (`code: 'non_json_value'`, problem `non_plain_object`).
  */
-export function plainObject(value: object): void {
+export function assertPlainObject(value: object): void {
   const proto = Object.getPrototypeOf(value)
   if (proto !== Object.prototype && proto !== null) notJsonLeaf(value)
 }
 
 /** What reading a value threw, as a JsonValueError: too deep for the call stack, or unreadable. */
-export function asJsonValueError(error: unknown): unknown {
+export function asJsonValueError(error: unknown): JsonValueError {
   if (isJsonValueError(error)) return error
   if (error instanceof RangeError) return new JsonValueError('too_deep', '', 'nested deeper than the call stack allows')
   return new JsonValueError('unreadable', '', 'reading it threw (a getter or a Proxy)')

@@ -1,4 +1,4 @@
-import { jsonLeaf, plainObject } from './json-leaf.js'
+import { assertPlainObject, jsonLeaf } from './json-leaf.js'
 import type { Parts, Structured } from './projection-plan.js'
 
 const hasOwn = Object.prototype.hasOwnProperty
@@ -146,7 +146,7 @@ function looped(keys: readonly string[], required: readonly boolean[], parts: re
   const order = keys.map((_, i) => i).filter(first).concat(keys.map((_, i) => i).filter((i) => !first(i)))
   return (value) => {
     const source = value as Record<string, unknown>
-    plainObject(source)
+    assertPlainObject(source)
     const out: Record<string, unknown> = {}
     for (const i of order) {
       const key = keys[i]!

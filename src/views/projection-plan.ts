@@ -1,7 +1,7 @@
 import type { ArrayShape, CompactShape, ObjectShape, UnionDispatch, UnionShape, ValueShape } from '../schema/compact-shape.js'
 import { ARRAY, OBJECT } from '../schema/type-mask.js'
 import { ownJsonCopy } from '../json/own-copy.js'
-import { jsonLeaf, notJsonLeaf, plainObject } from './json-leaf.js'
+import { assertPlainObject, jsonLeaf, notJsonLeaf } from './json-leaf.js'
 import { objectProjector } from './object-projector.js'
 
 /** Projects a non-null object or array (scalars never reach a `Structured`: they are copied as they are). */
@@ -98,7 +98,7 @@ export class PlanCompiler {
         const byTag = new Map<unknown, Structured>()
         for (const [tag, branch] of dispatch.byTag) byTag.set(tag, this.parts(branch).objects)
         return (value) => {
-          plainObject(value)
+          assertPlainObject(value)
           const fn = hasOwn.call(value, key) ? byTag.get((value as Record<string, unknown>)[key]) : undefined
           return fn === undefined ? {} : fn(value)
         }
