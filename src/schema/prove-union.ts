@@ -1,4 +1,4 @@
-import type { UnionShape, ValueShape } from './compact-shape.js'
+import type { UnionDispatch, UnionShape, ValueShape } from './compact-shape.js'
 import { fullProperty, type FullBranch } from './full-facts.js'
 import type { ProofContext } from './proof-context.js'
 import { ARRAY, atomOf, BOOLEAN, describeTypes, FRACTION, INTEGER, NULL, OBJECT, SCALAR_TYPES, STRING } from './type-mask.js'
@@ -104,21 +104,7 @@ function proveCopy(ctx: ProofContext, union: UnionShape, branch: FullBranch, ato
 
 function proveObjects(ctx: ProofContext, union: UnionShape, branch: FullBranch, carriers: Map<unknown, string>): void {
   const objects = union.objects
-  switch (objects.mode) {
-    case 'none':
-      ctx.report('type_wider', union.pointer, branch.pointer, `the full view allows objects; the compact union allows ${describeTypes(unionTypes(union))}`)
-      return
-    case 'ambiguous':
-      return
-    case 'single':
-      ctx.proveValue(objects.branch, branch, OBJECT)
-      return
-    case 'copy':
-      proveCopy(ctx, union, branch, OBJECT)
-      return
-    case 'tag':
-      break
-  }
+  if (objects.mode !== 'tag') return proveUntagged(ctx, union, branch, objects, OBJECT)
   const { key, byTag } = objects
   const tag = fullProperty(ctx.full, branch, key)
   if (!tag.declared || !branch.required.has(key)) {
@@ -161,18 +147,27 @@ function proveObjects(ctx: ProofContext, union: UnionShape, branch: FullBranch, 
 }
 
 function proveArrays(ctx: ProofContext, union: UnionShape, branch: FullBranch): void {
-  const arrays = union.arrays
-  switch (arrays.mode) {
+  if (union.arrays.mode !== 'tag') proveUntagged(ctx, union, branch, union.arrays, ARRAY)
+}
+
+/**
+ * The full branch's objects (or arrays, by `atom`) against a compact union that projects them
+ * without a tag: no branch of that type (`type_wider`), the only branch, or a whole copy. An
+ * ambiguous union was already reported when the compact schema was read.
+ */
+function proveUntagged(ctx: ProofContext, union: UnionShape, branch: FullBranch, dispatch: Exclude<UnionDispatch, { mode: 'tag' }>, atom: number): void {
+  switch (dispatch.mode) {
     case 'none':
-      ctx.report('type_wider', union.pointer, branch.pointer, `the full view allows arrays; the compact union allows ${describeTypes(unionTypes(union))}`)
+      ctx.report('type_wider', union.pointer, branch.pointer,
+        `the full view allows ${atom === OBJECT ? 'objects' : 'arrays'}; the compact union allows ${describeTypes(unionTypes(union))}`)
       return
     case 'single':
-      ctx.proveValue(arrays.branch, branch, ARRAY)
+      ctx.proveValue(dispatch.branch, branch, atom)
       return
     case 'copy':
-      proveCopy(ctx, union, branch, ARRAY)
+      proveCopy(ctx, union, branch, atom)
       return
-    default:
+    case 'ambiguous':
       return
   }
 }

@@ -2,6 +2,7 @@
 // tool, a host action, and the spec's example Loop as YAML.
 import Type from 'typebox'
 import { defineTool } from 'result-views'
+import { specLoop } from '../../../examples/loop.js'
 
 /** The compact session result: closed at every level; lineage without the permission policy. */
 export const CompactSession = Type.Object(
@@ -88,25 +89,8 @@ export function skillViewTool(calls: unknown[] = []) {
   })
 }
 
-/** The spec's example Loop (spec 000 "Loops"), with `result_view: full` on `inspect`. */
-export const specLoopYaml = `graph:
-  nodes:
-    - id: inspect
-      class: action
-      kind: compozy__session_status
-      params:
-        session_id: "{{ .inputs.session_id }}"
-        result_view: full
-    - id: report
-      class: action
-      kind: run-agent
-      params:
-        agent: general
-        prompt: "Tools allowed: {{ .nodes.inspect.output.session.lineage.permission_policy.tools }}"
-  edges:
-    - from: inspect
-      to: report
-`
+/** The spec's example Loop (spec 000 "Loops"), with `result_view: full` on `inspect`: the example's text. */
+export const specLoopYaml = specLoop
 
 /** The spec's example Loop without `result_view: full`. */
 export const specLoopYamlCompact = specLoopYaml.replace('        result_view: full\n', '')
