@@ -1,4 +1,5 @@
 import type { ToolError } from '../errors/tool-error.js'
+import { setOwn } from '../json/clone.js'
 import { isView } from '../views/view.js'
 import { requestInvalid } from './errors.js'
 import type { CallScope } from './scope.js'
@@ -42,9 +43,7 @@ export function snapshotRequest(request: unknown): InvokeRequest | ToolError {
 function normalizeScopeFields(scope: object): Record<string, unknown> {
   if (!isPlainObject(scope)) return scope as Record<string, unknown>
   const out: Record<string, unknown> = {}
-  for (const key of Object.keys(scope)) {
-    Object.defineProperty(out, key, { value: (scope as Record<string, unknown>)[key], enumerable: true, writable: true, configurable: true })
-  }
+  for (const key of Object.keys(scope)) setOwn(out, key, (scope as Record<string, unknown>)[key])
   return out
 }
 

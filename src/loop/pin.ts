@@ -6,6 +6,7 @@ import { lintFailed, snapshotInvalid, type LoopProblem } from './errors.js'
 import { lintLoop, type LintOptions } from './lint.js'
 import { parseLoopDefinition } from './parse.js'
 import { roleOf } from './selection.js'
+import { setOwn } from '../json/clone.js'
 
 /** The snapshot format {@link startRun} writes. Version 1 (or none) is a host's pre-view format. */
 export const RUN_SNAPSHOT_VERSION = 2
@@ -67,7 +68,7 @@ export function startRunWithDiagnostics(
     const role = roleOf(node, tools)
     if (role.role === 'other') continue
     const view: View = role.role === 'viewed' ? role.view! : 'full'
-    define(pins, node.id, { tool_id: node.kind, result_view: view, schema_digest: contractDigest(role.tool.descriptor, view) })
+    setOwn(pins, node.id, { tool_id: node.kind, result_view: view, schema_digest: contractDigest(role.tool.descriptor, view) })
   }
   return { snapshot: freeze({ version: RUN_SNAPSHOT_VERSION, pins }), diagnostics }
 }
@@ -120,7 +121,7 @@ export function migrateRunSnapshot(snapshot: unknown, options: MigrateOptions = 
     if (!recorded && versioned) bad('result_view', `a version ${RUN_SNAPSHOT_VERSION} pin must record result_view ("compact" or "full")`)
     if (typeof pin.tool_id !== 'string' || typeof pin.schema_digest !== 'string' || !isRecord(superseded)) continue
     const digest = !recorded && Object.prototype.hasOwnProperty.call(superseded, pin.schema_digest) ? superseded[pin.schema_digest]! : pin.schema_digest
-    define(pins, nodeId, { tool_id: pin.tool_id, result_view: recorded ? (pin.result_view as View) : 'full', schema_digest: digest })
+    setOwn(pins, nodeId, { tool_id: pin.tool_id, result_view: recorded ? (pin.result_view as View) : 'full', schema_digest: digest })
   }
   if (problems.length > 0) throw snapshotInvalid(problems)
   return freeze({ version: RUN_SNAPSHOT_VERSION, pins })
@@ -134,11 +135,6 @@ function isDigest(value: unknown): value is string {
 
 function escape(token: string): string {
   return token.replace(/~/g, '~0').replace(/\//g, '~1')
-}
-
-/** Sets an own data property (node IDs such as `__proto__` stay data). */
-function define<T>(record: Record<string, T>, key: string, value: T): void {
-  Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true })
 }
 
 function freeze(snapshot: RunSnapshot): RunSnapshot {

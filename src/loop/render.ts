@@ -1,5 +1,6 @@
 import { canonicalJson } from 'result-views'
 import type { JsonValue } from 'result-views'
+import { setOwn } from '../json/clone.js'
 import { parseTemplate, type TemplateReference } from './templates.js'
 
 /** What templates read at run time: the run's inputs and the outputs of the nodes that ran. */
@@ -24,9 +25,7 @@ export function renderParams(params: JsonValue, scope: RenderScope): JsonValue {
   if (Array.isArray(params)) return params.map((item) => renderParams(item, scope))
   if (typeof params === 'object' && params !== null) {
     const out: Record<string, JsonValue> = {}
-    for (const key of Object.keys(params)) {
-      Object.defineProperty(out, key, { value: renderParams(params[key]!, scope), enumerable: true, writable: true, configurable: true })
-    }
+    for (const key of Object.keys(params)) setOwn(out, key, renderParams(params[key]!, scope))
     return out
   }
   return params

@@ -1,4 +1,5 @@
 import type { JsonSchema } from 'result-views'
+import { setOwn } from '../json/clone.js'
 
 /** Keywords whose value is one subschema (2020-12 names; `additionalItems` is handled apart). */
 const SUBSCHEMA_KEYWORDS: ReadonlySet<string> = new Set([
@@ -51,18 +52,18 @@ function translate(schema: unknown, root: unknown): unknown {
     }
     if (key === 'additionalItems') {
       changed = true
-      if (tuple) define(out, 'items', translate(value, root))
+      if (tuple) setOwn(out, 'items', translate(value, root))
       continue
     }
     if (key === 'items' && tuple) {
       changed = true
       // an empty tuple constrains nothing (and `prefixItems: []` is not a valid 2020-12 schema)
-      if ((value as unknown[]).length > 0) define(out, 'prefixItems', translateList(value as unknown[], root))
+      if ((value as unknown[]).length > 0) setOwn(out, 'prefixItems', translateList(value as unknown[], root))
       continue
     }
     if (key === 'definitions' && renameDefinitions) {
       changed = true
-      define(out, '$defs', translateMap(value as Record<string, unknown>, root))
+      setOwn(out, '$defs', translateMap(value as Record<string, unknown>, root))
       continue
     }
     let next = value
@@ -71,7 +72,7 @@ function translate(schema: unknown, root: unknown): unknown {
     else if (SUBSCHEMA_LIST_KEYWORDS.has(key) && Array.isArray(value)) next = translateList(value, root)
     else if (SUBSCHEMA_MAP_KEYWORDS.has(key) && isObject(value)) next = translateMap(value, root)
     if (next !== value) changed = true
-    define(out, key, next)
+    setOwn(out, key, next)
   }
   return changed ? out : schema
 }
@@ -87,7 +88,7 @@ function translateMap(map: Record<string, unknown>, root: unknown): Record<strin
   for (const name of Object.keys(map)) {
     const item = translate(map[name], root)
     if (item !== map[name]) changed = true
-    define(next, name, item)
+    setOwn(next, name, item)
   }
   return changed ? next : map
 }
@@ -159,8 +160,4 @@ function hasOwn(value: Record<string, unknown>, key: string): boolean {
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
-function define(target: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true })
 }

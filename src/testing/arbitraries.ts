@@ -1,11 +1,12 @@
 import fc from 'fast-check'
 import type { TSchema } from 'typebox'
 import type { JsonSchema } from 'result-views'
+import { cloneJson } from '../json/clone.js'
 import { appendPointer } from '../json/pointer.js'
 import { createAjv } from './ajv-validators.js'
 import { arrayArbitrary, objectArbitrary } from './arbitrary-containers.js'
 import {
-  childAt, copyJson, probedFilter, unionOf, type CompileContext, type Location, type MaybeArbitrary,
+  childAt, probedFilter, unionOf, type CompileContext, type Location, type MaybeArbitrary,
 } from './arbitrary-context.js'
 import { integerArbitrary, numberArbitrary, stringArbitrary } from './arbitrary-scalars.js'
 import { SchemaArbitraryError } from './schema-arbitrary-error.js'
@@ -200,7 +201,7 @@ export function jsonSchemaArbitrary(schema: JsonSchema | TSchema | boolean, opti
     if (validationSiblings(subschema, [keyword]).length > 0) candidates = candidates.filter(ctx.validator(at.pointer))
     if (candidates.length === 0) return undefined
     const chosen = candidates
-    return fc.integer({ min: 0, max: chosen.length - 1 }).map((index) => copyJson(chosen[index]))
+    return fc.integer({ min: 0, max: chosen.length - 1 }).map((index) => cloneJson(chosen[index]))
   }
 
   function compileTypes(subschema: JsonSchema, at: Location): MaybeArbitrary {

@@ -1,8 +1,9 @@
 import fc from 'fast-check'
 import type { JsonSchema, JsonValue } from 'result-views'
+import { setOwn } from '../json/clone.js'
 import { appendPointer } from '../json/pointer.js'
 import { canonicalJsonOfChecked } from '../json/canonical.js'
-import { childAt, defineField, probedFilter, type CompileContext, type Location, type MaybeArbitrary } from './arbitrary-context.js'
+import { childAt, probedFilter, type CompileContext, type Location, type MaybeArbitrary } from './arbitrary-context.js'
 import { SchemaArbitraryError } from './schema-arbitrary-error.js'
 import { isSchemaObject, readCount } from './schema-keywords.js'
 
@@ -119,9 +120,9 @@ export function objectArbitrary(ctx: CompileContext, schema: JsonSchema, at: Loc
     const record: Record<string, unknown> = {}
     fields.forEach((field, index) => {
       const value = fieldValues[index]
-      if (value !== ABSENT) defineField(record, field.key, value)
+      if (value !== ABSENT) setOwn(record, field.key, value)
     })
-    for (const [key, value] of extraEntries) defineField(record, key, value)
+    for (const [key, value] of extraEntries) setOwn(record, key, value)
     return record
   })
 }

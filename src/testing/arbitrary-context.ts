@@ -63,19 +63,3 @@ export function unionOf(arbitraries: readonly MaybeArbitrary[]): MaybeArbitrary 
   if (present.length === 1) return present[0]
   return fc.oneof(...present)
 }
-
-/** Defines an own enumerable data property (safe for `__proto__`, `constructor`, `prototype`). */
-export function defineField(target: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true })
-}
-
-/** A deep copy of a JSON value built with {@link defineField}, so shared schema constants never leak. */
-export function copyJson(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(copyJson)
-  if (typeof value === 'object' && value !== null) {
-    const out: Record<string, unknown> = {}
-    for (const key of Object.keys(value)) defineField(out, key, copyJson((value as Record<string, unknown>)[key]))
-    return out
-  }
-  return value
-}

@@ -1,5 +1,5 @@
 import { appendPointer } from '../json/pointer.js'
-import { defineField } from './arbitrary-context.js'
+import { setOwn } from '../json/clone.js'
 
 /** `value` as short text for messages: JSON cut to `maxChars` characters, or `String(value)`. */
 export function formatValue(value: unknown, maxChars = 200): string {
@@ -25,7 +25,7 @@ export function snapshotRecord(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(snapshotRecord)
   if (isObject(value)) {
     const copy: Record<string, unknown> = {}
-    for (const key of Object.keys(value)) defineField(copy, key, snapshotRecord(value[key]))
+    for (const key of Object.keys(value)) setOwn(copy, key, snapshotRecord(value[key]))
     return copy
   }
   return value

@@ -1,5 +1,6 @@
 import { checkedSchemaDigest } from '../digest/schema-digest.js'
 import type { JsonValue } from '../json/canonical.js'
+import { setOwn } from '../json/clone.js'
 import { deepFreeze } from '../json/freeze.js'
 import type { JsonSchema } from '../schema/json-schema.js'
 import { DEFAULT_VIEW, RESULT_VIEW_KEY, VIEWS } from '../views/view.js'
@@ -82,9 +83,7 @@ function buildDescriptor(tool: Tool): ToolDescriptor {
 function withResultView(input: JsonSchema): JsonSchema {
   const properties: Record<string, unknown> = {}
   const authored = (input.properties ?? {}) as Record<string, unknown>
-  for (const key of Object.keys(authored)) {
-    Object.defineProperty(properties, key, { value: authored[key], enumerable: true, writable: true, configurable: true })
-  }
+  for (const key of Object.keys(authored)) setOwn(properties, key, authored[key])
   properties[RESULT_VIEW_KEY] = RESULT_VIEW_INPUT_SCHEMA
   return { ...input, properties }
 }

@@ -1,3 +1,4 @@
+import { setOwn } from '../json/clone.js'
 import { assertPlainObject, jsonLeaf } from './json-leaf.js'
 import type { Parts, Structured } from './projection-plan.js'
 
@@ -20,7 +21,7 @@ const PLAN = Symbol('object projection plan')
 
 type PlannedProjector = Structured & { [PLAN]?: ObjectPlan }
 
-type Factory = (bound: ReadonlyArray<readonly Parts[]>, h: typeof hasOwn, P: Record<string, unknown>, d: typeof define, L: typeof jsonLeaf) => Structured
+type Factory = (bound: ReadonlyArray<readonly Parts[]>, h: typeof hasOwn, P: Record<string, unknown>, d: typeof setOwn, L: typeof jsonLeaf) => Structured
 
 /** Deepest nesting of objects inlined into one generated function (deeper ones are called). */
 const MAX_INLINE_DEPTH = 4
@@ -69,7 +70,7 @@ function generated(plan: ObjectPlan): Structured {
   const body = `"use strict";\n${emitted.bindings.join('\n')}\nreturn function projectObject(s) {\n${code}\nreturn r0;\n};`
   // Keys enter the code only as JSON string literals (never `__proto__` in a literal, which would set the prototype).
   const factory = new Function('B', 'h', 'P', 'd', 'L', body) as Factory
-  return factory(emitted.bound, hasOwn, objectPrototype, define, jsonLeaf)
+  return factory(emitted.bound, hasOwn, objectPrototype, setOwn, jsonLeaf)
 }
 
 /**
@@ -155,13 +156,8 @@ function looped(keys: readonly string[], required: readonly boolean[], parts: re
       if (item === undefined) continue
       if (typeof item === 'object' && item !== null) item = Array.isArray(item) ? parts[i]!.arrays(item) : parts[i]!.objects(item)
       else jsonLeaf(item)
-      if (key === '__proto__') define(out, key, item)
-      else out[key] = item
+      setOwn(out, key, item)
     }
     return out
   }
-}
-
-function define(out: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(out, key, { value, writable: true, enumerable: true, configurable: true })
 }

@@ -1,3 +1,4 @@
+import { setOwn } from '../json/clone.js'
 import type { ArrayShape, CompactShape, ObjectShape, UnionDispatch, UnionShape, ValueShape } from '../schema/compact-shape.js'
 import { ARRAY, OBJECT } from '../schema/type-mask.js'
 import { ownJsonCopy } from '../json/own-copy.js'
@@ -140,8 +141,7 @@ export class PlanCompiler {
         if (!(key as string & { isWellFormed(): boolean }).isWellFormed()) notJsonLeaf(key)
         if (typeof item === 'object' && item !== null) item = sub(item)
         else jsonLeaf(item)
-        if (key === '__proto__') define(out, key, item)
-        else out[key] = item
+        setOwn(out, key, item)
       }
       return out
     }
@@ -179,9 +179,5 @@ export class PlanCompiler {
       return out
     }
   }
-}
-
-function define(out: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(out, key, { value, writable: true, enumerable: true, configurable: true })
 }
 
