@@ -47,3 +47,28 @@ export type ToolErrorCode = keyof typeof ToolErrorCodes
 
 /** Input-error codes a tool may choose with `inputErrorCode` (spec 000 "Errors", last paragraph). */
 export type InputErrorCode = 'tool_invalid_input' | 'invalid_request'
+
+/**
+ * The registry of misuse codes: the `code` of every `UsageError` (and subclass) this library
+ * throws. `docs/errors.md` "Misuse errors" documents each; a test keeps the two in sync in both
+ * directions.
+ */
+export const UsageErrorCodes = {
+  /** `defineTool` got a definition that must never reach a catalog (`ToolDefinitionError`). */
+  tool_definition_invalid: { thrownBy: 'ToolDefinitionError' },
+  /** A policy builder or `createDispatcher({ policy })` got a policy that cannot decide a call (`PolicyDefinitionError`). */
+  policy_definition_invalid: { thrownBy: 'PolicyDefinitionError' },
+  /** `createDispatcher({ approvals })` got stores or options that cannot serve approvals (`ApprovalConfigError`). */
+  approval_config_invalid: { thrownBy: 'ApprovalConfigError' },
+  /** `dispatcher.hook` or `createDispatcher({ hooks })` got an unknown event or a handler that is not a function. */
+  hook_registration_invalid: { thrownBy: 'HookRegistrationError' },
+  /** `createMcpServer` or another MCP entry function got bad options (`McpOptionsError`). */
+  mcp_options_invalid: { thrownBy: 'McpOptionsError' },
+  /** `canonicalJson`, `schemaDigest` or `inputDigest` got a value that is not plain JSON (`JsonValueError`). */
+  non_json_value: { thrownBy: 'JsonValueError' },
+  /** A `result-views/testing` generator got a schema it cannot generate values for (`SchemaArbitraryError`). */
+  schema_arbitrary_unsupported: { thrownBy: 'SchemaArbitraryError' },
+} as const satisfies Record<string, { thrownBy: string }>
+
+/** Every stable misuse code (`keyof typeof UsageErrorCodes`). */
+export type UsageErrorCode = keyof typeof UsageErrorCodes

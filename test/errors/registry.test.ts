@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { ToolError, ToolErrorCodes, isToolError } from 'result-views'
+import { ToolError, ToolErrorCodes, UsageError, UsageErrorCodes, isToolError, isUsageError } from 'result-views'
 
-const doc = readFileSync(new URL('../../docs/errors.md', import.meta.url), 'utf8')
+const page = readFileSync(new URL('../../docs/errors.md', import.meta.url), 'utf8')
+const [doc = '', misuseDoc = ''] = page.split(/^## Misuse errors$/m)
 const documented = [...doc.matchAll(/^### `([a-z_]+)`$/gm)].map((m) => m[1])
+const documentedMisuse = [...misuseDoc.matchAll(/^#### `([a-z_]+)`$/gm)].map((m) => m[1])
 
 describe('error registry', () => {
   it('documents every registered code in docs/errors.md', () => {
@@ -20,6 +22,53 @@ describe('error registry', () => {
       const section = doc.split(`### \`${code}\``)[1]?.split('\n### ')[0] ?? ''
       expect(section, code).toContain(`Kind: ${kind}.`)
     }
+  })
+})
+
+describe('misuse registry', () => {
+  it('has a misuse section after the tool error codes', () => {
+    expect(misuseDoc.length).toBeGreaterThan(0)
+  })
+
+  it('documents every registered misuse code in docs/errors.md, and registers every documented one', () => {
+    expect(documentedMisuse.sort()).toEqual(Object.keys(UsageErrorCodes).sort())
+  })
+
+  it('names the class that throws each misuse code in its section', () => {
+    for (const [code, { thrownBy }] of Object.entries(UsageErrorCodes)) {
+      const section = misuseDoc.split(`#### \`${code}\``)[1]?.split('\n#### ')[0] ?? ''
+      expect(section, code).toContain(`\`${thrownBy}\``)
+    }
+  })
+})
+
+describe('UsageError', () => {
+  const error = new UsageError({
+    code: 'tool_definition_invalid',
+    subject: 'tool "x"',
+    problems: [{ path: '/id', code: 'invalid_id', message: 'must be a non-empty string' }],
+  })
+
+  it('lists its problems in the message under the subject', () => {
+    expect(error.message).toBe('tool "x" is invalid (1 problem):\n  - /id: must be a non-empty string')
+    expect(error.code).toBe('tool_definition_invalid')
+    expect(error.problems).toEqual([{ path: '/id', code: 'invalid_id', message: 'must be a non-empty string' }])
+    expect(Object.isFrozen(error.problems)).toBe(true)
+  })
+
+  it('is recognised by its brand across copies, not by instanceof', () => {
+    expect(isUsageError(error)).toBe(true)
+    expect(isUsageError(new Error('x'))).toBe(false)
+    expect(isUsageError({ code: 'tool_definition_invalid', problems: [] })).toBe(false)
+    expect(isUsageError(Object.defineProperty({}, Symbol.for('result-views.UsageError'), { value: true }))).toBe(true)
+    expect(isToolError(error)).toBe(false)
+  })
+
+  it('keeps a cause without making it enumerable', () => {
+    const cause = new Error('inner')
+    const withCause = new UsageError({ code: 'non_json_value', subject: 'value', problems: [{ path: '', code: 'cycle', message: 'a cycle' }], cause })
+    expect(withCause.cause).toBe(cause)
+    expect(Object.keys(withCause)).not.toContain('cause')
   })
 })
 
