@@ -1,4 +1,5 @@
 import { defineConfig, type Options } from 'tsup'
+import { subpathEntries } from './scripts/entries.mjs'
 
 /** Shared by both builds: ESM + CJS + declarations for Node 20. */
 const common: Options = {
@@ -24,7 +25,7 @@ export default defineConfig([
   {
     ...common,
     name: 'subpaths',
-    entry: { testing: 'src/testing/index.ts', loop: 'src/loop/index.ts', mcp: 'src/mcp/index.ts', sqlite: 'src/sqlite/index.ts' },
+    entry: Object.fromEntries(subpathEntries.map((name) => [name, `src/${name}/index.ts`])),
     dts: { compilerOptions: { paths: {} } },
   },
 ])

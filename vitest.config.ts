@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
+import { subpathEntries } from './scripts/entries.mjs'
 
 const src = (path: string): string => fileURLToPath(new URL(`./src/${path}`, import.meta.url))
 
@@ -7,7 +8,7 @@ export default defineConfig({
   resolve: {
     // Tests import the public entries by their package names, resolved to the sources.
     alias: [
-      { find: /^result-views\/(testing|loop|mcp|sqlite)$/, replacement: src('$1/index.ts') },
+      { find: new RegExp(`^result-views/(${subpathEntries.join('|')})$`), replacement: src('$1/index.ts') },
       { find: /^result-views$/, replacement: src('index.ts') },
     ],
   },

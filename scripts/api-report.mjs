@@ -4,16 +4,11 @@
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { Extractor, ExtractorConfig } from '@microsoft/api-extractor'
+import { subpathEntries } from './entries.mjs'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const base = JSON.parse(readFileSync(`${root}api-extractor.json`, 'utf8'))
-const entries = [
-  ['index', 'result-views.api.md'],
-  ['testing', 'result-views-testing.api.md'],
-  ['loop', 'result-views-loop.api.md'],
-  ['mcp', 'result-views-mcp.api.md'],
-  ['sqlite', 'result-views-sqlite.api.md'],
-]
+const entries = [['index', 'result-views.api.md'], ...subpathEntries.map((name) => [name, `result-views-${name}.api.md`])]
 const check = process.argv.includes('--check')
 let failed = 0
 for (const [entry, report] of entries) {

@@ -3,6 +3,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
+import { subpathEntries } from '../../scripts/entries.mjs'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 
@@ -33,8 +34,15 @@ describe('repository conventions', () => {
   })
 
   it('never lets the root entry import a subpath entry', () => {
-    const rootFiles = sources.filter((path) => path.startsWith('src/') && !/^src\/(loop|mcp|sqlite|testing)\//.test(path))
-    const offenders = rootFiles.filter((path) => /from '(\.\.\/)+(loop|mcp|sqlite|testing)\//.test(readFileSync(join(root, path), 'utf8')))
+    const subpaths = subpathEntries.join('|')
+    const rootFiles = sources.filter((path) => path.startsWith('src/') && !new RegExp(`^src/(${subpaths})/`).test(path))
+    const offenders = rootFiles.filter((path) => new RegExp(`from '(\\.\\./)+(${subpaths})/`).test(readFileSync(join(root, path), 'utf8')))
     expect(offenders.map((path) => relative(root, join(root, path)))).toEqual([])
+  })
+
+  it('lists the same subpath entries in package.json exports as in scripts/entries.mjs', () => {
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: Record<string, unknown> }
+    const exported = Object.keys(pkg.exports).filter((key) => key !== '.' && key !== './package.json').map((key) => key.slice(2))
+    expect(exported.sort()).toEqual([...subpathEntries].sort())
   })
 })

@@ -1,0 +1,6 @@
+// The one list of the package's subpath entries (`result-views/<name>`, built from
+// `src/<name>/index.ts`, reported in `etc/result-views-<name>.api.md`). The build, the API
+// reports, the test aliases and the repository conventions test all read it; package.json
+// `exports` must list the same names (checked by test/repo/conventions.test.ts).
+// Add a new entry here, then to package.json `exports`.
+export const subpathEntries = ['testing', 'loop', 'mcp', 'sqlite']
