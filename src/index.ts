@@ -25,7 +25,7 @@ export type {
   ViewedTool,
   ViewedToolDefinition,
 } from './tool/types.js'
-export type { ToolOrigin } from './tool/origin.js'
+export type { ToolOrigin } from './views/view.js'
 export type { JsonSchema } from './schema/json-schema.js'
 
 // Views: proof and projection
@@ -52,17 +52,9 @@ export type { ToolInfoResult, ToolInfoToolOptions } from './tool/tool-info.js'
 
 // Dispatch
 export { createDispatcher } from './dispatch/dispatcher.js'
-export type {
-  Dispatcher,
-  DispatcherOptions,
-  InvokeError,
-  InvokeOk,
-  InvokeOutcome,
-  InvokePending,
-  InvokeRequest,
-  ToolResult,
-} from './dispatch/types.js'
-export type { CallScope } from './dispatch/scope.js'
+export type { Dispatcher, DispatcherOptions } from './dispatch/types.js'
+export type { InvokeError, InvokeOk, InvokeOutcome, InvokePending, InvokeRequest, ToolResult } from './call/call.js'
+export type { CallScope } from './tool/types.js'
 export type { ScopedToolDescription, ToolAvailability, ToolDiagnostics } from './dispatch/diagnostics.js'
 export type { ValidationIssue } from './dispatch/validators.js'
 

@@ -1,14 +1,12 @@
-import type { Call } from '../dispatch/call.js'
+import type { Call } from '../call/call.js'
 import type { Logger } from '../log/logger.js'
-import type { CallScope } from '../dispatch/scope.js'
+import type { CallScope, Tool } from '../tool/types.js'
 import type { ToolError } from '../errors/tool-error.js'
 import { defaultToolPolicy, toolFacts, type PolicyDecision, type ToolPolicy } from '../policy/policy.js'
-import type { Tool } from '../tool/types.js'
 import { checkPolicy } from './policy-check.js'
 import { createApprovalsApi, type ApprovalsApi } from './approvals-api.js'
-import { authorize, type AuthorizeResult } from './authorize.js'
-import type { DispatchHost } from './deferred-call.js'
-import { resolveApprovalOptions, type ApprovalOptions } from './options.js'
+import { authorize, recheckPolicy, type AuthorizeResult } from './authorize.js'
+import { resolveApprovalOptions, type ApprovalOptions, type DispatchHost } from './options.js'
 
 /** What `createDispatcher` hands the approval engine. */
 export interface ApprovalEngineOptions {
@@ -29,6 +27,11 @@ export interface ApprovalEngine {
    * allows, so awaiting `authorize` would only cost time).
    */
   allowsAtOnce(call: Call): boolean
+  /**
+   * Asks the current policy again about an approved call about to run (see `recheckPolicy`):
+   * `undefined` when it may run, else the error that ends it.
+   */
+  recheck(call: Call): Promise<ToolError | undefined>
   /** Asks the policy about a tool in a scope with an empty input, failing closed (for scoped diagnostics). */
   probe(tool: Tool, scope: Readonly<CallScope>): Promise<PolicyDecision | ToolError>
   readonly api: ApprovalsApi
@@ -45,6 +48,7 @@ export function createApprovalEngine(options: ApprovalEngineOptions, host: Dispa
   const deps = resolveApprovalOptions(options.policy, options.approvals, options.logger, options.clock)
   return Object.freeze({
     authorize: (call: Call) => authorize(call, deps),
+    recheck: (call: Call) => recheckPolicy(call, deps),
     allowsAtOnce: (call: Call) => deps.policy === defaultToolPolicy && call.tool.approval !== 'required' && call.request.approval_token === undefined,
     probe: (tool: Tool, scope: Readonly<CallScope>) => checkPolicy(deps.policy, { tool: toolFacts(tool), scope, input: {} }, deps.guard.timeoutMs),
     api: createApprovalsApi(deps, host),

@@ -1,9 +1,8 @@
 import type { ApprovalGrant } from './grant-store.js'
-import type { DispatchHost } from './deferred-call.js'
 import { listGrants, revokeGrant, setGrant, type ListGrantsRequest, type RevokeGrantRequest, type SetGrantRequest } from './manage-grants.js'
 import { cancelApproval, resolveApproval, showApproval, type ApprovalOwnerRequest, type ResolveApprovalRequest } from './manage-pending.js'
 import { mintApprovalToken, type MintApprovalTokenRequest, type MintedApprovalToken } from './mint-token.js'
-import type { ResolvedApprovals } from './options.js'
+import type { DispatchHost, ResolvedApprovals } from './options.js'
 import type { PendingApprovalView } from './pending.js'
 
 /**

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto'
-import type { Call } from '../dispatch/call.js'
-import type { ToolError } from '../errors/tool-error.js'
+import type { Call } from '../call/call.js'
+import { isToolError, type ToolError } from '../errors/tool-error.js'
 import { inputDigest } from '../digest/input-digest.js'
-import { isToolError } from '../errors/tool-error.js'
 import { cloneJson } from '../json/clone.js'
-import { defaultToolPolicy, toolFacts, type ToolFacts, type ToolPolicy } from '../policy/policy.js'
+import { defaultToolPolicy, toolFacts, type PolicyAllow, type PolicyApprovalRequired, type ToolFacts, type ToolPolicy } from '../policy/policy.js'
 import { approvalRejected, approvalRequired, policyDenied } from './errors.js'
 import type { ApprovalGrant } from './grant-store.js'
 import { findGrant } from './grants.js'
@@ -62,9 +61,8 @@ const fail = (error: ToolError): AuthorizeResult => ({ kind: 'error', error })
  */
 export async function authorize(call: Call, deps: AuthorizeDeps): Promise<AuthorizeResult> {
   const facts = toolFacts(call.tool)
-  const decision = await checkPolicy(deps.policy, { tool: facts, scope: call.scope, input: policyInput(call, deps.policy) }, deps.guard.timeoutMs)
+  const decision = await askPolicy(call, facts, deps)
   if (isToolError(decision)) return fail(decision)
-  if (decision.decision === 'deny') return fail(policyDenied(facts, decision.reason, decision.owner))
 
   const token = call.request.approval_token
   if (token !== undefined) {
@@ -84,6 +82,26 @@ export async function authorize(call: Call, deps: AuthorizeDeps): Promise<Author
   if (deps.prompt !== undefined) return promptFor(call, facts, digest, decision.reason, deps)
   if (call.scope.profile_id === undefined) return fail(approvalRequired(facts, decision.reason))
   return openPending(call, digest, decision.reason, deps)
+}
+
+/**
+ * Asks the CURRENT policy again about an approved call that is about to run (spec 001: "the
+ * deferred tool call rechecks current tool policy under the recorded owner"): a `deny` ends it
+ * with `tool_denied` / `policy_denied`, a failing policy with `tool_denied` / `policy_failed`;
+ * `approval_required` is satisfied by the approval itself.
+ *
+ * @returns `undefined` when the call may run, else the error that ends it.
+ */
+export async function recheckPolicy(call: Call, deps: AuthorizeDeps): Promise<ToolError | undefined> {
+  const decision = await askPolicy(call, toolFacts(call.tool), deps)
+  return isToolError(decision) ? decision : undefined
+}
+
+/** The policy's decision on the call, with a `deny` (or a failing policy) as the error that ends it. */
+async function askPolicy(call: Call, facts: ToolFacts, deps: AuthorizeDeps): Promise<PolicyAllow | PolicyApprovalRequired | ToolError> {
+  const decision = await checkPolicy(deps.policy, { tool: facts, scope: call.scope, input: policyInput(call, deps.policy) }, deps.guard.timeoutMs)
+  if (isToolError(decision)) return decision
+  return decision.decision === 'deny' ? policyDenied(facts, decision.reason, decision.owner) : decision
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { CallScope } from '../dispatch/scope.js'
+import type { CallScope } from '../tool/types.js'
 import type { ToolError } from '../errors/tool-error.js'
 import type { ApprovalGrant, ApprovalGrantStore, GrantKey } from './grant-store.js'
 import { callStore, type StoreGuard } from './store-call.js'

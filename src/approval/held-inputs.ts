@@ -1,3 +1,8 @@
+/** The real input of a pending approval, as this process holds it. */
+export interface HeldInput {
+  readonly input: unknown
+}
+
 /**
  * The real inputs of pending approvals whose stored record is redacted (spec 001 "Sensitive input
  * fields": stored approval records never hold a sensitive value). They live only in the memory of
@@ -15,7 +20,7 @@ export class HeldInputs {
   }
 
   /** Removes and returns the real input of an approval, if this process holds it. */
-  take(approvalId: string): { readonly input: unknown } | undefined {
+  take(approvalId: string): HeldInput | undefined {
     const held = this.#inputs.get(approvalId)
     this.#inputs.delete(approvalId)
     return held

@@ -1,9 +1,8 @@
 import { safeLog } from '../log/logger.js'
 import type { ToolError } from '../errors/tool-error.js'
-import { runDeferred, type DispatchHost } from './deferred-call.js'
-import { withDeadline } from './deadline.js'
+import { withDeadline } from '../async/deadline.js'
 import { approvalForbidden, approvalNotFound, approvalState, ownerCheckFailed } from './errors.js'
-import type { ResolvedApprovals } from './options.js'
+import type { DispatchHost, ResolvedApprovals } from './options.js'
 import { effectiveState, statusOf, toStoredOutcome, toView, type PendingApprovalView } from './pending.js'
 import type { PendingApprovalRecord, PendingState } from './pending-store.js'
 import { invalid, oneOf, recordOf } from './request-checks.js'
@@ -101,7 +100,7 @@ export async function resolveApproval(deps: ResolvedApprovals, host: DispatchHos
 
 /** Runs the approved call and records its outcome (`dispatching` → `completed` | `failed`). */
 async function dispatch(deps: ResolvedApprovals, host: DispatchHost, record: PendingApprovalRecord): Promise<PendingApprovalView> {
-  const outcome = await runDeferred(record, deps, host)
+  const outcome = await host.resume(record, deps.held.take(record.approval_id))
   const finished: PendingApprovalRecord = {
     ...record,
     state: outcome.status === 'ok' ? 'completed' : 'failed',

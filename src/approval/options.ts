@@ -1,5 +1,6 @@
-import type { CallScope } from '../dispatch/scope.js'
-import { HeldInputs } from './held-inputs.js'
+import type { CallScope, Tool } from '../tool/types.js'
+import type { InvokeError, InvokeOk } from '../call/call.js'
+import { HeldInputs, type HeldInput } from './held-inputs.js'
 import { silentLogger, type Logger } from '../log/logger.js'
 import { defaultToolPolicy, type ToolPolicy } from '../policy/policy.js'
 import { PolicyDefinitionError } from '../policy/policy-definition-error.js'
@@ -8,7 +9,7 @@ import { ApprovalConfigError, type ApprovalConfigProblem } from './approval-conf
 import type { AuthorizeDeps } from './authorize.js'
 import type { ApprovalGrantStore } from './grant-store.js'
 import { createMemoryApprovalStores } from './memory-stores.js'
-import type { PendingApprovalStore } from './pending-store.js'
+import type { PendingApprovalRecord, PendingApprovalStore } from './pending-store.js'
 import type { ApprovalPrompt } from './prompt.js'
 import type { Awaitable } from './stores.js'
 import type { ApprovalTokenStore } from './token-store.js'
@@ -75,6 +76,21 @@ const APPROVAL_OPTION_KEYS: readonly string[] = ['tokens', 'grants', 'pending', 
  * bundle can be passed as `approvals` as is (`approvals: stores`, `approvals: { ...stores, timeoutMs }`).
  */
 const STORE_BUNDLE_KEYS: readonly string[] = ['database', 'close']
+
+/**
+ * What the approval engine needs from its dispatcher: the catalog (to mint tokens for its tools)
+ * and a way to run an approved call (implemented by `dispatch/resume.ts`).
+ */
+export interface DispatchHost {
+  /** The dispatcher's catalog. */
+  readonly tools: ReadonlyMap<string, Tool>
+  /**
+   * Runs the call an approved pending record holds, on the real input this process `held` for a
+   * record stored redacted (else on the stored input), and settles with its outcome as the record
+   * keeps it (never `approval_pending`).
+   */
+  resume(record: PendingApprovalRecord, held: HeldInput | undefined): Promise<InvokeOk | InvokeError>
+}
 
 /** The resolved options: everything the approval step and the approvals API need. */
 export interface ResolvedApprovals extends AuthorizeDeps {

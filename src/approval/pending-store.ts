@@ -1,6 +1,6 @@
-import type { CallScope } from '../dispatch/scope.js'
+import type { CallScope } from '../tool/types.js'
 import type { ToolErrorPayload } from '../errors/tool-error.js'
-import type { ToolResult } from '../dispatch/types.js'
+import type { ToolResult } from '../call/call.js'
 import type { View } from '../views/view.js'
 import type { Awaitable } from './stores.js'
 

@@ -1,5 +1,5 @@
-import type { CallScope } from '../dispatch/scope.js'
-import type { InvokeError, InvokeOk, InvokeOutcome } from '../dispatch/types.js'
+import type { CallScope } from '../tool/types.js'
+import type { InvokeError, InvokeOk, InvokeOutcome } from '../call/call.js'
 import { ToolError, type ToolErrorPayload } from '../errors/tool-error.js'
 import type { PendingApprovalRecord, PendingState, StoredOutcome } from './pending-store.js'
 

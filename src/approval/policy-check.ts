@@ -2,7 +2,7 @@ import type { ToolError } from '../errors/tool-error.js'
 import { malformedDecisionPath } from '../policy/compose.js'
 import { checkDecision } from '../policy/decision.js'
 import type { PolicyDecision, PolicyRequest, ToolPolicy } from '../policy/policy.js'
-import { withDeadline } from './deadline.js'
+import { withDeadline } from '../async/deadline.js'
 import { policyFailed } from './errors.js'
 
 /**

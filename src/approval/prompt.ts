@@ -1,7 +1,7 @@
-import type { CallScope } from '../dispatch/scope.js'
+import type { CallScope } from '../tool/types.js'
 import type { ToolError } from '../errors/tool-error.js'
 import type { ToolFacts } from '../policy/policy.js'
-import { withDeadline } from './deadline.js'
+import { withDeadline } from '../async/deadline.js'
 import { promptFailed, promptTimeout } from './errors.js'
 import type { Awaitable } from './stores.js'
 

@@ -1,4 +1,4 @@
-import type { CallScope } from '../dispatch/scope.js'
+import type { CallScope } from '../tool/types.js'
 import { approvalRequestInvalid } from './errors.js'
 
 const SCOPE_KEYS = ['workspace_id', 'session_id', 'agent_name', 'profile_id'] as const

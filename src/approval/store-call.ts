@@ -1,6 +1,6 @@
 import type { ToolError } from '../errors/tool-error.js'
 import { safeLog, type Logger } from '../log/logger.js'
-import { withDeadline } from './deadline.js'
+import { withDeadline } from '../async/deadline.js'
 import { storeFailed, storeTimeout, type ApprovalStoreName } from './errors.js'
 import type { Awaitable } from './stores.js'
 

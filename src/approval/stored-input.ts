@@ -1,4 +1,4 @@
-import type { Call } from '../dispatch/call.js'
+import type { Call } from '../call/call.js'
 import { redactInput } from '../redact/redact.js'
 
 /**

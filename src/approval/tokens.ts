@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
-import type { CallScope } from '../dispatch/scope.js'
+import type { CallScope } from '../tool/types.js'
 import type { ToolError } from '../errors/tool-error.js'
 import type { ToolFacts } from '../policy/policy.js'
 import { tokenInvalid, type TokenBinding } from './errors.js'

@@ -1,7 +1,6 @@
 import { assertPlainJson, canonicalJsonOfChecked, type JsonValue } from '../json/canonical.js'
 import { withoutKey } from '../json/without-key.js'
-import type { ToolOrigin } from '../tool/origin.js'
-import { RESULT_VIEW_KEY } from '../views/view.js'
+import { RESULT_VIEW_KEY, type ToolOrigin } from '../views/view.js'
 import { sha256Hex } from './schema-digest.js'
 
 /** Options of {@link inputDigest}. */

@@ -2,9 +2,8 @@ import type { ToolError } from '../errors/tool-error.js'
 import { parseSensitivePaths, type SensitivePath } from '../redact/sensitive-paths.js'
 import type { Tool } from '../tool/types.js'
 import { requestInvalid } from './errors.js'
-import type { CallBase } from './prepare.js'
+import type { CallBase, InvokeRequest } from '../call/call.js'
 import { normalizeScope } from './request.js'
-import type { InvokeRequest } from './types.js'
 
 const toolPaths = new WeakMap<Tool, readonly SensitivePath[]>()
 

@@ -1,9 +1,7 @@
-import { isToolError } from '../errors/tool-error.js'
+import { isToolError, type ToolError } from '../errors/tool-error.js'
 import type { PolicyDecision } from '../policy/policy.js'
 import { describeTool, type ToolDescriptor } from '../tool/descriptor.js'
-import type { Tool } from '../tool/types.js'
-import type { ToolError } from '../errors/tool-error.js'
-import type { CallScope } from './scope.js'
+import type { CallScope, Tool } from '../tool/types.js'
 
 /**
  * Whether a tool can be called in a scope (spec 001 "Scoped diagnostics"):

@@ -1,26 +1,28 @@
 import { randomUUID } from 'node:crypto'
 import { createApprovalEngine } from '../approval/approval.js'
+import type { HeldInput } from '../approval/held-inputs.js'
+import type { PendingApprovalRecord } from '../approval/pending-store.js'
+import type { Call, InvokeError, InvokeOk, InvokeOutcome, InvokeRequest } from '../call/call.js'
 import { isToolError, type ToolError } from '../errors/tool-error.js'
 import type { HookEvent, HookHandlers } from '../hooks/events.js'
 import { HookRegistry } from '../hooks/registry.js'
 import { silentLogger } from '../log/logger.js'
 import { scrubText } from '../redact/redact.js'
 import { scrubError } from '../redact/scrub-error.js'
-import { describeTool, type ToolDescriptor } from '../tool/descriptor.js'
 import { isDefinedTool } from '../tool/brand.js'
+import { describeTool, type ToolDescriptor } from '../tool/descriptor.js'
 import { ToolDefinitionError, type DefinitionProblem } from '../tool/tool-definition-error.js'
-import type { Tool } from '../tool/types.js'
-import type { Call } from './call.js'
-import { unknownTool } from './errors.js'
+import type { CallScope, Tool } from '../tool/types.js'
+import { unknownTool } from '../tool/unknown-tool.js'
+import { createCallBase } from './call-base.js'
+import { describeInScope, type ScopedToolDescription } from './diagnostics.js'
 import { emitPostCall, emitPostError, type EventCall } from './events.js'
 import { execute } from './execute.js'
 import { runPreCall } from './pre-call.js'
 import { prepareInput, rejectedInputOf } from './prepare.js'
-import { createCallBase } from './call-base.js'
 import { checkScope, normalizeScope, snapshotRequest } from './request.js'
-import { describeInScope, type ScopedToolDescription } from './diagnostics.js'
-import type { CallScope } from './scope.js'
-import type { Dispatcher, DispatcherOptions, InvokeOutcome, InvokeRequest } from './types.js'
+import { resumeApproved } from './resume.js'
+import type { Dispatcher, DispatcherOptions } from './types.js'
 
 /**
  * Creates the dispatch engine over a catalog of tools (DESIGN.md "Public API"; spec 001
@@ -39,7 +41,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   }
   const hooks = new HookRegistry(options?.hooks, options?.hookTimeoutMs)
   const logger = options?.logger ?? silentLogger
-  const approvals = createApprovalEngine(options, { tools: catalog, complete, fail })
+  const approvals = createApprovalEngine(options, { tools: catalog, resume })
 
   async function invoke(sent: InvokeRequest): Promise<InvokeOutcome> {
     const request = snapshotRequest(sent)
@@ -77,6 +79,11 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     return call.view === undefined
       ? { status: 'ok', tool_call_id: call.tool_call_id, result: safe }
       : { status: 'ok', tool_call_id: call.tool_call_id, result: safe, result_view: call.view }
+  }
+
+  /** Runs the call of an approved pending approval (see `resumeApproved`). */
+  function resume(record: PendingApprovalRecord, held: HeldInput | undefined): Promise<InvokeOk | InvokeError> {
+    return resumeApproved(record, held, { tools: catalog, complete, fail, recheck: approvals.recheck })
   }
 
   async function fail(call: EventCall, error: ToolError): Promise<InvokeOutcome> {

@@ -4,9 +4,6 @@ import type { Tool } from '../tool/types.js'
 import type { View } from '../views/view.js'
 import type { ValidationIssue } from './validators.js'
 
-/** Longest tool ID echoed into a message for an unknown tool. */
-const MAX_ECHOED_ID = 128
-
 /** Spec 000 "Errors", rows 1 and 2: unknown `result_view` value, or not a string. */
 export function resultViewInvalid(tool: Tool): ToolError {
   return new ToolError({
@@ -54,16 +51,6 @@ export function inputNotJson(tool: Tool, error: JsonValueError): ToolError {
     reason: 'non_json_input',
     message: `tool "${tool.id}" input is not plain JSON at "${error.pointer}"`,
     details: { pointer: error.pointer, problem: error.problem },
-  })
-}
-
-/** No tool with that ID is registered. */
-export function unknownTool(toolId: string): ToolError {
-  const shown = toolId.length > MAX_ECHOED_ID ? toolId.slice(0, MAX_ECHOED_ID) + '…' : toolId
-  return new ToolError({
-    code: 'tool_not_found',
-    reason: 'unknown_tool',
-    message: `tool ${JSON.stringify(shown)} is not registered`,
   })
 }
 

@@ -2,12 +2,11 @@ import type { ToolError } from '../errors/tool-error.js'
 import type { PostCallPayload, PostErrorPayload } from '../hooks/events.js'
 import { payloadBase } from '../hooks/payload.js'
 import type { HookRegistry } from '../hooks/registry.js'
-import { withDeadline } from '../approval/deadline.js'
+import { withDeadline } from '../async/deadline.js'
 import { deepFreeze } from '../json/freeze.js'
 import { safeLog, type Logger } from '../log/logger.js'
 import { scrubJson } from '../redact/redact.js'
-import type { Call } from './call.js'
-import type { ToolResult } from './types.js'
+import type { Call, ToolResult } from '../call/call.js'
 
 /** What the post events need of a call: an error can come before the input was checked. */
 export type EventCall = Pick<Call, 'tool' | 'tool_call_id' | 'scope' | 'request' | 'sensitivePaths' | 'secrets'> & {

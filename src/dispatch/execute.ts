@@ -3,10 +3,9 @@ import { ToolError, isToolError } from '../errors/tool-error.js'
 import { cloneJson } from '../json/clone.js'
 import { ownJsonCopy } from '../json/own-copy.js'
 import type { Tool, ToolContext } from '../tool/types.js'
-import type { Call } from './call.js'
+import type { Call, ToolResult } from '../call/call.js'
 import { handlerFailed } from './errors.js'
 import { resultOf } from './output.js'
-import type { ToolResult } from './types.js'
 
 /**
  * The execution stages of the lifecycle: run the handler on the final input, validate its record

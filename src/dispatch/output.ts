@@ -3,9 +3,8 @@ import { assertPlainJson } from '../json/canonical.js'
 import { isJsonValueError } from '../json/json-value-error.js'
 import { ownJsonCopy } from '../json/own-copy.js'
 import type { Tool } from '../tool/types.js'
-import type { Call } from './call.js'
+import type { Call, ToolResult } from '../call/call.js'
 import { outputInvalid, schemaCompileFailed } from './errors.js'
-import type { ToolResult } from './types.js'
 import { fullSchemaOf, toIssues, validatorFor } from './validators.js'
 
 /**

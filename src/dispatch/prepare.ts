@@ -2,16 +2,13 @@ import type { ToolError } from '../errors/tool-error.js'
 import { ownJsonCopy } from '../json/own-copy.js'
 import { JsonValueError, isJsonValueError } from '../json/json-value-error.js'
 import type { Tool } from '../tool/types.js'
-import type { Call } from './call.js'
+import type { Call, CallBase } from '../call/call.js'
 import { inputNotJson, inputSchemaInvalid, schemaCompileFailed } from './errors.js'
 import { collectSecrets } from '../redact/redact.js'
 import { mergeSecrets, scrubError } from '../redact/scrub-error.js'
 import { selectView } from './select-view.js'
 import type { View } from '../views/view.js'
 import { toIssues, validatorFor } from './validators.js'
-
-/** The fields of a call that the input stages compute. */
-export type CallBase = Omit<Call, 'handlerInput' | 'view' | 'input'>
 
 /**
  * The input stages of the lifecycle (spec 001 "Invocation lifecycle"): the input must be plain

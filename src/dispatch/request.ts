@@ -2,8 +2,8 @@ import type { ToolError } from '../errors/tool-error.js'
 import { setOwn } from '../json/clone.js'
 import { isView } from '../views/view.js'
 import { requestInvalid } from './errors.js'
-import type { CallScope } from './scope.js'
-import type { InvokeRequest } from './types.js'
+import type { CallScope } from '../tool/types.js'
+import type { InvokeRequest } from '../call/call.js'
 
 const SCOPE_KEYS = ['workspace_id', 'session_id', 'agent_name', 'profile_id'] as const
 

@@ -1,64 +1,13 @@
 import type { ApprovalsApi } from '../approval/approvals-api.js'
 import type { ApprovalOptions } from '../approval/options.js'
-import type { ToolError } from '../errors/tool-error.js'
 import type { HookEvent, HookHandlers } from '../hooks/events.js'
 import type { HookOptions } from '../hooks/registry.js'
 import type { Logger } from '../log/logger.js'
 import type { ToolPolicy } from '../policy/policy.js'
-import type { Tool } from '../tool/types.js'
+import type { CallScope, Tool } from '../tool/types.js'
 import type { ToolDescriptor } from '../tool/descriptor.js'
-import type { View } from '../views/view.js'
 import type { ScopedToolDescription } from './diagnostics.js'
-import type { CallScope } from './scope.js'
-
-/** One call, as `dispatcher.invoke` takes it (DESIGN.md "Public API"). */
-export interface InvokeRequest {
-  tool_id: string
-  /** The tool input: a plain JSON object. For viewed tools it may carry `result_view`. */
-  input: unknown
-  scope?: CallScope
-  /** Correlates events and results; generated (a random UUID) when absent. */
-  tool_call_id?: string
-  /** A single-use approval token (spec 001 "Approval-gated tools"). */
-  approval_token?: string
-  /** Dotted input paths to redact from every surface but the handler (spec 001 "Sensitive input fields"). */
-  sensitive_input_fields?: readonly string[]
-  /** The view a Loop node pinned; a call whose input selects another view is denied (spec 000 "Hooks"). */
-  pinned_result_view?: View
-}
-
-/** The envelope of a successful result (spec 000 "Hooks": the record is under `structured`). */
-export interface ToolResult {
-  /** The selected view's record. */
-  readonly structured: unknown
-  /** A short label of the result. */
-  readonly preview: string
-}
-
-/** A successful call. `result_view` is present only for tools with views. */
-export interface InvokeOk {
-  readonly status: 'ok'
-  readonly tool_call_id: string
-  readonly result: ToolResult
-  readonly result_view?: View
-}
-
-/** A failed call: every caller or tool mistake ends here, never as a thrown exception. */
-export interface InvokeError {
-  readonly status: 'error'
-  readonly tool_call_id: string
-  readonly error: ToolError
-}
-
-/** A call waiting on an approval decision (spec 001 "Pending command-palette approvals"). */
-export interface InvokePending {
-  readonly status: 'approval_pending'
-  readonly tool_call_id: string
-  readonly approval_id: string
-}
-
-/** What `invoke` resolves to. */
-export type InvokeOutcome = InvokeOk | InvokeError | InvokePending
+import type { InvokeOutcome, InvokeRequest } from '../call/call.js'
 
 /** Options of `createDispatcher`. */
 export interface DispatcherOptions {

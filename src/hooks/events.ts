@@ -1,5 +1,5 @@
 import type { ToolErrorPayload } from '../errors/tool-error.js'
-import type { CallScope } from '../dispatch/scope.js'
+import type { CallScope } from '../tool/types.js'
 import type { View } from '../views/view.js'
 
 /** The hook events (spec 000 "Hooks"). */

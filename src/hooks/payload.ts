@@ -1,4 +1,4 @@
-import type { Call } from '../dispatch/call.js'
+import type { Call } from '../call/call.js'
 import { deepFreeze } from '../json/freeze.js'
 import { redactInput } from '../redact/redact.js'
 import type { HookPayloadBase } from './events.js'

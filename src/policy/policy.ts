@@ -1,6 +1,5 @@
-import type { CallScope } from '../dispatch/scope.js'
-import type { ToolOrigin } from '../tool/origin.js'
-import type { ApprovalRequirement, Tool } from '../tool/types.js'
+import type { ApprovalRequirement, CallScope, Tool } from '../tool/types.js'
+import type { ToolOrigin } from '../views/view.js'
 
 /**
  * The facts of a tool a {@link ToolPolicy} decides on (DESIGN.md "Interface shapes"). Never the

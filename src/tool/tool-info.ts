@@ -1,16 +1,13 @@
 import Type, { type Static } from 'typebox'
-import { ToolError } from '../errors/tool-error.js'
 import type { JsonSchema } from '../schema/json-schema.js'
 import { defineTool } from './define.js'
 import { ToolDefinitionError } from './tool-definition-error.js'
 import type { ToolDescriptor } from './descriptor.js'
 import type { SingleResultTool } from './types.js'
+import { unknownTool } from './unknown-tool.js'
 
 /** The default ID of the contracts tool. */
 const DEFAULT_TOOL_INFO_ID = 'tool_info'
-
-/** Longest tool ID echoed into the unknown-tool message (as the dispatcher does). */
-const MAX_ECHOED_ID = 128
 
 /** A JSON Schema as the tool-info result carries it: an object whose keywords are not constrained here. */
 const AnySchema = Type.Unsafe<JsonSchema>({ type: 'object', description: 'A JSON Schema object (keywords not constrained here).' })
@@ -104,14 +101,9 @@ export function defineToolInfoTool(options: ToolInfoToolOptions): SingleResultTo
     ...(options.toolsets === undefined ? {} : { toolsets: options.toolsets }),
     handler: (input): ToolInfoResult => {
       const descriptor = describe(input.tool_id)
-      if (descriptor === undefined) throw unknownToolId(input.tool_id)
+      if (descriptor === undefined) throw unknownTool(input.tool_id)
       return { tool: { descriptor } }
     },
     preview: (record) => record.tool.descriptor.tool_id,
   })
-}
-
-function unknownToolId(toolId: string): ToolError {
-  const shown = toolId.length > MAX_ECHOED_ID ? toolId.slice(0, MAX_ECHOED_ID) + '…' : toolId
-  return new ToolError({ code: 'tool_not_found', reason: 'unknown_tool', message: `tool ${JSON.stringify(shown)} is not registered` })
 }

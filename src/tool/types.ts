@@ -1,12 +1,22 @@
 import type { Static, TSchema } from 'typebox'
 import type { InputErrorCode } from '../errors/codes.js'
-import type { CallScope } from '../dispatch/scope.js'
 import type { JsonSchema } from '../schema/json-schema.js'
-import type { View } from '../views/view.js'
-import type { ToolOrigin } from './origin.js'
+import type { ToolOrigin, View } from '../views/view.js'
 
 /** Whether a tool needs an approval before it runs (a fact handed to the `ToolPolicy`). */
 export type ApprovalRequirement = 'none' | 'required'
+
+/**
+ * The scope of a call (DESIGN.md glossary): which workspace, session, agent and profile it runs
+ * for. Every field is optional; policies, grants and tokens compare them exactly (an absent field
+ * matches only an absent field).
+ */
+export interface CallScope {
+  workspace_id?: string
+  session_id?: string
+  agent_name?: string
+  profile_id?: string
+}
 
 /** What a handler receives besides its input. */
 export interface ToolContext {

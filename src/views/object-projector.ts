@@ -1,6 +1,6 @@
 import { setOwn } from '../json/clone.js'
 import { assertPlainObject, jsonLeaf } from './json-leaf.js'
-import type { Parts, Structured } from './projection-plan.js'
+import type { Parts, Structured } from './parts.js'
 
 const hasOwn = Object.prototype.hasOwnProperty
 const objectPrototype = Object.prototype as unknown as Record<string, unknown>

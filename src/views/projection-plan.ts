@@ -4,9 +4,7 @@ import { ARRAY, OBJECT } from '../schema/type-mask.js'
 import { ownJsonCopy } from '../json/own-copy.js'
 import { assertPlainObject, jsonLeaf, notJsonLeaf } from './json-leaf.js'
 import { objectProjector } from './object-projector.js'
-
-/** Projects a non-null object or array (scalars never reach a `Structured`: they are copied as they are). */
-export type Structured = (value: object) => unknown
+import type { Parts, Structured } from './parts.js'
 
 const hasOwn = Object.prototype.hasOwnProperty
 
@@ -16,14 +14,6 @@ const stripObject: Structured = () => ({})
 const stripArray: Structured = () => []
 // A checked copy: a non-JSON value (a Date, a class instance) is never normalized into a plain one.
 const copyStructured: Structured = (value) => ownJsonCopy(value)
-
-/** How one position projects objects and arrays. */
-export interface Parts {
-  readonly objects: Structured
-  readonly arrays: Structured
-  /** True where no object or array is allowed: both project to an empty one (`{}`, `[]`). */
-  readonly empty?: boolean
-}
 
 /** A position that allows no object or array (scalars or nothing). */
 const EMPTY: Parts = { objects: stripObject, arrays: stripArray, empty: true }

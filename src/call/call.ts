@@ -1,0 +1,77 @@
+import type { ToolError } from '../errors/tool-error.js'
+import type { SensitivePath } from '../redact/sensitive-paths.js'
+import type { CallScope, Tool } from '../tool/types.js'
+import type { View } from '../views/view.js'
+
+/** One call, as `dispatcher.invoke` takes it (DESIGN.md "Public API"). */
+export interface InvokeRequest {
+  tool_id: string
+  /** The tool input: a plain JSON object. For viewed tools it may carry `result_view`. */
+  input: unknown
+  scope?: CallScope
+  /** Correlates events and results; generated (a random UUID) when absent. */
+  tool_call_id?: string
+  /** A single-use approval token (spec 001 "Approval-gated tools"). */
+  approval_token?: string
+  /** Dotted input paths to redact from every surface but the handler (spec 001 "Sensitive input fields"). */
+  sensitive_input_fields?: readonly string[]
+  /** The view a Loop node pinned; a call whose input selects another view is denied (spec 000 "Hooks"). */
+  pinned_result_view?: View
+}
+
+/** The envelope of a successful result (spec 000 "Hooks": the record is under `structured`). */
+export interface ToolResult {
+  /** The selected view's record. */
+  readonly structured: unknown
+  /** A short label of the result. */
+  readonly preview: string
+}
+
+/** A successful call. `result_view` is present only for tools with views. */
+export interface InvokeOk {
+  readonly status: 'ok'
+  readonly tool_call_id: string
+  readonly result: ToolResult
+  readonly result_view?: View
+}
+
+/** A failed call: every caller or tool mistake ends here, never as a thrown exception. */
+export interface InvokeError {
+  readonly status: 'error'
+  readonly tool_call_id: string
+  readonly error: ToolError
+}
+
+/** A call waiting on an approval decision (spec 001 "Pending command-palette approvals"). */
+export interface InvokePending {
+  readonly status: 'approval_pending'
+  readonly tool_call_id: string
+  readonly approval_id: string
+}
+
+/** What `invoke` resolves to. */
+export type InvokeOutcome = InvokeOk | InvokeError | InvokePending
+
+/**
+ * One call as it moves through the lifecycle, after the request was checked and the tool
+ * resolved. Internal: stages read it and return an updated copy, never mutate it.
+ */
+export interface Call {
+  readonly request: InvokeRequest
+  readonly tool: Tool
+  readonly tool_call_id: string
+  readonly scope: Readonly<CallScope>
+  /** The input as sent (with `result_view`, if any): what approval prompts show (spec 000 "Approvals"). */
+  readonly input: Record<string, unknown>
+  /** The input the handler gets: validated, without a native tool's `result_view`. */
+  readonly handlerInput: unknown
+  /** The selected view (viewed tools only). */
+  readonly view: View | undefined
+  /** The tool's and the call's sensitive input fields, parsed. */
+  readonly sensitivePaths: readonly SensitivePath[]
+  /** The sensitive values seen in any input of this call (sent or patched), scrubbed from free text. */
+  readonly secrets: readonly string[]
+}
+
+/** The fields of a call that the stages before the input rules compute (everything but the input and the view). */
+export type CallBase = Omit<Call, 'handlerInput' | 'view' | 'input'>
