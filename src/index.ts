@@ -90,20 +90,39 @@ export type { PolicyProblem } from './policy/policy-definition-error.js'
 
 // Approvals
 export { createMemoryApprovalStores } from './approval/memory-stores.js'
-export type { ApprovalStores, Awaitable } from './approval/stores.js'
-export type { ApprovalTokenRecord, ApprovalTokenStore } from './approval/token-store.js'
-export { grantKeyText } from './approval/grant-store.js'
-export type { ApprovalGrant, ApprovalGrantStore, GrantDecision, GrantKey, GrantScope } from './approval/grant-store.js'
-export type { PendingApprovalRecord, PendingApprovalStore, PendingState, StoredOutcome } from './approval/pending-store.js'
+export { grantKeyText } from './approval/stores.js'
+export type {
+  ApprovalGrant,
+  ApprovalGrantStore,
+  ApprovalStores,
+  ApprovalTokenRecord,
+  ApprovalTokenStore,
+  Awaitable,
+  GrantDecision,
+  GrantKey,
+  GrantScope,
+  PendingApprovalRecord,
+  PendingApprovalStore,
+  PendingState,
+  StoredOutcome,
+} from './approval/stores.js'
 export type { ApprovalOptions, ApprovalOwner, ApprovalOwnerCheck } from './approval/options.js'
 export type { ApprovalPrompt, ApprovalPromptAnswer, ApprovalPromptRequest } from './approval/prompt.js'
-export type { ApprovalsApi } from './approval/approvals-api.js'
-export type { MintApprovalTokenRequest, MintedApprovalToken } from './approval/mint-token.js'
-export type { ListGrantsRequest, RevokeGrantRequest, SetGrantRequest } from './approval/manage-grants.js'
-export type { ApprovalOwnerRequest, ResolveApprovalRequest } from './approval/manage-pending.js'
-export type { ApprovalStatus, ExecutionStatus, PendingApprovalView } from './approval/pending.js'
-export { ApprovalConfigError, isApprovalConfigError } from './approval/approval-config-error.js'
-export type { ApprovalConfigProblem } from './approval/approval-config-error.js'
+export type {
+  ApprovalOwnerRequest,
+  ApprovalsApi,
+  ApprovalStatus,
+  ExecutionStatus,
+  ListGrantsRequest,
+  MintApprovalTokenRequest,
+  MintedApprovalToken,
+  PendingApprovalView,
+  ResolveApprovalRequest,
+  RevokeGrantRequest,
+  SetGrantRequest,
+} from './approval/approvals-api.js'
+export { ApprovalConfigError, isApprovalConfigError } from './approval/errors.js'
+export type { ApprovalConfigProblem } from './approval/errors.js'
 
 // Errors
 export { ToolError, isToolError } from './errors/tool-error.js'

@@ -1,12 +1,25 @@
+// The approval engine of a dispatcher, the core of approval/. The folder, by noun: the store
+// contracts (stores.ts) and the memory stores; options.ts (what createDispatcher({ approvals })
+// takes, resolved); prompt.ts (the host's prompt callback); authorize.ts (the lifecycle step:
+// policy, then token, grant, prompt or pending approval); tokens.ts, grants.ts, pending.ts (each
+// noun's lifecycle work and its management calls); approvals-api.ts (the management API's shapes
+// and argument checks); errors.ts; store-call.ts (the guard every store call goes through);
+// held-inputs.ts (the inputs approval records keep, and the real ones held in memory).
+//
+// One error idiom per layer: lifecycle steps return their `ToolError` (the dispatcher ends the
+// call with it; `invoke` never rejects); management methods (`dispatcher.approvals.*`) reject
+// with a `ToolError`.
 import type { Call } from '../call/call.js'
-import type { Logger } from '../log/logger.js'
-import type { CallScope, Tool } from '../tool/types.js'
 import type { ToolError } from '../errors/tool-error.js'
+import type { Logger } from '../log/logger.js'
 import { defaultToolPolicy, toolFacts, type PolicyDecision, type ToolPolicy } from '../policy/policy.js'
-import { checkPolicy } from './policy-check.js'
-import { createApprovalsApi, type ApprovalsApi } from './approvals-api.js'
-import { authorize, recheckPolicy, type AuthorizeResult } from './authorize.js'
-import { resolveApprovalOptions, type ApprovalOptions, type DispatchHost } from './options.js'
+import type { CallScope, Tool } from '../tool/types.js'
+import type { ApprovalOwnerRequest, ApprovalsApi, ListGrantsRequest, MintApprovalTokenRequest, ResolveApprovalRequest, RevokeGrantRequest, SetGrantRequest } from './approvals-api.js'
+import { authorize, checkPolicy, recheckPolicy, type AuthorizeResult } from './authorize.js'
+import { listGrants, revokeGrant, setGrant } from './grants.js'
+import { resolveApprovalOptions, type ApprovalOptions, type DispatchHost, type ResolvedApprovals } from './options.js'
+import { cancelApproval, resolveApproval, showApproval } from './pending.js'
+import { mintApprovalToken } from './tokens.js'
 
 /** What `createDispatcher` hands the approval engine. */
 export interface ApprovalEngineOptions {
@@ -52,5 +65,18 @@ export function createApprovalEngine(options: ApprovalEngineOptions, host: Dispa
     allowsAtOnce: (call: Call) => deps.policy === defaultToolPolicy && call.tool.approval !== 'required' && call.request.approval_token === undefined,
     probe: (tool: Tool, scope: Readonly<CallScope>) => checkPolicy(deps.policy, { tool: toolFacts(tool), scope, input: {} }, deps.guard.timeoutMs),
     api: createApprovalsApi(deps, host),
+  })
+}
+
+/** Binds the approval operations to a dispatcher's options and catalog. */
+function createApprovalsApi(deps: ResolvedApprovals, host: DispatchHost): ApprovalsApi {
+  return Object.freeze({
+    mintApprovalToken: (request: MintApprovalTokenRequest) => mintApprovalToken(deps, host.tools, request),
+    setGrant: (request: SetGrantRequest) => setGrant(deps, request),
+    listGrants: (request: ListGrantsRequest) => listGrants(deps, request),
+    revokeGrant: (request: RevokeGrantRequest) => revokeGrant(deps, request),
+    show: (approvalId: string, request: ApprovalOwnerRequest) => showApproval(deps, approvalId, request),
+    resolve: (approvalId: string, request: ResolveApprovalRequest) => resolveApproval(deps, host, approvalId, request),
+    cancel: (approvalId: string, request: ApprovalOwnerRequest) => cancelApproval(deps, approvalId, request),
   })
 }

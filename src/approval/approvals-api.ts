@@ -1,9 +1,11 @@
-import type { ApprovalGrant } from './grant-store.js'
-import { listGrants, revokeGrant, setGrant, type ListGrantsRequest, type RevokeGrantRequest, type SetGrantRequest } from './manage-grants.js'
-import { cancelApproval, resolveApproval, showApproval, type ApprovalOwnerRequest, type ResolveApprovalRequest } from './manage-pending.js'
-import { mintApprovalToken, type MintApprovalTokenRequest, type MintedApprovalToken } from './mint-token.js'
-import type { DispatchHost, ResolvedApprovals } from './options.js'
-import type { PendingApprovalView } from './pending.js'
+import type { InvokeError, InvokeOk } from '../call/call.js'
+import type { CallScope } from '../tool/types.js'
+import { approvalRequestInvalid } from './errors.js'
+import type { ApprovalGrant, GrantDecision } from './stores.js'
+
+// The management API, `dispatcher.approvals`: its methods, what they take and return, and the
+// argument checks they share. Management methods reject with a `ToolError`
+// (`approval_request_invalid` for a bad argument); they never resolve to one.
 
 /**
  * The approval operations of a dispatcher, `dispatcher.approvals` (DESIGN.md "Interface shapes";
@@ -31,15 +33,155 @@ export interface ApprovalsApi {
   cancel(approval_id: string, request: ApprovalOwnerRequest): Promise<PendingApprovalView>
 }
 
-/** Binds the approval operations to a dispatcher's options and catalog. */
-export function createApprovalsApi(deps: ResolvedApprovals, host: DispatchHost): ApprovalsApi {
-  return Object.freeze({
-    mintApprovalToken: (request: MintApprovalTokenRequest) => mintApprovalToken(deps, host.tools, request),
-    setGrant: (request: SetGrantRequest) => setGrant(deps, request),
-    listGrants: (request: ListGrantsRequest) => listGrants(deps, request),
-    revokeGrant: (request: RevokeGrantRequest) => revokeGrant(deps, request),
-    show: (approvalId: string, request: ApprovalOwnerRequest) => showApproval(deps, approvalId, request),
-    resolve: (approvalId: string, request: ResolveApprovalRequest) => resolveApproval(deps, host, approvalId, request),
-    cancel: (approvalId: string, request: ApprovalOwnerRequest) => cancelApproval(deps, approvalId, request),
-  })
+/** What `mintApprovalToken` takes: the call a token will authorise. Give exactly one of `input` and `input_digest`. */
+export interface MintApprovalTokenRequest {
+  tool_id: string
+  /** Bound: `workspace_id`, `session_id` and `agent_name` must equal the call's (absent matches only absent). `profile_id` is ignored. */
+  scope?: CallScope
+  /** The input the call will send; its `result_view` (native tools) is not part of the binding. */
+  input?: unknown
+  /** Or its input digest, `sha256:<64 hex>`, computed without `result_view` (spec 000 "Approvals"). */
+  input_digest?: string
+  /** Life of the token in milliseconds, a positive integer. Default 300000 (5 minutes). */
+  ttlMs?: number
+}
+
+/** A minted token. Hand `token` to the caller once; it is never stored, logged or shown again. */
+export interface MintedApprovalToken {
+  /** 32 random bytes, base64url (43 characters). */
+  readonly token: string
+  /** ISO 8601 UTC. */
+  readonly expires_at: string
+}
+
+/**
+ * What `setGrant` takes (spec 001: the PUT body `{tool_id, decision, scope, agent_name?}` plus the
+ * workspace). `agent_name` is required for `agent` scope and forbidden for `tool` scope. Never an
+ * input digest: exact grants come only from prompt answers. A key whose value is `undefined`
+ * counts as absent, for every field (`{ agent_name: undefined }` and `{ input_digest: undefined }`
+ * are the same as leaving them out).
+ */
+export interface SetGrantRequest {
+  workspace_id: string
+  tool_id: string
+  decision: GrantDecision
+  scope: 'agent' | 'tool'
+  agent_name?: string
+}
+
+/** What `listGrants` takes. */
+export interface ListGrantsRequest {
+  workspace_id: string
+  /** Only the grants of this tool. */
+  tool_id?: string
+}
+
+/** What `revokeGrant` takes. */
+export interface RevokeGrantRequest {
+  workspace_id: string
+  grant_id: string
+}
+
+/** Who asks to show or cancel a pending approval: only the profile that created it may. */
+export interface ApprovalOwnerRequest {
+  profile_id: string
+}
+
+/** A decision on a pending approval (spec 001: `--decision approved | denied`). */
+export interface ResolveApprovalRequest {
+  decision: 'approved' | 'denied'
+  /** Must be the profile that created the approval. */
+  profile_id: string
+  /**
+   * `true` (default): settle once the approved call's result or failure is recorded. `false`:
+   * settle once the decision is recorded, with `execution_status: 'dispatching'`; the call runs
+   * on, and a later `show` reads its result or failure.
+   */
+  wait?: boolean
+}
+
+/** Where a pending approval stands, as `show` reports it (spec 001 "Pending command-palette approvals"). */
+export type ApprovalStatus = 'pending' | 'approved' | 'denied' | 'canceled' | 'expired'
+
+/** How the approved call is doing: `dispatching` until its result or failure is readable. */
+export type ExecutionStatus = 'dispatching' | 'completed' | 'failed'
+
+/** A pending approval as `show`, `resolve` and `cancel` return it. */
+export interface PendingApprovalView {
+  readonly approval_id: string
+  readonly tool_id: string
+  readonly tool_call_id: string
+  /** The recorded owner (the call's scope). */
+  readonly scope: Readonly<CallScope>
+  /** The input as sent, including `result_view`. */
+  readonly input: unknown
+  readonly input_digest: string
+  readonly reason?: string
+  readonly status: ApprovalStatus
+  /** Present once approved: `dispatching`, then `completed` or `failed`. */
+  readonly execution_status?: ExecutionStatus
+  readonly created_at: string
+  readonly expires_at: string
+  readonly decided_at?: string
+  readonly finished_at?: string
+  /** The approved call's outcome, once `execution_status` is `completed` or `failed`. */
+  readonly outcome?: InvokeOk | InvokeError
+  /**
+   * Present, and `false`, only on the view `resolve` returns when the approved call ran but the
+   * pending store failed, rejected or hung past `timeoutMs` recording its outcome (the final
+   * `dispatching` → `completed` | `failed` update). The view still carries `execution_status` and
+   * `outcome` as the call ended, but the stored record, and so every later `show`, reads
+   * `dispatching` with no outcome. The call never runs again (only a `pending` record can be
+   * approved). The library logs `approval.outcome_not_recorded` at `error` level.
+   */
+  readonly outcome_recorded?: false
+}
+
+const SCOPE_KEYS = ['workspace_id', 'session_id', 'agent_name', 'profile_id'] as const
+
+/** Throws `approval_request_invalid` / `field_invalid` with `problem` (management calls reject; `invoke` never does). */
+export function invalid(problem: string): never {
+  throw approvalRequestInvalid('field_invalid', problem)
+}
+
+/** The argument as a record of its own keys, or a `field_invalid` rejection. Keys outside `allowed` are refused. */
+export function recordOf(value: unknown, what: string, allowed: readonly string[]): Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) invalid(`${what} must be an object`)
+  const record = value as Record<string, unknown>
+  const extra = Object.keys(record).filter((key) => !allowed.includes(key))
+  if (extra.length > 0) invalid(`${what} has unknown field ${JSON.stringify(extra[0]!.slice(0, 64))}`)
+  return record
+}
+
+/** The field as a non-empty string, or a `field_invalid` rejection. */
+export function nonEmptyString(record: Record<string, unknown>, key: string): string {
+  const value = record[key]
+  if (typeof value !== 'string' || value.length === 0) invalid(`${key} must be a non-empty string`)
+  return value
+}
+
+/** The field if absent or a string; otherwise a `field_invalid` rejection. */
+export function optionalString(record: Record<string, unknown>, key: string): string | undefined {
+  const value = record[key]
+  if (value !== undefined && typeof value !== 'string') invalid(`${key} must be a string`)
+  return value
+}
+
+/** The field as one of `values`, or a `field_invalid` rejection. */
+export function oneOf<T extends string>(record: Record<string, unknown>, key: string, values: readonly T[]): T {
+  const value = record[key]
+  if (!values.includes(value as T)) invalid(`${key} must be one of ${values.map((v) => `"${v}"`).join(', ')}`)
+  return value as T
+}
+
+/** A frozen scope with only its four string fields, or a `field_invalid` rejection. */
+export function scopeOf(value: unknown): Readonly<CallScope> {
+  if (value === undefined) return Object.freeze({})
+  const record = recordOf(value, 'scope', SCOPE_KEYS)
+  const out: CallScope = {}
+  for (const key of SCOPE_KEYS) {
+    const field = optionalString(record, key)
+    if (field !== undefined) out[key] = field
+  }
+  return Object.freeze(out)
 }

@@ -1,37 +1,27 @@
-import { randomUUID } from 'node:crypto'
 import type { Call } from '../call/call.js'
-import { isToolError, type ToolError } from '../errors/tool-error.js'
+import { withDeadline } from '../async/deadline.js'
 import { inputDigest } from '../digest/input-digest.js'
+import { isToolError, type ToolError } from '../errors/tool-error.js'
 import { cloneJson } from '../json/clone.js'
-import { defaultToolPolicy, toolFacts, type PolicyAllow, type PolicyApprovalRequired, type ToolFacts, type ToolPolicy } from '../policy/policy.js'
-import { approvalRejected, approvalRequired, policyDenied } from './errors.js'
-import type { ApprovalGrant } from './grant-store.js'
-import { findGrant } from './grants.js'
-import type { PendingApprovalRecord } from './pending-store.js'
-import { checkPolicy } from './policy-check.js'
-import { askPrompt, type ApprovalPrompt, type ApprovalPromptAnswer } from './prompt.js'
-import { callStore, type StoreGuard } from './store-call.js'
-import type { HeldInputs } from './held-inputs.js'
-import { toStoredInput } from './stored-input.js'
-import type { ApprovalStores } from './stores.js'
+import { malformedDecisionPath } from '../policy/compose.js'
+import { checkDecision } from '../policy/decision.js'
+import {
+  defaultToolPolicy,
+  toolFacts,
+  type PolicyAllow,
+  type PolicyApprovalRequired,
+  type PolicyDecision,
+  type PolicyRequest,
+  type ToolFacts,
+  type ToolPolicy,
+} from '../policy/policy.js'
+import { approvalRejected, approvalRequired, policyDenied, policyFailed } from './errors.js'
+import { findGrant, rememberPromptAnswer } from './grants.js'
+import { toStoredInput } from './held-inputs.js'
+import type { ResolvedApprovals } from './options.js'
+import { openPending } from './pending.js'
+import { askPrompt } from './prompt.js'
 import { checkToken } from './tokens.js'
-
-/** What the approval step needs: the resolved `createDispatcher({ policy, approvals })` options. */
-export interface AuthorizeDeps {
-  readonly policy: ToolPolicy
-  readonly stores: ApprovalStores
-  readonly prompt: ApprovalPrompt | undefined
-  /** Store (and policy) time budget and the logger. */
-  readonly guard: StoreGuard
-  /** Time budget of the prompt callback; `Infinity` waits forever. */
-  readonly promptTimeoutMs: number
-  /** How long a pending approval waits for a decision. */
-  readonly pendingTtlMs: number
-  /** Current time, epoch milliseconds. */
-  readonly now: () => number
-  /** Real inputs of pending approvals whose stored record is redacted. */
-  readonly held: HeldInputs
-}
 
 /** What the approval step decided about a call. */
 export type AuthorizeResult = { readonly kind: 'run' } | { readonly kind: 'pending'; readonly approval_id: string } | { readonly kind: 'error'; readonly error: ToolError }
@@ -59,7 +49,7 @@ const fail = (error: ToolError): AuthorizeResult => ({ kind: 'error', error })
  *
  * Any store failure or timeout fails closed with `approval_unavailable`.
  */
-export async function authorize(call: Call, deps: AuthorizeDeps): Promise<AuthorizeResult> {
+export async function authorize(call: Call, deps: ResolvedApprovals): Promise<AuthorizeResult> {
   const facts = toolFacts(call.tool)
   const decision = await askPolicy(call, facts, deps)
   if (isToolError(decision)) return fail(decision)
@@ -81,7 +71,8 @@ export async function authorize(call: Call, deps: AuthorizeDeps): Promise<Author
 
   if (deps.prompt !== undefined) return promptFor(call, facts, digest, decision.reason, deps)
   if (call.scope.profile_id === undefined) return fail(approvalRequired(facts, decision.reason))
-  return openPending(call, digest, decision.reason, deps)
+  const opened = await openPending(call, digest, decision.reason, deps)
+  return isToolError(opened) ? fail(opened) : { kind: 'pending', approval_id: opened.approval_id }
 }
 
 /**
@@ -92,13 +83,13 @@ export async function authorize(call: Call, deps: AuthorizeDeps): Promise<Author
  *
  * @returns `undefined` when the call may run, else the error that ends it.
  */
-export async function recheckPolicy(call: Call, deps: AuthorizeDeps): Promise<ToolError | undefined> {
+export async function recheckPolicy(call: Call, deps: ResolvedApprovals): Promise<ToolError | undefined> {
   const decision = await askPolicy(call, toolFacts(call.tool), deps)
   return isToolError(decision) ? decision : undefined
 }
 
 /** The policy's decision on the call, with a `deny` (or a failing policy) as the error that ends it. */
-async function askPolicy(call: Call, facts: ToolFacts, deps: AuthorizeDeps): Promise<PolicyAllow | PolicyApprovalRequired | ToolError> {
+async function askPolicy(call: Call, facts: ToolFacts, deps: ResolvedApprovals): Promise<PolicyAllow | PolicyApprovalRequired | ToolError> {
   const decision = await checkPolicy(deps.policy, { tool: facts, scope: call.scope, input: policyInput(call, deps.policy) }, deps.guard.timeoutMs)
   if (isToolError(decision)) return decision
   return decision.decision === 'deny' ? policyDenied(facts, decision.reason, decision.owner) : decision
@@ -121,7 +112,7 @@ export function policyInput(call: Call, policy: ToolPolicy): unknown {
   return policy === defaultToolPolicy ? call.handlerInput : cloneJson(call.handlerInput)
 }
 
-async function promptFor(call: Call, facts: ToolFacts, digest: string, reason: string | undefined, deps: AuthorizeDeps): Promise<AuthorizeResult> {
+async function promptFor(call: Call, facts: ToolFacts, digest: string, reason: string | undefined, deps: ResolvedApprovals): Promise<AuthorizeResult> {
   const request = {
     tool: facts,
     tool_call_id: call.tool_call_id,
@@ -133,55 +124,25 @@ async function promptFor(call: Call, facts: ToolFacts, digest: string, reason: s
   const answer = await askPrompt(deps.prompt!, request, deps.promptTimeoutMs)
   if (isToolError(answer)) return fail(answer)
   if (answer === 'allow_always' || answer === 'reject_always') {
-    const stored = await rememberAnswer(call, digest, answer, deps)
+    const stored = await rememberPromptAnswer(call, digest, answer, deps)
     if (stored !== undefined) return fail(stored)
   }
   return answer === 'allow_once' || answer === 'allow_always' ? RUN : fail(approvalRejected(facts, { source: 'prompt', answer }))
 }
 
 /**
- * Stores the exact grant of an `_always` answer: workspace + agent + tool + input digest (spec 001
- * "Remembered native-tool decisions"). A call without `workspace_id` has nowhere to remember it:
- * the answer then counts once.
+ * Asks the policy, failing closed (spec issue "Stores": fail closed): a throw, a rejection, a
+ * hang past `timeoutMs` or a malformed decision becomes `tool_denied` / `policy_failed`, never an
+ * allow. A malformed decision reads `details.problem: 'invalid_decision'` whether the policy
+ * returned it or a member of an `intersectPolicies` policy did (then `details.policy_path` names
+ * the member, e.g. `/policies/1`).
  */
-async function rememberAnswer(call: Call, digest: string, answer: ApprovalPromptAnswer, deps: AuthorizeDeps): Promise<ToolError | undefined> {
-  const workspace = call.scope.workspace_id
-  if (workspace === undefined) return undefined
-  const agent = call.scope.agent_name
-  const grant: ApprovalGrant = {
-    grant_id: randomUUID(),
-    workspace_id: workspace,
-    tool_id: call.tool.id,
-    scope: 'exact',
-    ...(agent === undefined ? {} : { agent_name: agent }),
-    input_digest: digest,
-    decision: answer === 'allow_always' ? 'allow' : 'reject',
-    origin: 'prompt',
-    created_at: new Date(deps.now()).toISOString(),
+export async function checkPolicy(policy: ToolPolicy, request: PolicyRequest, timeoutMs: number): Promise<PolicyDecision | ToolError> {
+  const result = await withDeadline(() => policy.decide(request), timeoutMs)
+  if (!result.ok) {
+    const memberPath = result.timedOut ? undefined : malformedDecisionPath(result.cause)
+    if (memberPath !== undefined) return policyFailed(request.tool, 'invalid_decision', result.cause, memberPath)
+    return policyFailed(request.tool, result.timedOut ? 'timeout' : 'threw', result.cause)
   }
-  const put = await callStore(deps.guard, 'grants', 'put', () => deps.stores.grants.put(grant))
-  return put.ok ? undefined : put.error
-}
-
-async function openPending(call: Call, digest: string, reason: string | undefined, deps: AuthorizeDeps): Promise<AuthorizeResult> {
-  const now = deps.now()
-  const { sensitive_input_fields: sensitive, pinned_result_view: pinned } = call.request
-  const record: PendingApprovalRecord = {
-    approval_id: randomUUID(),
-    state: 'pending',
-    tool_id: call.tool.id,
-    tool_call_id: call.tool_call_id,
-    scope: { ...call.scope },
-    input: toStoredInput(call),
-    input_digest: digest,
-    ...(sensitive === undefined || sensitive.length === 0 ? {} : { sensitive_input_fields: [...sensitive] }),
-    ...(pinned === undefined ? {} : { pinned_result_view: pinned }),
-    ...(reason === undefined ? {} : { reason }),
-    created_at: new Date(now).toISOString(),
-    expires_at: new Date(now + deps.pendingTtlMs).toISOString(),
-  }
-  const inserted = await callStore(deps.guard, 'pending', 'insert', () => deps.stores.pending.insert(record))
-  if (!inserted.ok) return fail(inserted.error)
-  if (record.input !== call.input) deps.held.hold(record.approval_id, call.input, now + deps.pendingTtlMs, now)
-  return { kind: 'pending', approval_id: record.approval_id }
+  return checkDecision(result.value) ?? policyFailed(request.tool, 'invalid_decision')
 }

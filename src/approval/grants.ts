@@ -1,7 +1,15 @@
-import type { CallScope } from '../tool/types.js'
+import { randomUUID } from 'node:crypto'
+import type { Call } from '../call/call.js'
 import type { ToolError } from '../errors/tool-error.js'
-import type { ApprovalGrant, ApprovalGrantStore, GrantKey } from './grant-store.js'
+import type { CallScope } from '../tool/types.js'
+import { nonEmptyString, oneOf, optionalString, recordOf, type ListGrantsRequest, type RevokeGrantRequest, type SetGrantRequest } from './approvals-api.js'
+import { approvalRequestInvalid } from './errors.js'
+import type { ResolvedApprovals } from './options.js'
 import { callStore, type StoreGuard } from './store-call.js'
+import type { ApprovalGrant, ApprovalGrantStore, GrantKey } from './stores.js'
+
+// Remembered decisions (grants): looked up by the approval step, stored from `_always` prompt
+// answers, and set, listed and revoked through the management API.
 
 /**
  * The keys a call is looked up under, most specific first (spec 001 "Remembered native-tool
@@ -52,4 +60,95 @@ function matches(grant: ApprovalGrant, key: GrantKey): boolean {
     (grant.input_digest ?? undefined) === key.input_digest &&
     (grant.decision === 'allow' || grant.decision === 'reject')
   )
+}
+
+/**
+ * Stores the exact grant of an `_always` answer: workspace + agent + tool + input digest (spec 001
+ * "Remembered native-tool decisions"). A call without `workspace_id` has nowhere to remember it:
+ * the answer then counts once.
+ *
+ * @returns `undefined` once stored (or when there is no workspace), or `approval_unavailable` when
+ *   the grant store fails.
+ */
+export async function rememberPromptAnswer(call: Call, digest: string, answer: 'allow_always' | 'reject_always', deps: ResolvedApprovals): Promise<ToolError | undefined> {
+  const workspace = call.scope.workspace_id
+  if (workspace === undefined) return undefined
+  const agent = call.scope.agent_name
+  const grant: ApprovalGrant = {
+    grant_id: randomUUID(),
+    workspace_id: workspace,
+    tool_id: call.tool.id,
+    scope: 'exact',
+    ...(agent === undefined ? {} : { agent_name: agent }),
+    input_digest: digest,
+    decision: answer === 'allow_always' ? 'allow' : 'reject',
+    origin: 'prompt',
+    created_at: new Date(deps.now()).toISOString(),
+  }
+  const put = await callStore(deps.guard, 'grants', 'put', () => deps.stores.grants.put(grant))
+  return put.ok ? undefined : put.error
+}
+
+/**
+ * Sets a wider remembered decision (agent or tool scope), replacing the grant with the same key.
+ * It only skips prompts the policy would show: it never turns a policy `deny` into an allow.
+ *
+ * @throws ToolError `approval_request_invalid` (`field_invalid`, `agent_name_required`,
+ *   `agent_name_forbidden`, `input_digest_forbidden`); `approval_unavailable` when the store fails.
+ */
+export async function setGrant(deps: ResolvedApprovals, request: SetGrantRequest): Promise<ApprovalGrant> {
+  const r = recordOf(request, 'setGrant request', ['workspace_id', 'tool_id', 'decision', 'scope', 'agent_name', 'input_digest'])
+  if (r.input_digest !== undefined) {
+    throw approvalRequestInvalid('input_digest_forbidden', 'setGrant never accepts an input digest: exact grants come only from prompt answers')
+  }
+  const workspace_id = nonEmptyString(r, 'workspace_id')
+  const tool_id = nonEmptyString(r, 'tool_id')
+  const decision = oneOf(r, 'decision', ['allow', 'reject'] as const)
+  const scope = oneOf(r, 'scope', ['agent', 'tool'] as const)
+  const agent = optionalString(r, 'agent_name')
+  if (scope === 'agent' && (agent === undefined || agent.length === 0)) throw approvalRequestInvalid('agent_name_required', 'agent_name is required for scope "agent"')
+  if (scope === 'tool' && agent !== undefined) throw approvalRequestInvalid('agent_name_forbidden', 'agent_name is forbidden for scope "tool"')
+
+  const grant: ApprovalGrant = {
+    grant_id: randomUUID(),
+    workspace_id,
+    tool_id,
+    scope,
+    ...(scope === 'agent' ? { agent_name: agent } : {}),
+    decision,
+    origin: 'management',
+    created_at: new Date(deps.now()).toISOString(),
+  }
+  const put = await callStore(deps.guard, 'grants', 'put', () => deps.stores.grants.put(grant))
+  if (!put.ok) throw put.error
+  return grant
+}
+
+/**
+ * The remembered decisions of one workspace (exact, agent and tool scope), optionally of one tool.
+ *
+ * @throws ToolError `approval_request_invalid` / `field_invalid`; `approval_unavailable`.
+ */
+export async function listGrants(deps: ResolvedApprovals, request: ListGrantsRequest): Promise<readonly ApprovalGrant[]> {
+  const r = recordOf(request, 'listGrants request', ['workspace_id', 'tool_id'])
+  const workspace_id = nonEmptyString(r, 'workspace_id')
+  const tool_id = optionalString(r, 'tool_id')
+  const listed = await callStore(deps.guard, 'grants', 'list', () => deps.stores.grants.list(workspace_id))
+  if (!listed.ok) throw listed.error
+  return listed.value.filter((grant) => grant.workspace_id === workspace_id && (tool_id === undefined || grant.tool_id === tool_id))
+}
+
+/**
+ * Revokes one grant of a workspace (any scope, including exact grants from prompt answers).
+ *
+ * @returns `true` when a grant was removed, `false` when the workspace holds no grant with that ID.
+ * @throws ToolError `approval_request_invalid` / `field_invalid`; `approval_unavailable`.
+ */
+export async function revokeGrant(deps: ResolvedApprovals, request: RevokeGrantRequest): Promise<boolean> {
+  const r = recordOf(request, 'revokeGrant request', ['workspace_id', 'grant_id'])
+  const workspace_id = nonEmptyString(r, 'workspace_id')
+  const grant_id = nonEmptyString(r, 'grant_id')
+  const deleted = await callStore(deps.guard, 'grants', 'delete', () => deps.stores.grants.delete(workspace_id, grant_id))
+  if (!deleted.ok) throw deleted.error
+  return deleted.value === true
 }

@@ -1,7 +1,4 @@
-import { grantKeyText, type ApprovalGrant, type ApprovalGrantStore, type GrantKey } from './grant-store.js'
-import type { PendingApprovalRecord, PendingApprovalStore, PendingState } from './pending-store.js'
-import type { ApprovalStores } from './stores.js'
-import type { ApprovalTokenRecord, ApprovalTokenStore } from './token-store.js'
+import { grantKeyText, type ApprovalGrant, type ApprovalGrantStore, type GrantKey, type PendingApprovalRecord, type PendingApprovalStore, type PendingState, type ApprovalStores, type ApprovalTokenRecord, type ApprovalTokenStore } from './stores.js'
 
 /** A JSON round trip: records go in and come out as copies, exactly as a persistent store would keep them. */
 function copy<T>(value: T): T {

@@ -1,18 +1,15 @@
-import type { CallScope, Tool } from '../tool/types.js'
 import type { InvokeError, InvokeOk } from '../call/call.js'
-import { HeldInputs, type HeldInput } from './held-inputs.js'
 import { silentLogger, type Logger } from '../log/logger.js'
-import { defaultToolPolicy, type ToolPolicy } from '../policy/policy.js'
 import { PolicyDefinitionError } from '../policy/policy-definition-error.js'
+import { defaultToolPolicy, type ToolPolicy } from '../policy/policy.js'
 import { announceRetiredIds } from '../policy/retired-warnings.js'
-import { ApprovalConfigError, type ApprovalConfigProblem } from './approval-config-error.js'
-import type { AuthorizeDeps } from './authorize.js'
-import type { ApprovalGrantStore } from './grant-store.js'
+import type { CallScope, Tool } from '../tool/types.js'
+import { ApprovalConfigError, type ApprovalConfigProblem } from './errors.js'
+import { HeldInputs, type HeldInput } from './held-inputs.js'
 import { createMemoryApprovalStores } from './memory-stores.js'
-import type { PendingApprovalRecord, PendingApprovalStore } from './pending-store.js'
 import type { ApprovalPrompt } from './prompt.js'
-import type { Awaitable } from './stores.js'
-import type { ApprovalTokenStore } from './token-store.js'
+import type { StoreGuard } from './store-call.js'
+import type { ApprovalGrantStore, ApprovalStores, ApprovalTokenStore, Awaitable, PendingApprovalRecord, PendingApprovalStore } from './stores.js'
 
 /** Default time budget of a store call, a policy decision and an owner check. */
 export const DEFAULT_APPROVAL_TIMEOUT_MS = 5_000
@@ -92,8 +89,21 @@ export interface DispatchHost {
   resume(record: PendingApprovalRecord, held: HeldInput | undefined): Promise<InvokeOk | InvokeError>
 }
 
-/** The resolved options: everything the approval step and the approvals API need. */
-export interface ResolvedApprovals extends AuthorizeDeps {
+/** The resolved `createDispatcher({ policy, approvals })` options: everything the approval step and the approvals API run on. */
+export interface ResolvedApprovals {
+  readonly policy: ToolPolicy
+  readonly stores: ApprovalStores
+  readonly prompt: ApprovalPrompt | undefined
+  /** Store (and policy) time budget and the logger. */
+  readonly guard: StoreGuard
+  /** Time budget of the prompt callback; `Infinity` waits forever. */
+  readonly promptTimeoutMs: number
+  /** How long a pending approval waits for a decision. */
+  readonly pendingTtlMs: number
+  /** Current time, epoch milliseconds. */
+  readonly now: () => number
+  /** Real inputs of pending approvals whose stored record is redacted. */
+  readonly held: HeldInputs
   readonly checkOwner: ApprovalOwnerCheck | undefined
 }
 

@@ -1,43 +1,48 @@
-import type { CallScope } from '../tool/types.js'
-import type { InvokeError, InvokeOk, InvokeOutcome } from '../call/call.js'
+import { randomUUID } from 'node:crypto'
+import { withDeadline } from '../async/deadline.js'
+import type { Call, InvokeError, InvokeOk, InvokeOutcome } from '../call/call.js'
 import { ToolError, type ToolErrorPayload } from '../errors/tool-error.js'
-import type { PendingApprovalRecord, PendingState, StoredOutcome } from './pending-store.js'
+import { safeLog } from '../log/logger.js'
+import { invalid, oneOf, recordOf, type ApprovalOwnerRequest, type ApprovalStatus, type ExecutionStatus, type PendingApprovalView, type ResolveApprovalRequest } from './approvals-api.js'
+import { approvalForbidden, approvalNotFound, approvalState, ownerCheckFailed } from './errors.js'
+import { toStoredInput } from './held-inputs.js'
+import type { DispatchHost, ResolvedApprovals } from './options.js'
+import { callStore } from './store-call.js'
+import type { PendingApprovalRecord, PendingState, StoredOutcome } from './stores.js'
 
-/** Where a pending approval stands, as `show` reports it (spec 001 "Pending command-palette approvals"). */
-export type ApprovalStatus = 'pending' | 'approved' | 'denied' | 'canceled' | 'expired'
+// Pending approvals: opened by the approval step for a call that needs a decision, read as views,
+// and shown, resolved (running the approved call through the dispatcher) or canceled through the
+// management API.
 
-/** How the approved call is doing: `dispatching` until its result or failure is readable. */
-export type ExecutionStatus = 'dispatching' | 'completed' | 'failed'
-
-/** A pending approval as `show`, `resolve` and `cancel` return it. */
-export interface PendingApprovalView {
-  readonly approval_id: string
-  readonly tool_id: string
-  readonly tool_call_id: string
-  /** The recorded owner (the call's scope). */
-  readonly scope: Readonly<CallScope>
-  /** The input as sent, including `result_view`. */
-  readonly input: unknown
-  readonly input_digest: string
-  readonly reason?: string
-  readonly status: ApprovalStatus
-  /** Present once approved: `dispatching`, then `completed` or `failed`. */
-  readonly execution_status?: ExecutionStatus
-  readonly created_at: string
-  readonly expires_at: string
-  readonly decided_at?: string
-  readonly finished_at?: string
-  /** The approved call's outcome, once `execution_status` is `completed` or `failed`. */
-  readonly outcome?: InvokeOk | InvokeError
-  /**
-   * Present, and `false`, only on the view `resolve` returns when the approved call ran but the
-   * pending store failed, rejected or hung past `timeoutMs` recording its outcome (the final
-   * `dispatching` → `completed` | `failed` update). The view still carries `execution_status` and
-   * `outcome` as the call ended, but the stored record, and so every later `show`, reads
-   * `dispatching` with no outcome. The call never runs again (only a `pending` record can be
-   * approved). The library logs `approval.outcome_not_recorded` at `error` level.
-   */
-  readonly outcome_recorded?: false
+/**
+ * Opens a pending approval for a call that needs one (spec 001 "Pending command-palette
+ * approvals"): a `pending` record owned by the call's scope (its `profile_id`), holding the input
+ * as sent with sensitive fields redacted, living `pendingTtlMs`. When the stored input is redacted,
+ * this process holds the real one (`HeldInputs`) until the approval is decided or expires.
+ *
+ * @returns the inserted record, or `approval_unavailable` when the pending store fails.
+ */
+export async function openPending(call: Call, digest: string, reason: string | undefined, deps: ResolvedApprovals): Promise<PendingApprovalRecord | ToolError> {
+  const now = deps.now()
+  const { sensitive_input_fields: sensitive, pinned_result_view: pinned } = call.request
+  const record: PendingApprovalRecord = {
+    approval_id: randomUUID(),
+    state: 'pending',
+    tool_id: call.tool.id,
+    tool_call_id: call.tool_call_id,
+    scope: { ...call.scope },
+    input: toStoredInput(call),
+    input_digest: digest,
+    ...(sensitive === undefined || sensitive.length === 0 ? {} : { sensitive_input_fields: [...sensitive] }),
+    ...(pinned === undefined ? {} : { pinned_result_view: pinned }),
+    ...(reason === undefined ? {} : { reason }),
+    created_at: new Date(now).toISOString(),
+    expires_at: new Date(now + deps.pendingTtlMs).toISOString(),
+  }
+  const inserted = await callStore(deps.guard, 'pending', 'insert', () => deps.stores.pending.insert(record))
+  if (!inserted.ok) return inserted.error
+  if (record.input !== call.input) deps.held.hold(record.approval_id, call.input, now + deps.pendingTtlMs, now)
+  return record
 }
 
 /** The record's state at `now`: a `pending` record past `expires_at` is `expired`. */
@@ -107,4 +112,156 @@ function fromStored(toolCallId: string, stored: StoredOutcome): InvokeOk | Invok
 /** Narrows an outcome of a dispatched approval (never `approval_pending`: a deferred call is already approved). */
 export function isFinalOutcome(outcome: InvokeOutcome): outcome is InvokeOk | InvokeError {
   return outcome.status === 'ok' || outcome.status === 'error'
+}
+
+/**
+ * Shows a pending approval to the profile that created it. A pending record past its
+ * `expires_at` reads (and is recorded as) `expired`.
+ *
+ * @throws ToolError `approval_not_found`; `approval_forbidden` / `profile_mismatch`;
+ *   `approval_request_invalid`; `approval_unavailable`.
+ */
+export async function showApproval(deps: ResolvedApprovals, approvalId: string, request: ApprovalOwnerRequest): Promise<PendingApprovalView> {
+  const { profile_id } = ownerOf(request, ['profile_id'])
+  const record = await ownedRecord(deps, approvalId, profile_id)
+  return toView(await settleExpiry(deps, record), deps.now())
+}
+
+/**
+ * Cancels a pending approval; it never runs.
+ *
+ * @throws ToolError `approval_not_found`; `approval_forbidden` / `profile_mismatch`;
+ *   `approval_state` (`approval_expired`, `approval_resolved`, `approval_canceled`);
+ *   `approval_request_invalid`; `approval_unavailable`.
+ */
+export async function cancelApproval(deps: ResolvedApprovals, approvalId: string, request: ApprovalOwnerRequest): Promise<PendingApprovalView> {
+  const { profile_id } = ownerOf(request, ['profile_id'])
+  const record = await ownedRecord(deps, approvalId, profile_id)
+  await requirePending(deps, record)
+  const canceled: PendingApprovalRecord = { ...record, state: 'canceled', decided_at: iso(deps.now()) }
+  await transition(deps, record, canceled)
+  deps.held.drop(approvalId)
+  return toView(canceled, deps.now())
+}
+
+/**
+ * Records a decision on a pending approval (spec 001 "Pending command-palette approvals"). Before
+ * accepting it: the caller must be the owner profile, the host's `checkOwner` must confirm the
+ * profile is available and the session still bound, and the approval must still be pending (an
+ * expired, resolved or canceled approval never runs again; of two concurrent decisions one wins).
+ * `denied` ends it. `approved` moves it to `dispatching` and runs the call: the current policy is
+ * asked again under the recorded owner, then the tool runs; the outcome is recorded and the status
+ * reads `completed` or `failed`.
+ *
+ * When the store cannot record the outcome (the final update throws, rejects, returns `false` or
+ * hangs past `timeoutMs`), the returned view still has the outcome, plus `outcome_recorded: false`;
+ * later `show` calls read `dispatching` with no outcome, and the call never runs again.
+ *
+ * @throws ToolError `approval_not_found`; `approval_forbidden` (`profile_mismatch`,
+ *   `profile_unavailable`, `session_unbound`); `approval_state`; `approval_request_invalid`;
+ *   `approval_unavailable`. The approved call's own failure is not thrown: it is the view's outcome.
+ */
+export async function resolveApproval(deps: ResolvedApprovals, host: DispatchHost, approvalId: string, request: ResolveApprovalRequest): Promise<PendingApprovalView> {
+  const r = ownerOf(request, ['profile_id', 'decision', 'wait'])
+  const decision = oneOf(r, 'decision', ['approved', 'denied'] as const)
+  if (r.wait !== undefined && typeof r.wait !== 'boolean') invalid('wait must be a boolean')
+  const record = await ownedRecord(deps, approvalId, r.profile_id)
+  await checkOwner(deps, record, r.profile_id)
+  await requirePending(deps, record)
+
+  const decidedAt = iso(deps.now())
+  if (decision === 'denied') {
+    const denied: PendingApprovalRecord = { ...record, state: 'denied', decided_at: decidedAt }
+    await transition(deps, record, denied)
+    deps.held.drop(approvalId)
+    return toView(denied, deps.now())
+  }
+  const dispatching: PendingApprovalRecord = { ...record, state: 'dispatching', decided_at: decidedAt }
+  await transition(deps, record, dispatching)
+  const run = dispatch(deps, host, dispatching)
+  if (r.wait === false) {
+    run.catch((error: unknown) => safeLog(deps.guard.logger, 'error', { event: 'approval.dispatch_failed', approval_id: record.approval_id, error_name: (error as Error)?.name }, 'approved call failed to dispatch'))
+    return toView(dispatching, deps.now())
+  }
+  return run
+}
+
+/** Runs the approved call and records its outcome (`dispatching` → `completed` | `failed`). */
+async function dispatch(deps: ResolvedApprovals, host: DispatchHost, record: PendingApprovalRecord): Promise<PendingApprovalView> {
+  const outcome = await host.resume(record, deps.held.take(record.approval_id))
+  const finished: PendingApprovalRecord = {
+    ...record,
+    state: outcome.status === 'ok' ? 'completed' : 'failed',
+    finished_at: iso(deps.now()),
+    outcome: toStoredOutcome(outcome),
+  }
+  const saved = await callStore(deps.guard, 'pending', 'update', () => deps.stores.pending.update(record.approval_id, 'dispatching', finished))
+  if (!saved.ok || saved.value !== true) {
+    safeLog(deps.guard.logger, 'error', { event: 'approval.outcome_not_recorded', approval_id: record.approval_id }, 'the outcome of an approved call was not recorded')
+    return { ...toView(finished, deps.now()), outcome_recorded: false }
+  }
+  return toView(finished, deps.now())
+}
+
+function ownerOf(request: unknown, allowed: readonly string[]): Record<string, unknown> & { profile_id: string } {
+  const r = recordOf(request, 'request', allowed)
+  if (typeof r.profile_id !== 'string' || r.profile_id.length === 0) invalid('profile_id must be a non-empty string')
+  return r as Record<string, unknown> & { profile_id: string }
+}
+
+/** The record, if it exists and `profileId` owns it (nothing is revealed to another profile). */
+async function ownedRecord(deps: ResolvedApprovals, approvalId: unknown, profileId: string): Promise<PendingApprovalRecord> {
+  if (typeof approvalId !== 'string' || approvalId.length === 0) invalid('approval_id must be a non-empty string')
+  const found = await callStore(deps.guard, 'pending', 'get', () => deps.stores.pending.get(approvalId))
+  if (!found.ok) throw found.error
+  const record = found.value
+  if (record === undefined || record === null || record.approval_id !== approvalId) throw approvalNotFound(approvalId)
+  if (record.scope?.profile_id !== profileId) throw approvalForbidden(approvalId, 'profile_mismatch')
+  return record
+}
+
+async function checkOwner(deps: ResolvedApprovals, record: PendingApprovalRecord, profileId: string): Promise<void> {
+  const check = deps.checkOwner
+  if (check === undefined) return
+  const owner = Object.freeze({ approval_id: record.approval_id, profile_id: profileId, scope: Object.freeze({ ...record.scope }) })
+  const result = await withDeadline(() => check(owner), deps.guard.timeoutMs)
+  if (!result.ok) throw ownerCheckFailed(record.approval_id, result.cause)
+  if (result.value === 'ok') return
+  if (result.value === 'profile_unavailable' || result.value === 'session_unbound') throw approvalForbidden(record.approval_id, result.value)
+  throw ownerCheckFailed(record.approval_id)
+}
+
+/** Throws `approval_state` unless the record is pending now; an expired one is recorded as `expired` first. */
+async function requirePending(deps: ResolvedApprovals, record: PendingApprovalRecord): Promise<void> {
+  const settled = await settleExpiry(deps, record)
+  if (settled.state !== 'pending') throw stateError(settled.approval_id, settled.state)
+}
+
+/** Records `expired` for a pending record past its `expires_at` (best effort); returns the record as it now stands. */
+async function settleExpiry(deps: ResolvedApprovals, record: PendingApprovalRecord): Promise<PendingApprovalRecord> {
+  const now = deps.now()
+  if (effectiveState(record, now) !== 'expired' || record.state === 'expired') return record
+  const expired: PendingApprovalRecord = { ...record, state: 'expired', decided_at: record.expires_at }
+  await callStore(deps.guard, 'pending', 'update', () => deps.stores.pending.update(record.approval_id, 'pending', expired))
+  return expired
+}
+
+/** Replaces `from` with `next` atomically; a lost race reads the winner's state and throws `approval_state`. */
+async function transition(deps: ResolvedApprovals, from: PendingApprovalRecord, next: PendingApprovalRecord): Promise<void> {
+  const updated = await callStore(deps.guard, 'pending', 'update', () => deps.stores.pending.update(from.approval_id, from.state, next))
+  if (!updated.ok) throw updated.error
+  if (updated.value === true) return
+  const now = await callStore(deps.guard, 'pending', 'get', () => deps.stores.pending.get(from.approval_id))
+  throw stateError(from.approval_id, now.ok && now.value ? effectiveState(now.value, deps.now()) : 'dispatching')
+}
+
+function stateError(approvalId: string, state: PendingState): ToolError {
+  const status = statusOf(state)
+  if (state === 'expired') return approvalState(approvalId, 'approval_expired', status)
+  if (state === 'canceled') return approvalState(approvalId, 'approval_canceled', status)
+  return approvalState(approvalId, 'approval_resolved', status)
+}
+
+function iso(ms: number): string {
+  return new Date(ms).toISOString()
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { createApprovalEngine } from '../approval/approval.js'
 import type { HeldInput } from '../approval/held-inputs.js'
-import type { PendingApprovalRecord } from '../approval/pending-store.js'
+import type { PendingApprovalRecord } from '../approval/stores.js'
 import type { Call, InvokeError, InvokeOk, InvokeOutcome, InvokeRequest } from '../call/call.js'
 import { isToolError, type ToolError } from '../errors/tool-error.js'
 import type { HookEvent, HookHandlers } from '../hooks/events.js'

@@ -1,4 +1,4 @@
-import Type, { type Static } from 'typebox'
+import Type from 'typebox'
 import type { JsonSchema } from '../schema/json-schema.js'
 import { defineTool } from './define.js'
 import { ToolDefinitionError } from './tool-definition-error.js'

@@ -118,6 +118,10 @@ describe('layers of src/', () => {
     expect(spanning).toEqual([])
   })
 
+  it('has no import circle at all, inside a folder either', () => {
+    expect(circles()).toEqual([])
+  })
+
   it('imports only downward: every arrow between folders goes to a lower layer', () => {
     const upward = arrows
       .filter(({ from, to }) => placeOf(from) !== placeOf(to) && !(layerOf.get(placeOf(to))! < layerOf.get(placeOf(from))!))
