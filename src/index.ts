@@ -11,7 +11,6 @@
 // Defining tools
 export { defineTool } from './tool/define.js'
 export { ToolDefinitionError, isToolDefinitionError } from './tool/tool-definition-error.js'
-export type { DefinitionProblem } from './tool/tool-definition-error.js'
 export type {
   ApprovalRequirement,
   SingleResultTool,
@@ -59,7 +58,7 @@ export type { ScopedToolDescription, ToolAvailability, ToolDiagnostics } from '.
 export type { ValidationIssue } from './dispatch/validators.js'
 
 // Hooks, redaction and logging
-export { HookRegistrationError } from './hooks/registry.js'
+export { HookRegistrationError, isHookRegistrationError } from './hooks/hook-registration-error.js'
 export type { HookOptions } from './hooks/registry.js'
 export type {
   HookEvent,
@@ -86,7 +85,6 @@ export type { FilteredPolicyLists, PolicyLists, RetiredIdFilter, RetiredIdFilter
 export { defaultToolPolicy, toolFacts } from './policy/policy.js'
 export type { PolicyAllow, PolicyApprovalRequired, PolicyDecision, PolicyDeny, PolicyRequest, ToolFacts, ToolPolicy } from './policy/policy.js'
 export { PolicyDefinitionError, isPolicyDefinitionError } from './policy/policy-definition-error.js'
-export type { PolicyProblem } from './policy/policy-definition-error.js'
 
 // Approvals
 export { createMemoryApprovalStores } from './approval/memory-stores.js'
@@ -122,12 +120,11 @@ export type {
   SetGrantRequest,
 } from './approval/approvals-api.js'
 export { ApprovalConfigError, isApprovalConfigError } from './approval/errors.js'
-export type { ApprovalConfigProblem } from './approval/errors.js'
 
 // Errors
 export { ToolError, isToolError } from './errors/tool-error.js'
 export type { ErrorSurface, ToolErrorInit, ToolErrorPayload } from './errors/tool-error.js'
 export { ToolErrorCodes, UsageErrorCodes } from './errors/codes.js'
-export type { InputErrorCode, ToolErrorCode, ToolErrorKind, UsageErrorCode } from './errors/codes.js'
+export type { InputErrorCode, ToolErrorCode, ToolErrorKind, ToolErrorReason, UsageErrorCode } from './errors/codes.js'
 export { UsageError, isUsageError } from './errors/usage-error.js'
 export type { UsageErrorInit, UsageProblem } from './errors/usage-error.js'

@@ -1,6 +1,7 @@
 import { defineBrand } from '../errors/brand.js'
 import { problemListMessage } from '../errors/problem-list.js'
 import { ToolError } from '../errors/tool-error.js'
+import { UsageError, type UsageProblem } from '../errors/usage-error.js'
 import type { ToolFacts } from '../policy/policy.js'
 
 /** Longest caller-supplied ID echoed into a message. */
@@ -180,31 +181,28 @@ export function approvalRequestInvalid(reason: ApprovalRequestProblem, problem: 
 
 const configBrand = defineBrand('result-views.ApprovalConfigError')
 
-/** One problem in `createDispatcher({ approvals })`. */
-export interface ApprovalConfigProblem {
-  /** A JSON Pointer into the options, e.g. `/approvals/tokens`, `/approvals/timeoutMs`. */
-  path: string
-  message: string
-}
-
 /**
- * Thrown by `createDispatcher` for `approvals` options it cannot run with (misuse of the library):
- * a store without its methods, a non-function `prompt`, a bad time budget. Lists every problem;
- * `code` is always `'approval_config_invalid'`.
+ * Thrown by `createDispatcher` for `approvals` options it cannot run with, and by
+ * `createSqliteApprovalStores` for its options (misuse of the library). A {@link UsageError} with
+ * `code: 'approval_config_invalid'`: `problems` lists every problem, each with a JSON Pointer into
+ * the options (`/approvals/tokens`, `/approvals/timeoutMs`, `/filename`) and a problem code:
+ * `invalid_options`, `unknown_option`, `invalid_store` (a store without its methods),
+ * `invalid_callback`, `invalid_duration`, `invalid_filename`, `schema_version_unsupported`.
  */
-export class ApprovalConfigError extends Error {
+export class ApprovalConfigError extends UsageError {
+  /** Always `'ApprovalConfigError'`. */
   override readonly name = 'ApprovalConfigError'
-  readonly code = 'approval_config_invalid' as const
-  readonly problems: readonly ApprovalConfigProblem[]
+  /** Always `'approval_config_invalid'` (`docs/errors.md` "Misuse errors"). */
+  declare readonly code: 'approval_config_invalid'
 
-  constructor(problems: readonly ApprovalConfigProblem[]) {
-    super(problemListMessage('approvals options', 'are', problems))
-    this.problems = problems
+  /** @param problems - every problem found, at least one. */
+  constructor(problems: readonly UsageProblem[]) {
+    super({ code: 'approval_config_invalid', subject: 'approvals options', problems, message: problemListMessage('approvals options', 'are', problems) })
     configBrand.mark(this)
   }
 }
 
-/** True for an {@link ApprovalConfigError} from any copy of this library. */
+/** True for an {@link ApprovalConfigError} from any copy of this library (checks its own global brand, not `instanceof`). */
 export function isApprovalConfigError(value: unknown): value is ApprovalConfigError {
   return configBrand.has(value)
 }

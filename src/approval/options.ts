@@ -1,10 +1,12 @@
 import type { InvokeError, InvokeOk } from '../call/call.js'
+import { appendPointer } from '../json/pointer.js'
 import { silentLogger, type Logger } from '../log/logger.js'
 import { PolicyDefinitionError } from '../policy/policy-definition-error.js'
 import { defaultToolPolicy, type ToolPolicy } from '../policy/policy.js'
 import { announceRetiredIds } from '../policy/retired-warnings.js'
 import type { CallScope, Tool } from '../tool/types.js'
-import { ApprovalConfigError, type ApprovalConfigProblem } from './errors.js'
+import type { UsageProblem } from '../errors/usage-error.js'
+import { ApprovalConfigError } from './errors.js'
 import { HeldInputs, type HeldInput } from './held-inputs.js'
 import { createMemoryApprovalStores } from './memory-stores.js'
 import type { ApprovalPrompt } from './prompt.js'
@@ -127,27 +129,27 @@ export function resolveApprovalOptions(
     throw new PolicyDefinitionError([{ path: '/policy', code: 'invalid_policy', message: 'policy must have a decide function' }])
   }
   const given = approvals ?? {}
-  const problems: ApprovalConfigProblem[] = []
-  if (typeof given !== 'object' || given === null) throw new ApprovalConfigError([{ path: '/approvals', message: 'approvals must be an object' }])
+  const problems: UsageProblem[] = []
+  if (typeof given !== 'object' || given === null) throw new ApprovalConfigError([{ path: '/approvals', code: 'invalid_options', message: 'approvals must be an object' }])
   const store = (key: 'tokens' | 'grants' | 'pending', methods: readonly string[]): void => {
     const value = given[key] as Record<string, unknown> | undefined
     if (value === undefined) return
     const missing = methods.filter((m) => typeof value?.[m] !== 'function')
-    if (missing.length > 0) problems.push({ path: `/approvals/${key}`, message: `a ${key} store needs ${missing.join(', ')}` })
+    if (missing.length > 0) problems.push({ path: `/approvals/${key}`, code: 'invalid_store', message: `a ${key} store needs ${missing.join(', ')}` })
   }
   for (const key of Object.keys(given)) {
-    if (!APPROVAL_OPTION_KEYS.includes(key) && !STORE_BUNDLE_KEYS.includes(key)) problems.push({ path: `/approvals/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`, message: `unknown option "${key}" (known: ${APPROVAL_OPTION_KEYS.join(', ')})` })
+    if (!APPROVAL_OPTION_KEYS.includes(key) && !STORE_BUNDLE_KEYS.includes(key)) problems.push({ path: appendPointer('/approvals', key), code: 'unknown_option', message: `unknown option "${key}" (known: ${APPROVAL_OPTION_KEYS.join(', ')})` })
   }
   store('tokens', ['insert', 'get', 'consume'])
   store('grants', ['put', 'get', 'list', 'delete'])
   store('pending', ['insert', 'get', 'update'])
   for (const key of ['prompt', 'checkOwner', 'now'] as const) {
-    if (given[key] !== undefined && typeof given[key] !== 'function') problems.push({ path: `/approvals/${key}`, message: `${key} must be a function` })
+    if (given[key] !== undefined && typeof given[key] !== 'function') problems.push({ path: `/approvals/${key}`, code: 'invalid_callback', message: `${key} must be a function` })
   }
   for (const key of ['timeoutMs', 'promptTimeoutMs', 'pendingTtlMs'] as const) {
     const value = given[key]
     if (value !== undefined && !(typeof value === 'number' && value > 0 && (Number.isSafeInteger(value) || value === Infinity))) {
-      problems.push({ path: `/approvals/${key}`, message: `${key} must be a positive integer of milliseconds` })
+      problems.push({ path: `/approvals/${key}`, code: 'invalid_duration', message: `${key} must be a positive integer of milliseconds` })
     }
   }
   if (problems.length > 0) throw new ApprovalConfigError(problems)

@@ -1,3 +1,4 @@
+import { UsageError } from '../errors/usage-error.js'
 import { assertPlainJson, canonicalJsonOfChecked, type JsonValue } from '../json/canonical.js'
 import { withoutKey } from '../json/without-key.js'
 import { RESULT_VIEW_KEY, type ToolOrigin } from '../views/view.js'
@@ -22,12 +23,14 @@ export interface InputDigestOptions {
  * @param input - the tool input, a plain JSON object (or any plain JSON value).
  * @returns `sha256:<64 hex>`.
  * @throws JsonValueError (`code: 'non_json_value'`) naming the JSON Pointer of a non-JSON value.
- * @throws TypeError (`code: 'ERR_INVALID_ARG_VALUE'`) for an unknown `origin`.
+ * @throws UsageError (`code: 'digest_options_invalid'`, problem `invalid_origin` at `/origin`) for an
+ *   unknown `origin`.
  */
 export function inputDigest(input: unknown, options: InputDigestOptions = {}): string {
   const origin = options?.origin ?? 'native'
   if (origin !== 'native' && origin !== 'extension' && origin !== 'mcp') {
-    throw Object.assign(new TypeError(`inputDigest: origin must be "native", "extension" or "mcp", got ${JSON.stringify(origin)}`), { code: 'ERR_INVALID_ARG_VALUE' })
+    const problem = `origin must be "native", "extension" or "mcp", got ${typeof origin === 'string' ? JSON.stringify((origin as string).slice(0, 64)) : typeof origin}`
+    throw new UsageError({ code: 'digest_options_invalid', subject: 'inputDigest options', problems: [{ path: '/origin', code: 'invalid_origin', message: problem }], message: `inputDigest: ${problem}` })
   }
   assertPlainJson(input)
   const hashed =

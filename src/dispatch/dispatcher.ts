@@ -11,7 +11,8 @@ import { scrubText } from '../redact/redact.js'
 import { scrubError } from '../redact/scrub-error.js'
 import { isDefinedTool } from '../tool/brand.js'
 import { describeTool, type ToolDescriptor } from '../tool/descriptor.js'
-import { ToolDefinitionError, type DefinitionProblem } from '../tool/tool-definition-error.js'
+import type { UsageProblem } from '../errors/usage-error.js'
+import { ToolDefinitionError } from '../tool/tool-definition-error.js'
 import type { CallScope, Tool } from '../tool/types.js'
 import { unknownTool } from '../tool/unknown-tool.js'
 import { createCallBase } from './call-base.js'
@@ -130,7 +131,7 @@ function buildCatalog(tools: unknown): Map<string, Tool> {
     throw new ToolDefinitionError(undefined, [{ path: '/tools', code: 'invalid_catalog', message: 'tools must be an array of tools returned by defineTool' }])
   }
   const catalog = new Map<string, Tool>()
-  const problems: DefinitionProblem[] = []
+  const problems: UsageProblem[] = []
   for (const [index, tool] of tools.entries()) {
     if (!isDefinedTool(tool)) {
       problems.push({ path: `/tools/${index}`, code: 'not_a_defined_tool', message: 'not a tool returned by defineTool' })

@@ -1,49 +1,53 @@
 /**
  * The one registry of tool error codes. Every `ToolError` carries one of these `code`s; each entry
- * says which class of failure it is, which decides how `ToolError.forSurface` redacts the message
+ * lists the `reason`s the library gives it, as data, and says which class of failure it is, which
+ * decides how `ToolError.forSurface` redacts the message
  * (spec 000 "Errors": input errors become "invalid tool request", denials "tool invocation denied").
  *
  * `docs/errors.md` documents every code (when it fires, its reasons, what `details` holds); a test
  * keeps the two in sync in both directions.
  */
 export const ToolErrorCodes = {
-  /** The input failed validation (schema, `result_view` selector). Default input-error code. */
-  tool_invalid_input: { kind: 'input' },
-  /** Same as `tool_invalid_input`, for tools defined with `inputErrorCode: 'invalid_request'`. */
-  invalid_request: { kind: 'input' },
+  /** The input failed validation (schema, `result_view` selector), or the request itself is malformed. Default input-error code. */
+  tool_invalid_input: { kind: 'input', reasons: ['schema_invalid', 'non_json_input', 'request_invalid'] },
+  /** Same as `tool_invalid_input`, for tools defined with `inputErrorCode: 'invalid_request'` (a malformed request stays `tool_invalid_input`). */
+  invalid_request: { kind: 'input', reasons: ['schema_invalid', 'non_json_input'] },
   /** No tool with the requested ID is registered with the dispatcher. */
-  tool_not_found: { kind: 'input' },
-  /** A policy, hook or caller constraint refused the call. */
-  tool_denied: { kind: 'denial' },
-  /** The handler threw or rejected. */
-  tool_execution_failed: { kind: 'failure' },
-  /** A pre-call hook threw or returned a patch it may not (another tool ID or scope, a non-JSON input). */
-  tool_hook_failed: { kind: 'failure' },
-  /** The handler returned a record that the tool's full output schema rejects. */
-  tool_output_invalid: { kind: 'failure' },
+  tool_not_found: { kind: 'input', reasons: ['unknown_tool'] },
+  /** A policy, hook, approval decision or caller constraint refused the call. */
+  tool_denied: { kind: 'denial', reasons: ['result_view_pinned', 'hook_denied', 'policy_denied', 'policy_failed', 'approval_rejected', 'approval_required'] },
+  /** The handler threw or rejected, or a schema of the tool could not be compiled. */
+  tool_execution_failed: { kind: 'failure', reasons: ['handler_failed', 'schema_compile_failed'] },
+  /** A pre-call hook threw, timed out or returned a patch it may not (another tool ID or scope, a non-JSON input). */
+  tool_hook_failed: { kind: 'failure', reasons: ['hook_threw', 'hook_timeout', 'hook_patch_invalid'] },
+  /** The handler returned a record that is not plain JSON or that the tool's full output schema rejects. */
+  tool_output_invalid: { kind: 'failure', reasons: ['output_schema_invalid'] },
   /** A supplied approval token is unknown, replayed, expired, or minted for another tool, scope or input. */
-  approval_invalid: { kind: 'denial' },
-  /** An approval store, the prompt callback or the owner check failed or timed out: nothing that needs approval runs. */
-  approval_unavailable: { kind: 'failure' },
+  approval_invalid: { kind: 'denial', reasons: ['token_unknown', 'token_replayed', 'token_expired', 'token_mismatch'] },
+  /** An approval store, the prompt callback or the owner check failed or timed out, or an approved record no longer reproduces its call: nothing that needs approval runs. */
+  approval_unavailable: { kind: 'failure', reasons: ['store_failed', 'store_timeout', 'prompt_failed', 'prompt_timeout', 'owner_check_failed', 'record_invalid'] },
   /** No pending approval has the given ID. */
-  approval_not_found: { kind: 'input' },
+  approval_not_found: { kind: 'input', reasons: ['unknown_approval'] },
   /** A pending approval was shown, resolved or canceled by another profile, or its owner is no longer available. */
-  approval_forbidden: { kind: 'denial' },
+  approval_forbidden: { kind: 'denial', reasons: ['profile_mismatch', 'profile_unavailable', 'session_unbound'] },
   /** A pending approval is no longer pending (expired, resolved or canceled): it never runs again. */
-  approval_state: { kind: 'denial' },
+  approval_state: { kind: 'denial', reasons: ['approval_expired', 'approval_resolved', 'approval_canceled'] },
   /** A management call (`dispatcher.approvals`) got bad arguments. */
-  approval_request_invalid: { kind: 'input' },
+  approval_request_invalid: { kind: 'input', reasons: ['field_invalid', 'agent_name_required', 'agent_name_forbidden', 'input_digest_forbidden'] },
   /** A Loop node's pinned contract (schema digest of its view) no longer matches the tool's. */
-  loop_contract_stale: { kind: 'failure' },
-  /** A Loop node failed outside a tool call: its host action threw, or its call awaits an approval. */
-  loop_node_failed: { kind: 'failure' },
-} as const satisfies Record<string, { kind: ToolErrorKind }>
+  loop_contract_stale: { kind: 'failure', reasons: ['schema_digest_changed', 'tool_removed'] },
+  /** A Loop node failed outside a tool call: its host action threw or returned non-JSON, or its call awaits an approval. */
+  loop_node_failed: { kind: 'failure', reasons: ['action_failed', 'action_output_invalid', 'approval_pending'] },
+} as const satisfies Record<string, { kind: ToolErrorKind; reasons: readonly string[] }>
 
 /** How a code is treated on redacting surfaces. */
 export type ToolErrorKind = 'input' | 'denial' | 'failure'
 
 /** Every stable error code (`keyof typeof ToolErrorCodes`). */
 export type ToolErrorCode = keyof typeof ToolErrorCodes
+
+/** The registered reasons of one code, e.g. `ToolErrorReason<'approval_invalid'>` is `'token_unknown' | 'token_replayed' | ...`. */
+export type ToolErrorReason<C extends ToolErrorCode = ToolErrorCode> = (typeof ToolErrorCodes)[C]['reasons'][number]
 
 /** Input-error codes a tool may choose with `inputErrorCode` (spec 000 "Errors", last paragraph). */
 export type InputErrorCode = 'tool_invalid_input' | 'invalid_request'
@@ -54,20 +58,34 @@ export type InputErrorCode = 'tool_invalid_input' | 'invalid_request'
  * directions.
  */
 export const UsageErrorCodes = {
-  /** `defineTool` got a definition that must never reach a catalog (`ToolDefinitionError`). */
+  /** `defineTool`, `defineToolInfoTool` or `createDispatcher({ tools, clock })` got a definition that must never reach a catalog (`ToolDefinitionError`). */
   tool_definition_invalid: { thrownBy: 'ToolDefinitionError' },
   /** A policy builder or `createDispatcher({ policy })` got a policy that cannot decide a call (`PolicyDefinitionError`). */
   policy_definition_invalid: { thrownBy: 'PolicyDefinitionError' },
-  /** `createDispatcher({ approvals })` got stores or options that cannot serve approvals (`ApprovalConfigError`). */
+  /** `createDispatcher({ approvals })` or `createSqliteApprovalStores` got stores or options that cannot serve approvals (`ApprovalConfigError`). */
   approval_config_invalid: { thrownBy: 'ApprovalConfigError' },
-  /** `dispatcher.hook` or `createDispatcher({ hooks })` got an unknown event or a handler that is not a function. */
+  /** `dispatcher.hook` or `createDispatcher({ hooks, hookTimeoutMs })` got an unknown event, a handler that is not a function or a bad time budget (`HookRegistrationError`). */
   hook_registration_invalid: { thrownBy: 'HookRegistrationError' },
   /** `createMcpServer` or another MCP entry function got bad options (`McpOptionsError`). */
   mcp_options_invalid: { thrownBy: 'McpOptionsError' },
   /** `canonicalJson`, `schemaDigest` or `inputDigest` got a value that is not plain JSON (`JsonValueError`). */
   non_json_value: { thrownBy: 'JsonValueError' },
+  /** `inputDigest` got options it does not know (an unknown `origin`). */
+  digest_options_invalid: { thrownBy: 'UsageError' },
+  /** `compileProjector` or `proveViewSubset` got something that is not a schema they can read. */
+  schema_argument_invalid: { thrownBy: 'UsageError' },
   /** A `result-views/testing` generator got a schema it cannot generate values for (`SchemaArbitraryError`). */
   schema_arbitrary_unsupported: { thrownBy: 'SchemaArbitraryError' },
+  /** A `result-views/testing` function got an argument or option it cannot run with (not a viewed tool, a bad run count). */
+  testing_argument_invalid: { thrownBy: 'UsageError' },
+  /** A Loop definition (object or YAML) does not have the Loop shape (`LoopError`). */
+  loop_definition_invalid: { thrownBy: 'LoopError' },
+  /** A Loop could not start because lint reported errors (`LoopError`). */
+  loop_lint_failed: { thrownBy: 'LoopError' },
+  /** A Loop run snapshot is malformed or does not match its definition (`LoopError`). */
+  loop_snapshot_invalid: { thrownBy: 'LoopError' },
+  /** A Loop function got a bad catalog or runner options (`LoopError`). */
+  loop_options_invalid: { thrownBy: 'LoopError' },
 } as const satisfies Record<string, { thrownBy: string }>
 
 /** Every stable misuse code (`keyof typeof UsageErrorCodes`). */

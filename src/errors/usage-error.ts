@@ -40,13 +40,19 @@ export interface UsageErrorInit {
  * - `code`: a stable misuse code (`docs/errors.md` "Misuse errors");
  * - `problems`: every problem found at once, each `{ path, code, message }` with `path` a JSON
  *   Pointer into the misused argument;
- * - `message`: `<subject> is invalid (N problems):` then one `  - <path>: <message>` line each.
+ * - `message`: `<subject> is invalid (N problems):` then one `  - <path>: <message>` line each
+ *   (a few classes keep a message format of their own; `problems` is the same everywhere).
  *
- * Match with {@link isUsageError} and `code`, not `instanceof` (two bundle copies break it).
+ * A `TypeError`, as Node's own argument errors are, so code that caught a `TypeError` from this
+ * library keeps working. Match with {@link isUsageError} and `code`, not `instanceof` (two bundle
+ * copies break it).
  */
-export class UsageError extends Error {
+export class UsageError extends TypeError {
+  /** `'UsageError'`, or the subclass's name (`'ToolDefinitionError'`, ...). */
   override readonly name: string = 'UsageError'
+  /** The stable misuse code (`UsageErrorCodes`, `docs/errors.md` "Misuse errors"). */
   readonly code: UsageErrorCode
+  /** Every problem found at once (frozen), each `{ path, code, message }`. */
   readonly problems: readonly UsageProblem[]
 
   constructor(init: UsageErrorInit) {

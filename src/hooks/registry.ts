@@ -1,4 +1,7 @@
+import type { UsageProblem } from '../errors/usage-error.js'
+import { appendPointer } from '../json/pointer.js'
 import type { HookEvent, HookHandlers } from './events.js'
+import { HookRegistrationError } from './hook-registration-error.js'
 
 const EVENTS: readonly HookEvent[] = ['tool.pre_call', 'tool.post_call', 'tool.post_error']
 const NONE: readonly never[] = Object.freeze([])
@@ -21,34 +24,44 @@ export class HookRegistry {
   readonly timeoutMs: number
 
   /**
+   * @param initial - handlers per event, one or a list each.
    * @param timeoutMs - how long one handler may take (default {@link DEFAULT_HOOK_TIMEOUT_MS}).
-   * @throws HookRegistrationError for an `initial` that is not an object, an unknown event, a
-   *   non-function handler, or a `timeoutMs` that is not a positive number of milliseconds.
+   * @throws HookRegistrationError listing every problem: an `initial` that is not an object, an
+   *   unknown event, a non-function handler, a `timeoutMs` that is not a positive number of
+   *   milliseconds. Nothing is registered then.
    */
   constructor(initial: HookOptions = {}, timeoutMs: number = DEFAULT_HOOK_TIMEOUT_MS) {
-    if (typeof timeoutMs !== 'number' || !(timeoutMs > 0)) throw new HookRegistrationError('hookTimeoutMs must be a positive number of milliseconds')
-    this.timeoutMs = timeoutMs
+    const problems: UsageProblem[] = []
+    if (typeof timeoutMs !== 'number' || !(timeoutMs > 0)) {
+      problems.push({ path: '/hookTimeoutMs', code: 'invalid_timeout', message: 'hookTimeoutMs must be a positive number of milliseconds' })
+    }
     if (typeof initial !== 'object' || initial === null || Array.isArray(initial)) {
-      throw new HookRegistrationError('hooks must be an object of handlers per event')
+      problems.push({ path: '/hooks', code: 'invalid_hooks', message: 'hooks must be an object of handlers per event' })
+      throw new HookRegistrationError(problems)
     }
-    for (const event of Object.keys(initial)) {
-      if (!EVENTS.includes(event as HookEvent)) throw new HookRegistrationError(`unknown hook event ${JSON.stringify(event)}; expected one of ${EVENTS.join(', ')}`)
+    let entries: Array<[HookEvent, HookHandlers[HookEvent]]>
+    try {
+      entries = initialEntries(initial, problems)
+    } catch {
+      problems.push({ path: '/hooks', code: 'invalid_hooks', message: 'the hooks could not be read (a getter or a Proxy threw)' })
+      throw new HookRegistrationError(problems)
     }
-    for (const event of EVENTS) {
-      const given = initial[event]
-      if (given === undefined) continue
-      for (const handler of (Array.isArray(given) ? given : [given]) as Array<HookHandlers[typeof event]>) this.add(event, handler)
-    }
+    if (problems.length > 0) throw new HookRegistrationError(problems)
+    this.timeoutMs = timeoutMs
+    for (const [event, handler] of entries) this.add(event, handler)
   }
 
   /**
    * Registers a handler; returns a function that unregisters it (calling it twice is harmless).
    *
-   * @throws HookRegistrationError for an unknown event or a handler that is not a function.
+   * @throws HookRegistrationError for an unknown event (`/event`) or a handler that is not a
+   *   function (`/handler`).
    */
   add<E extends HookEvent>(event: E, handler: HookHandlers[E]): () => void {
-    if (!EVENTS.includes(event)) throw new HookRegistrationError(`unknown hook event ${JSON.stringify(event)}; expected one of ${EVENTS.join(', ')}`)
-    if (typeof handler !== 'function') throw new HookRegistrationError(`the handler of ${event} must be a function`)
+    const problems: UsageProblem[] = []
+    if (!isHookEvent(event)) problems.push({ path: '/event', code: 'unknown_event', message: unknownEvent(event) })
+    if (typeof handler !== 'function') problems.push({ path: '/handler', code: 'invalid_handler', message: `the handler of ${isHookEvent(event) ? event : 'a hook'} must be a function` })
+    if (problems.length > 0) throw new HookRegistrationError(problems)
     const list = this.#handlers[event] as Array<HookHandlers[E]>
     const entry = handler
     list.push(entry)
@@ -70,8 +83,38 @@ export class HookRegistry {
   }
 }
 
-/** Thrown by `dispatcher.hook` (and `createDispatcher({ hooks })`) for misuse; `code` is `'hook_registration_invalid'`. */
-export class HookRegistrationError extends Error {
-  override readonly name = 'HookRegistrationError'
-  readonly code = 'hook_registration_invalid' as const
+/**
+ * The handlers of `createDispatcher({ hooks })` in registration order, each event's in list order;
+ * every unknown event and the first handler of each list that is not a function are reported to
+ * `problems` (a list is not read past its first bad entry, so a sparse array of 2^32 - 1 holes
+ * costs one read).
+ */
+function initialEntries(initial: HookOptions, problems: UsageProblem[]): Array<[HookEvent, HookHandlers[HookEvent]]> {
+  for (const event of Object.keys(initial)) {
+    if (!isHookEvent(event)) problems.push({ path: appendPointer('/hooks', event), code: 'unknown_event', message: unknownEvent(event) })
+  }
+  const entries: Array<[HookEvent, HookHandlers[HookEvent]]> = []
+  for (const event of EVENTS) {
+    const given = initial[event]
+    if (given === undefined) continue
+    const many = Array.isArray(given)
+    const list = (many ? given : [given]) as ReadonlyArray<HookHandlers[typeof event]>
+    for (let index = 0; index < list.length; index++) {
+      const handler = list[index]
+      if (typeof handler !== 'function') {
+        problems.push({ path: appendPointer('/hooks', event, ...(many ? [index] : [])), code: 'invalid_handler', message: `the handler of ${event} must be a function` })
+        break
+      }
+      entries.push([event, handler])
+    }
+  }
+  return entries
+}
+
+function isHookEvent(event: unknown): event is HookEvent {
+  return (EVENTS as readonly unknown[]).includes(event)
+}
+
+function unknownEvent(event: unknown): string {
+  return `unknown hook event ${typeof event === 'string' ? JSON.stringify(event.slice(0, 64)) : typeof event}; expected one of ${EVENTS.join(', ')}`
 }

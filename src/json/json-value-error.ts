@@ -1,4 +1,5 @@
 import { defineBrand } from '../errors/brand.js'
+import { UsageError } from '../errors/usage-error.js'
 
 const brand = defineBrand('result-views.JsonValueError')
 
@@ -19,24 +20,40 @@ export type JsonValueProblem =
 
 /**
  * Thrown by `canonicalJson`, `schemaDigest` and `inputDigest` for a value that is not plain JSON
- * (DESIGN.md glossary, "canonical JSON"): never silently coerced. `pointer` is the JSON Pointer
- * (RFC 6901) of the offending value inside the argument; `code` is always `'non_json_value'`.
+ * (`docs/views.md` "Digests"): never silently coerced. A {@link UsageError} with
+ * `code: 'non_json_value'` and one problem `{ path: pointer, code: problem, message }`; `pointer`
+ * is the JSON Pointer (RFC 6901) of the offending value inside the argument and `problem` says
+ * why it is not plain JSON. The message is `value at "<pointer>" is not plain JSON: <why>`.
  */
-export class JsonValueError extends Error {
+export class JsonValueError extends UsageError {
+  /** Always `'JsonValueError'`. */
   override readonly name = 'JsonValueError'
-  readonly code = 'non_json_value' as const
+  /** Always `'non_json_value'` (`docs/errors.md` "Misuse errors"). */
+  declare readonly code: 'non_json_value'
+  /** Why the value is not plain JSON (also the problem's `code`). */
   readonly problem: JsonValueProblem
+  /** The JSON Pointer of the offending value inside the argument (also the problem's `path`). */
   readonly pointer: string
 
+  /**
+   * @param problem - why the value is not plain JSON.
+   * @param pointer - where, as a JSON Pointer into the checked value (`''` for the value itself).
+   * @param description - what was found there, in words (`a cycle back to an enclosing value`).
+   */
   constructor(problem: JsonValueProblem, pointer: string, description: string) {
-    super(`value at "${pointer}" is not plain JSON: ${description}`)
+    super({
+      code: 'non_json_value',
+      subject: 'value',
+      problems: [{ path: pointer, code: problem, message: description }],
+      message: `value at "${pointer}" is not plain JSON: ${description}`,
+    })
     this.problem = problem
     this.pointer = pointer
     brand.mark(this)
   }
 }
 
-/** True for a {@link JsonValueError} from any copy of this library. */
+/** True for a {@link JsonValueError} from any copy of this library (checks its own global brand, not `instanceof`). */
 export function isJsonValueError(value: unknown): value is JsonValueError {
   return brand.has(value)
 }

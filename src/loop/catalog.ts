@@ -1,6 +1,6 @@
 import { describeTool } from 'result-views'
 import type { Tool, ToolDescriptor, View } from 'result-views'
-import { optionsInvalid } from './errors.js'
+import { optionsInvalid, type LoopProblem } from './errors.js'
 
 /** What lint and pinning read tools from: tools returned by `defineTool`, or their descriptors (`dispatcher.list()`). */
 export type LoopCatalog = readonly (Tool | ToolDescriptor)[]
@@ -23,15 +23,15 @@ export interface CatalogTool {
  *   something that is neither a tool nor a descriptor, or repeats a tool ID.
  */
 export function indexCatalog(catalog: LoopCatalog): ReadonlyMap<string, CatalogTool> {
-  if (!Array.isArray(catalog)) throw optionsInvalid([{ path: '', message: 'catalog must be an array of tools or tool descriptors' }])
+  if (!Array.isArray(catalog)) throw optionsInvalid([{ path: '', code: 'invalid_catalog', message: 'catalog must be an array of tools or tool descriptors' }])
   const tools = new Map<string, CatalogTool>()
-  const problems = []
+  const problems: LoopProblem[] = []
   for (const [index, entry] of (catalog as readonly unknown[]).entries()) {
     const tool = toCatalogTool(entry)
     if (tool === undefined) {
-      problems.push({ path: `/${index}`, message: 'not a tool returned by defineTool nor a tool descriptor' })
+      problems.push({ path: `/${index}`, code: 'not_a_tool', message: 'not a tool returned by defineTool nor a tool descriptor' })
     } else if (tools.has(tool.descriptor.tool_id)) {
-      problems.push({ path: `/${index}`, message: `tool ID "${tool.descriptor.tool_id}" is already in the catalog` })
+      problems.push({ path: `/${index}`, code: 'duplicate_tool_id', message: `tool ID "${tool.descriptor.tool_id}" is already in the catalog` })
     } else {
       tools.set(tool.descriptor.tool_id, tool)
     }

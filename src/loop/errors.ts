@@ -1,16 +1,18 @@
 import { defineBrand } from '../errors/brand.js'
-import { ToolError } from 'result-views'
-import type { JsonValueError, View } from 'result-views'
+import { ToolError, UsageError } from 'result-views'
+import type { JsonValueError, UsageProblem, View } from 'result-views'
 import type { LoopDiagnostic } from './diagnostics.js'
 
 const brand = defineBrand('result-views.LoopError')
 
 /**
- * Codes of {@link LoopError} (thrown for a Loop that cannot start, never for a node that fails):
+ * Codes of {@link LoopError} (thrown for a Loop that cannot start, never for a node that fails),
+ * registered with the other misuse codes (`UsageErrorCodes`, `docs/errors.md` "Misuse errors"):
  * - `loop_definition_invalid`: the definition (object or YAML) does not have the Loop shape;
  *   `problems` lists each with a JSON Pointer (and line/column for YAML).
  * - `loop_lint_failed`: `startRun` / `runLoop` refused to start because lint reported errors;
- *   `diagnostics` holds every diagnostic (errors and warnings).
+ *   `problems` holds one per error diagnostic (its path, code and message) and `diagnostics` every
+ *   diagnostic (errors and warnings).
  * - `loop_snapshot_invalid`: a run snapshot is malformed or does not match the definition.
  * - `loop_options_invalid`: an argument is malformed (catalog, runner options).
  *
@@ -18,11 +20,8 @@ const brand = defineBrand('result-views.LoopError')
  */
 export type LoopErrorCode = 'loop_definition_invalid' | 'loop_lint_failed' | 'loop_snapshot_invalid' | 'loop_options_invalid'
 
-/** One problem found in a definition, snapshot or option. */
-export interface LoopProblem {
-  /** JSON Pointer (RFC 6901) into the checked value, e.g. `/graph/nodes/0/kind`; `""` is the root. */
-  readonly path: string
-  readonly message: string
+/** One problem found in a definition, snapshot or option: a `UsageProblem` with the YAML position where there is one. */
+export interface LoopProblem extends UsageProblem {
   /** 1-based line in the YAML text (YAML sources only). */
   readonly line?: number
   /** 1-based column in the YAML text (YAML sources only). */
@@ -30,15 +29,20 @@ export interface LoopProblem {
 }
 
 /**
- * Thrown when a Loop cannot be loaded or started. Match on `code` (see {@link LoopErrorCode}) or
- * use {@link isLoopError}; `instanceof` breaks across two bundle copies of this library.
+ * Thrown when a Loop cannot be loaded or started: a `UsageError` (root entry) whose `problems`
+ * say what is wrong and where, each `{ path, code, message, line?, column? }` with `path` a JSON
+ * Pointer (RFC 6901) into the checked value (the definition, the snapshot, the options; `""` is
+ * the root). Match on `code` (see {@link LoopErrorCode}) or use {@link isLoopError};
+ * `instanceof` breaks across two bundle copies of this library.
  */
-export class LoopError extends Error {
+export class LoopError extends UsageError {
+  /** Always `'LoopError'`. */
   override readonly name = 'LoopError'
-  readonly code: LoopErrorCode
-  /** For every code but `loop_lint_failed`: what is wrong and where. */
-  readonly problems: readonly LoopProblem[]
-  /** For `loop_lint_failed`: every diagnostic lint reported (errors and warnings), in lint order. */
+  /** Which kind of problem stops the Loop (see {@link LoopErrorCode}). */
+  declare readonly code: LoopErrorCode
+  /** Every problem found, each with its JSON Pointer and, for YAML, its line and column. */
+  declare readonly problems: readonly LoopProblem[]
+  /** For `loop_lint_failed`: every diagnostic lint reported (errors and warnings), in lint order; empty otherwise. */
   readonly diagnostics: readonly LoopDiagnostic[]
 
   constructor(code: LoopErrorCode, summary: string, problems: readonly LoopProblem[], diagnostics: readonly LoopDiagnostic[] = []) {
@@ -46,15 +50,13 @@ export class LoopError extends Error {
       code === 'loop_lint_failed'
         ? diagnostics.filter((d) => d.severity === 'error').map((d) => `  - ${d.code}: ${d.message}`)
         : problems.map((p) => `  - ${where(p)}: ${p.message}`)
-    super(lines.length === 0 ? summary : `${summary}:\n${lines.join('\n')}`)
-    this.code = code
-    this.problems = problems
+    super({ code, subject: summary, problems, message: lines.length === 0 ? summary : `${summary}:\n${lines.join('\n')}` })
     this.diagnostics = diagnostics
     brand.mark(this)
   }
 }
 
-/** True for a {@link LoopError} from any copy of this library (checks a global brand, not `instanceof`). */
+/** True for a {@link LoopError} from any copy of this library (checks its own global brand, not `instanceof`). */
 export function isLoopError(value: unknown): value is LoopError {
   return brand.has(value)
 }
@@ -70,10 +72,11 @@ export function definitionInvalid(problems: readonly LoopProblem[]): LoopError {
   return new LoopError('loop_definition_invalid', `loop definition is invalid (${count})`, problems)
 }
 
-/** `loop_lint_failed`: lint reported `errors` (out of `diagnostics`). */
+/** `loop_lint_failed`: lint reported `errors` (out of `diagnostics`); one problem per error diagnostic. */
 export function lintFailed(diagnostics: readonly LoopDiagnostic[]): LoopError {
-  const errors = diagnostics.filter((d) => d.severity === 'error').length
-  return new LoopError('loop_lint_failed', `loop cannot start: lint reported ${errors} error${errors === 1 ? '' : 's'}`, [], diagnostics)
+  const errors = diagnostics.filter((d) => d.severity === 'error')
+  const problems = errors.map((d) => ({ path: d.path, code: d.code, message: d.message }))
+  return new LoopError('loop_lint_failed', `loop cannot start: lint reported ${errors.length} error${errors.length === 1 ? '' : 's'}`, problems, diagnostics)
 }
 
 /** `loop_snapshot_invalid` listing `problems`. */

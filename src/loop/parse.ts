@@ -18,7 +18,7 @@ const MAX_YAML_ALIASES = 100
  */
 export function parseLoopDefinition(value: unknown): LoopDefinition {
   const problems = shapeProblems(value)
-  if (problems.length > 0) throw definitionInvalid(problems.map(({ path, message }) => ({ path, message })))
+  if (problems.length > 0) throw definitionInvalid(problems.map(({ path, code, message }) => ({ path, code, message })))
   return deepFreeze(JSON.parse(JSON.stringify(value)) as LoopDefinition)
 }
 
@@ -39,7 +39,7 @@ export function parseLoopDefinition(value: unknown): LoopDefinition {
  *   problems, each with `line` and `column`.
  */
 export function parseLoopYaml(text: string): LoopDefinition {
-  if (typeof text !== 'string') throw definitionInvalid([{ path: '', message: 'YAML source must be a string' }])
+  if (typeof text !== 'string') throw definitionInvalid([{ path: '', code: 'invalid_source', message: 'YAML source must be a string' }])
   const lineCounter = new LineCounter()
   const document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, logLevel: 'error' })
   const at = (offset: number): { line: number; column: number } => {
@@ -51,22 +51,22 @@ export function parseLoopYaml(text: string): LoopDefinition {
       document.errors.map((error) => {
         const offset = errorOffset(document, error)
         const message = offset === error.pos[0] ? firstLine(error.message) : `${firstLine(error.message)}: the quoted string that starts here is never closed`
-        return { path: '', message, ...at(offset) }
+        return { path: '', code: 'yaml_syntax', message, ...at(offset) }
       }),
     )
   }
   const keyProblems = collectionKeys(document, text)
-  if (keyProblems.length > 0) throw definitionInvalid(keyProblems.map(({ message, offset }) => ({ path: '', message, ...at(offset) })))
+  if (keyProblems.length > 0) throw definitionInvalid(keyProblems.map(({ code, message, offset }) => ({ path: '', code, message, ...at(offset) })))
   let value: unknown
   try {
     value = document.toJS({ maxAliasCount: MAX_YAML_ALIASES })
   } catch (error) {
     const message = error instanceof Error ? firstLine(error.message) : 'the YAML document cannot be converted to JSON'
-    throw definitionInvalid([{ path: '', message, line: 1, column: 1 }])
+    throw definitionInvalid([{ path: '', code: 'yaml_not_json', message, line: 1, column: 1 }])
   }
   const problems = shapeProblems(value)
   if (problems.length > 0) {
-    throw definitionInvalid(problems.map(({ path, message, tokens }) => ({ path, message, ...at(offsetOf(document, tokens)) })))
+    throw definitionInvalid(problems.map(({ path, code, message, tokens }) => ({ path, code, message, ...at(offsetOf(document, tokens)) })))
   }
   return deepFreeze(JSON.parse(JSON.stringify(value)) as LoopDefinition)
 }
@@ -78,60 +78,60 @@ interface ShapeProblem extends LoopProblem {
 
 function shapeProblems(value: unknown): ShapeProblem[] {
   const problems: ShapeProblem[] = []
-  const add = (tokens: (string | number)[], message: string): void => {
-    problems.push({ path: toPointer(tokens), message, tokens })
+  const add = (tokens: (string | number)[], code: string, message: string): void => {
+    problems.push({ path: toPointer(tokens), code, message, tokens })
   }
   try {
     canonicalJson(value)
   } catch (error) {
     if (!isJsonValueError(error)) throw error
     const tokens = error.pointer.split('/').slice(1).map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'))
-    add(tokens, error.message)
+    add(tokens, 'non_json_value', error.message)
     return problems
   }
   if (!isRecord(value)) {
-    add([], 'a loop definition must be an object with a "graph"')
+    add([], 'invalid_definition', 'a loop definition must be an object with a "graph"')
     return problems
   }
   const graph = value.graph
   if (!isRecord(graph)) {
-    add(['graph'], 'graph must be an object with "nodes" (and optionally "edges")')
+    add(['graph'], 'invalid_graph', 'graph must be an object with "nodes" (and optionally "edges")')
     return problems
   }
-  if (!Array.isArray(graph.nodes)) add(['graph', 'nodes'], 'graph.nodes must be a list of nodes')
+  if (!Array.isArray(graph.nodes)) add(['graph', 'nodes'], 'invalid_graph', 'graph.nodes must be a list of nodes')
   else graph.nodes.forEach((node, index) => nodeProblems(node, ['graph', 'nodes', index], add))
   if (graph.edges !== undefined) {
-    if (!Array.isArray(graph.edges)) add(['graph', 'edges'], 'graph.edges must be a list of edges')
+    if (!Array.isArray(graph.edges)) add(['graph', 'edges'], 'invalid_graph', 'graph.edges must be a list of edges')
     else graph.edges.forEach((edge, index) => edgeProblems(edge, ['graph', 'edges', index], add))
   }
   return problems
 }
 
-type Add = (tokens: (string | number)[], message: string) => void
+type Add = (tokens: (string | number)[], code: string, message: string) => void
 
 function nodeProblems(node: unknown, at: (string | number)[], add: Add): void {
-  if (!isRecord(node)) return add(at, 'a node must be an object with id, class and kind')
+  if (!isRecord(node)) return add(at, 'invalid_node', 'a node must be an object with id, class and kind')
   if (typeof node.id !== 'string' || !LOOP_NODE_ID_PATTERN.test(node.id)) {
-    add([...at, 'id'], 'node id must be a string of letters, digits, "_" and "-", starting with a letter or "_"')
+    add([...at, 'id'], 'invalid_node', 'node id must be a string of letters, digits, "_" and "-", starting with a letter or "_"')
   }
   for (const key of ['class', 'kind'] as const) {
-    if (typeof node[key] !== 'string' || node[key] === '') add([...at, key], `node ${key} must be a non-empty string`)
+    if (typeof node[key] !== 'string' || node[key] === '') add([...at, key], 'invalid_node', `node ${key} must be a non-empty string`)
   }
-  if (node.params !== undefined && !isRecord(node.params)) add([...at, 'params'], 'node params must be an object')
+  if (node.params !== undefined && !isRecord(node.params)) add([...at, 'params'], 'invalid_node', 'node params must be an object')
   if (node.produces !== undefined) {
-    if (!Array.isArray(node.produces)) return add([...at, 'produces'], 'node produces must be a list of output paths')
+    if (!Array.isArray(node.produces)) return add([...at, 'produces'], 'invalid_node', 'node produces must be a list of output paths')
     node.produces.forEach((entry, index) => {
       if (typeof entry !== 'string' || !entry.split('.').every((segment) => PATH_SEGMENT_PATTERN.test(segment))) {
-        add([...at, 'produces', index], 'a produces entry must be a dotted output path such as "session.id"')
+        add([...at, 'produces', index], 'invalid_node', 'a produces entry must be a dotted output path such as "session.id"')
       }
     })
   }
 }
 
 function edgeProblems(edge: unknown, at: (string | number)[], add: Add): void {
-  if (!isRecord(edge)) return add(at, 'an edge must be an object with from and to')
+  if (!isRecord(edge)) return add(at, 'invalid_edge', 'an edge must be an object with from and to')
   for (const key of ['from', 'to'] as const) {
-    if (typeof edge[key] !== 'string' || edge[key] === '') add([...at, key], `edge ${key} must be a node id`)
+    if (typeof edge[key] !== 'string' || edge[key] === '') add([...at, key], 'invalid_edge', `edge ${key} must be a node id`)
   }
 }
 
@@ -157,8 +157,8 @@ function errorOffset(document: Document, error: YAMLError): number {
  * Mapping keys that are mappings or lists (YAML allows them; JSON does not, and the `yaml` package
  * would stringify them with a warning). An unquoted template `{{ .inputs.x }}` is such a key.
  */
-function collectionKeys(document: Document, text: string): { message: string; offset: number }[] {
-  const found: { message: string; offset: number }[] = []
+function collectionKeys(document: Document, text: string): { code: string; message: string; offset: number }[] {
+  const found: { code: string; message: string; offset: number }[] = []
   visit(document, {
     Pair(_, pair, path) {
       if (!isCollection(pair.key)) return
@@ -168,10 +168,10 @@ function collectionKeys(document: Document, text: string): { message: string; of
       if (parentStart !== undefined && parentStart !== null && text.startsWith('{{', parentStart)) {
         const end = text.indexOf('}}', parentStart)
         const shown = end === -1 ? text.slice(parentStart, parentStart + 40) : text.slice(parentStart, end + 2)
-        found.push({ message: `unquoted template: YAML reads ${JSON.stringify(shown)} as a mapping, not a string; quote it, e.g. "${shown.replace(/"/g, '\\"')}"`, offset: parentStart })
+        found.push({ code: 'yaml_unquoted_template', message: `unquoted template: YAML reads ${JSON.stringify(shown)} as a mapping, not a string; quote it, e.g. "${shown.replace(/"/g, '\\"')}"`, offset: parentStart })
         return visit.SKIP
       }
-      found.push({ message: 'a mapping key must be a string, not a mapping or a list', offset: keyStart })
+      found.push({ code: 'yaml_collection_key', message: 'a mapping key must be a string, not a mapping or a list', offset: keyStart })
       return visit.SKIP
     },
   })

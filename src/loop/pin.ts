@@ -90,17 +90,17 @@ export function startRunWithDiagnostics(
  */
 export function migrateRunSnapshot(snapshot: unknown, options: MigrateOptions = {}): RunSnapshot {
   const problems: LoopProblem[] = []
-  if (!isRecord(snapshot)) throw snapshotInvalid([{ path: '', message: 'a run snapshot must be an object with "pins"' }])
+  if (!isRecord(snapshot)) throw snapshotInvalid([{ path: '', code: 'invalid_snapshot', message: 'a run snapshot must be an object with "pins"' }])
   if (snapshot.version !== undefined && snapshot.version !== 1 && snapshot.version !== RUN_SNAPSHOT_VERSION) {
-    problems.push({ path: '/version', message: `unknown snapshot version ${JSON.stringify(snapshot.version)} (expected 1 or ${RUN_SNAPSHOT_VERSION})` })
+    problems.push({ path: '/version', code: 'unknown_version', message: `unknown snapshot version ${JSON.stringify(snapshot.version)} (expected 1 or ${RUN_SNAPSHOT_VERSION})` })
   }
-  if (!isRecord(snapshot.pins)) throw snapshotInvalid([...problems, { path: '/pins', message: 'pins must be an object keyed by node id' }])
+  if (!isRecord(snapshot.pins)) throw snapshotInvalid([...problems, { path: '/pins', code: 'invalid_pins', message: 'pins must be an object keyed by node id' }])
   const superseded = options.supersededDigests ?? {}
-  if (!isRecord(superseded)) problems.push({ path: '/supersededDigests', message: 'supersededDigests must be an object of digest → digest' })
+  if (!isRecord(superseded)) problems.push({ path: '/supersededDigests', code: 'invalid_superseded_digests', message: 'supersededDigests must be an object of digest → digest' })
   else {
     for (const [from, to] of Object.entries(superseded)) {
       if (!isDigest(from) || !isDigest(to)) {
-        problems.push({ path: `/supersededDigests/${escape(from)}`, message: 'a superseded digest mapping must map 64 lowercase hex characters to 64 lowercase hex characters' })
+        problems.push({ path: `/supersededDigests/${escape(from)}`, code: 'invalid_superseded_digests', message: 'a superseded digest mapping must map 64 lowercase hex characters to 64 lowercase hex characters' })
       }
     }
   }
@@ -110,10 +110,10 @@ export function migrateRunSnapshot(snapshot: unknown, options: MigrateOptions = 
     const at = `/pins/${escape(nodeId)}`
     const pin = snapshot.pins[nodeId]
     if (!isRecord(pin)) {
-      problems.push({ path: at, message: 'a pin must be an object with tool_id and schema_digest' })
+      problems.push({ path: at, code: 'invalid_pin', message: 'a pin must be an object with tool_id and schema_digest' })
       continue
     }
-    const bad = (key: string, message: string): void => void problems.push({ path: `${at}/${key}`, message })
+    const bad = (key: string, message: string): void => void problems.push({ path: `${at}/${key}`, code: 'invalid_pin', message })
     if (typeof pin.tool_id !== 'string' || pin.tool_id === '') bad('tool_id', 'tool_id must be a non-empty string')
     if (!isDigest(pin.schema_digest)) bad('schema_digest', 'schema_digest must be 64 lowercase hex characters')
     const recorded = Object.prototype.hasOwnProperty.call(pin, 'result_view')

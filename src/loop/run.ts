@@ -187,14 +187,15 @@ function checkSnapshotMatches(loop: LoopDefinition, snapshot: RunSnapshot, tools
   for (const [id, pin] of Object.entries(snapshot.pins)) {
     const node = nodes.get(id)
     const at = `/pins/${id.replace(/~/g, '~0').replace(/\//g, '~1')}`
-    if (node === undefined) problems.push({ path: at, message: `the snapshot pins node "${id}", which the definition does not have` })
-    else if (node.kind !== pin.tool_id) problems.push({ path: `${at}/tool_id`, message: `the snapshot pins tool "${pin.tool_id}" for node "${id}", whose kind is "${node.kind}"` })
+    if (node === undefined) problems.push({ path: at, code: 'unknown_node', message: `the snapshot pins node "${id}", which the definition does not have` })
+    else if (node.kind !== pin.tool_id) problems.push({ path: `${at}/tool_id`, code: 'tool_mismatch', message: `the snapshot pins tool "${pin.tool_id}" for node "${id}", whose kind is "${node.kind}"` })
     else {
       const selected = hasResultViewParam(node) ? node.params![RESULT_VIEW_PARAM] : undefined
       const viewed = tools.get(node.kind)?.output_views !== undefined
       if (viewed && (selected === 'compact' || selected === 'full') && selected !== pin.result_view) {
         problems.push({
           path: `${at}/result_view`,
+          code: 'view_mismatch',
           message: `the snapshot pins view "${pin.result_view}" for node "${id}", whose params select result_view "${selected}"`,
         })
       }
@@ -202,7 +203,7 @@ function checkSnapshotMatches(loop: LoopDefinition, snapshot: RunSnapshot, tools
   }
   for (const node of nodes.values()) {
     if (tools.has(node.kind) && !own(snapshot.pins, node.id)) {
-      problems.push({ path: '/pins', message: `node "${node.id}" calls tool "${node.kind}", but the snapshot has no pin for it` })
+      problems.push({ path: '/pins', code: 'missing_pin', message: `node "${node.id}" calls tool "${node.kind}", but the snapshot has no pin for it` })
     }
   }
   if (problems.length > 0) throw snapshotInvalid(problems)
@@ -217,31 +218,31 @@ interface CheckedOptions {
 
 function checkOptions(options: RunLoopOptions): CheckedOptions {
   const problems: LoopProblem[] = []
-  if (typeof options !== 'object' || options === null) throw optionsInvalid([{ path: '', message: 'options must be an object with a dispatcher' }])
+  if (typeof options !== 'object' || options === null) throw optionsInvalid([{ path: '', code: 'invalid_options', message: 'options must be an object with a dispatcher' }])
   const { dispatcher, inputs = {}, actions = {}, scope } = options
   const isFunction = (value: unknown): boolean => typeof value === 'function'
   if (typeof dispatcher !== 'object' || dispatcher === null || !isFunction(dispatcher.invoke) || !isFunction(dispatcher.describe) || !isFunction(dispatcher.list)) {
-    problems.push({ path: '/dispatcher', message: 'dispatcher must have invoke, describe and list (a createDispatcher result)' })
+    problems.push({ path: '/dispatcher', code: 'invalid_dispatcher', message: 'dispatcher must have invoke, describe and list (a createDispatcher result)' })
   }
   if (typeof inputs !== 'object' || inputs === null || Array.isArray(inputs)) {
-    problems.push({ path: '/inputs', message: 'inputs must be an object' })
+    problems.push({ path: '/inputs', code: 'invalid_inputs', message: 'inputs must be an object' })
   } else {
     try {
       canonicalJson(inputs)
     } catch (error) {
       if (!isJsonValueError(error)) throw error
-      problems.push({ path: `/inputs${error.pointer}`, message: error.message })
+      problems.push({ path: `/inputs${error.pointer}`, code: 'non_json_value', message: error.message })
     }
   }
   if (typeof actions !== 'object' || actions === null || Array.isArray(actions)) {
-    problems.push({ path: '/actions', message: 'actions must be an object of functions by node kind' })
+    problems.push({ path: '/actions', code: 'invalid_actions', message: 'actions must be an object of functions by node kind' })
   } else {
     for (const kind of Object.keys(actions)) {
-      if (!isFunction(actions[kind])) problems.push({ path: `/actions/${kind.replace(/~/g, '~0').replace(/\//g, '~1')}`, message: `action "${kind}" must be a function` })
+      if (!isFunction(actions[kind])) problems.push({ path: `/actions/${kind.replace(/~/g, '~0').replace(/\//g, '~1')}`, code: 'invalid_action', message: `action "${kind}" must be a function` })
     }
   }
   if (scope !== undefined && (typeof scope !== 'object' || scope === null || Array.isArray(scope))) {
-    problems.push({ path: '/scope', message: 'scope must be an object' })
+    problems.push({ path: '/scope', code: 'invalid_scope', message: 'scope must be an object' })
   }
   if (problems.length > 0) throw optionsInvalid(problems)
   return { dispatcher, inputs, actions, scope }

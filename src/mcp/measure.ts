@@ -1,5 +1,5 @@
 import { defineBrand } from '../errors/brand.js'
-import { describeTool, type Tool, type ToolDescriptor } from 'result-views'
+import { describeTool, type Tool, type ToolDescriptor, type UsageProblem } from 'result-views'
 import { McpOptionsError } from './mcp-options-error.js'
 import { toMcpToolList } from './project.js'
 
@@ -48,9 +48,9 @@ export function measureCatalog(tools: readonly (Tool | ToolDescriptor)[]): Catal
 
 function checkedDescriptors(tools: unknown): ToolDescriptor[] {
   if (!Array.isArray(tools)) {
-    throw new McpOptionsError(['tools must be an array of tools from defineTool or tool descriptors'], 'measureCatalog tools')
+    throw new McpOptionsError([{ path: '', code: 'invalid_catalog', message: 'tools must be an array of tools from defineTool or tool descriptors' }], 'measureCatalog tools')
   }
-  const problems: string[] = []
+  const problems: UsageProblem[] = []
   const descriptors: ToolDescriptor[] = []
   const firstIndex = new Map<string, number>()
   for (let index = 0; index < tools.length; index++) {
@@ -59,11 +59,11 @@ function checkedDescriptors(tools: unknown): ToolDescriptor[] {
     if (isDefinedTool(entry)) descriptor = describeTool(entry)
     else if (isDescriptor(entry)) descriptor = entry
     else {
-      problems.push(`tools[${index}] must be a tool from defineTool or a tool descriptor (tool_id, description, input_schema)`)
+      problems.push({ path: `/${index}`, code: 'not_a_tool', message: `tools[${index}] must be a tool from defineTool or a tool descriptor (tool_id, description, input_schema)` })
       continue
     }
     const first = firstIndex.get(descriptor.tool_id)
-    if (first !== undefined) problems.push(`tools[${index}] repeats tool_id ${JSON.stringify(descriptor.tool_id)} of tools[${first}]`)
+    if (first !== undefined) problems.push({ path: `/${index}`, code: 'duplicate_tool_id', message: `tools[${index}] repeats tool_id ${JSON.stringify(descriptor.tool_id)} of tools[${first}]` })
     else firstIndex.set(descriptor.tool_id, index)
     descriptors.push(descriptor)
   }

@@ -1,6 +1,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js'
-import type { CallScope, Dispatcher, InvokeRequest } from 'result-views'
+import type { CallScope, Dispatcher, InvokeRequest, UsageProblem } from 'result-views'
+import { appendPointer } from '../json/pointer.js'
 import { McpOptionsError } from './mcp-options-error.js'
 import { toCallToolResult, toMcpToolList } from './project.js'
 
@@ -90,25 +91,26 @@ export function createMcpServer(dispatcher: Dispatcher, options: McpServerOption
 const OPTION_KEYS: ReadonlySet<string> = new Set(['name', 'version', 'scope', 'toolCallIdPrefix', 'instructions'])
 
 function checkOptions(dispatcher: Dispatcher, options: McpServerOptions): void {
-  const problems: string[] = []
+  const problems: UsageProblem[] = []
+  const problem = (path: string, code: string, message: string): void => void problems.push({ path, code, message })
   const d = dispatcher as unknown as Record<string, unknown> | null | undefined
   if (typeof d !== 'object' || d === null || typeof d.invoke !== 'function' || typeof d.list !== 'function') {
-    problems.push('dispatcher must be a dispatcher from createDispatcher (with invoke and list)')
+    problem('/dispatcher', 'invalid_dispatcher', 'dispatcher must be a dispatcher from createDispatcher (with invoke and list)')
   }
   const o = options as unknown as Record<string, unknown> | null | undefined
   if (typeof o !== 'object' || o === null) {
-    problems.push('options must be an object with name and version')
+    problem('', 'invalid_options', 'options must be an object with name and version')
     throw new McpOptionsError(problems)
   }
-  if (typeof o.name !== 'string' || o.name.length === 0) problems.push('name must be a non-empty string')
-  if (typeof o.version !== 'string' || o.version.length === 0) problems.push('version must be a non-empty string')
+  if (typeof o.name !== 'string' || o.name.length === 0) problem('/name', 'invalid_option', 'name must be a non-empty string')
+  if (typeof o.version !== 'string' || o.version.length === 0) problem('/version', 'invalid_option', 'version must be a non-empty string')
   if (o.scope !== undefined && typeof o.scope !== 'function' && (typeof o.scope !== 'object' || o.scope === null || Array.isArray(o.scope))) {
-    problems.push('scope must be a CallScope object or a function returning one')
+    problem('/scope', 'invalid_option', 'scope must be a CallScope object or a function returning one')
   }
-  if (o.toolCallIdPrefix !== undefined && typeof o.toolCallIdPrefix !== 'string') problems.push('toolCallIdPrefix must be a string')
-  if (o.instructions !== undefined && typeof o.instructions !== 'string') problems.push('instructions must be a string')
+  if (o.toolCallIdPrefix !== undefined && typeof o.toolCallIdPrefix !== 'string') problem('/toolCallIdPrefix', 'invalid_option', 'toolCallIdPrefix must be a string')
+  if (o.instructions !== undefined && typeof o.instructions !== 'string') problem('/instructions', 'invalid_option', 'instructions must be a string')
   for (const key of Object.keys(o)) {
-    if (!OPTION_KEYS.has(key)) problems.push(`unknown option ${JSON.stringify(key)} (known: ${[...OPTION_KEYS].join(', ')})`)
+    if (!OPTION_KEYS.has(key)) problem(appendPointer('', key), 'unknown_option', `unknown option ${JSON.stringify(key)} (known: ${[...OPTION_KEYS].join(', ')})`)
   }
   if (problems.length > 0) throw new McpOptionsError(problems)
 }

@@ -1,5 +1,6 @@
 import { compilePatterns, type PatternList } from './patterns.js'
-import { PolicyDefinitionError, type PolicyProblem } from './policy-definition-error.js'
+import type { UsageProblem } from '../errors/usage-error.js'
+import { PolicyDefinitionError } from './policy-definition-error.js'
 import type { PolicyDecision, PolicyRequest, ToolPolicy } from './policy.js'
 import type { RetiredIdFilter } from './retired.js'
 import { filterAnnouncer, registerPolicyAnnouncer } from './retired-warnings.js'
@@ -67,7 +68,7 @@ export interface PatternPolicy extends ToolPolicy {
  *   unknown approval mode.
  */
 export function createPatternPolicy(options: PatternPolicyOptions): PatternPolicy {
-  const problems: PolicyProblem[] = []
+  const problems: UsageProblem[] = []
   if (typeof options !== 'object' || options === null) {
     throw new PolicyDefinitionError([{ path: '', code: 'invalid_policy', message: 'policy options must be an object' }])
   }
@@ -119,7 +120,7 @@ export function createPatternPolicy(options: PatternPolicyOptions): PatternPolic
   return policy
 }
 
-function checkList(list: unknown, path: string, problems: PolicyProblem[]): void {
+function checkList(list: unknown, path: string, problems: UsageProblem[]): void {
   if (list === undefined) return
   if (!Array.isArray(list)) {
     problems.push({ path, code: 'invalid_list', message: 'must be an array of ID patterns' })

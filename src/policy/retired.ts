@@ -1,6 +1,7 @@
 import { safeLog, type Logger } from '../log/logger.js'
 import { isWildcard } from './patterns.js'
-import { PolicyDefinitionError, type PolicyProblem } from './policy-definition-error.js'
+import type { UsageProblem } from '../errors/usage-error.js'
+import { PolicyDefinitionError } from './policy-definition-error.js'
 import { registerFilterAnnouncer } from './retired-warnings.js'
 
 /** The log message (and `event` field) of the retired-ID warning (spec 001 "Retired tool IDs"). */
@@ -68,7 +69,7 @@ export interface RetiredIdFilter {
  *   when a list is not an array of non-empty strings without `*`.
  */
 export function createRetiredIdFilter(options: RetiredIdFilterOptions = {}): RetiredIdFilter {
-  const problems: PolicyProblem[] = []
+  const problems: UsageProblem[] = []
   const tools = checkIds(options.tools, '/tools', problems)
   const toolsets = checkIds(options.toolsets, '/toolsets', problems)
   if (problems.length > 0) throw new PolicyDefinitionError(problems)
@@ -124,7 +125,7 @@ function withList(key: keyof PolicyLists, list: readonly string[] | undefined): 
   return list === undefined ? {} : { [key]: list }
 }
 
-function checkIds(ids: unknown, path: string, problems: PolicyProblem[]): string[] {
+function checkIds(ids: unknown, path: string, problems: UsageProblem[]): string[] {
   if (ids === undefined) return []
   if (!Array.isArray(ids)) {
     problems.push({ path, code: 'invalid_retired_ids', message: 'must be an array of exact IDs' })

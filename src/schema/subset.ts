@@ -7,6 +7,7 @@ import type { ProofContext } from './proof-context.js'
 import { proveArray } from './prove-array.js'
 import { proveObject } from './prove-object.js'
 import { proveUnion } from './prove-union.js'
+import { schemaArgumentInvalid } from './schema-argument-error.js'
 import { SchemaDocument, type SchemaLoc } from './schema-document.js'
 import { ALL_TYPES, ARRAY, atomOf, BOOLEAN, describeTypes, FRACTION, INTEGER, NULL, OBJECT, SCALAR_TYPES, STRING } from './type-mask.js'
 import { scalarAtomsMisfit, scalarMisfit, typeMisfits } from './value-rules.js'
@@ -51,13 +52,14 @@ export type { ViewProof, ViewViolation, ViewViolationCode } from './view-violati
  * @returns `{ ok: true }`, or `{ ok: false, violations }` with every violation found (duplicates
  *   merged), each with a code (see `ViewViolationCodes`) and JSON Pointers into both schemas.
  *   Never throws for plain JSON schemas (no cycles of JavaScript objects).
- * @throws TypeError when `compact` or `full` is not a schema (a plain object or a boolean), or is
+ * @throws UsageError (`code: 'schema_argument_invalid'`, a `TypeError`) when `compact` or `full` is not a schema (a plain object or a boolean), or is
  *   nested deeper than the call stack allows or a cycle of JavaScript objects (`defineTool`
  *   refuses those before proving).
  */
 export function proveViewSubset(compact: JsonSchema | TSchema, full: JsonSchema | TSchema): ViewProof {
   if (!isSchema(compact) || !isSchema(full)) {
-    throw new TypeError('proveViewSubset: both arguments must be JSON Schemas (a plain object or a boolean)')
+    const problem = 'both arguments must be JSON Schemas (a plain object or a boolean)'
+    throw schemaArgumentInvalid(`proveViewSubset: ${problem}`, { path: '', code: 'not_a_schema', message: problem })
   }
   const prover = new Prover(full as JsonSchema)
   try {
@@ -67,7 +69,10 @@ export function proveViewSubset(compact: JsonSchema | TSchema, full: JsonSchema 
     // branch no full value reaches) is still a problem: the projector refuses such a schema.
     prover.reportUnseen(shapeIssues(shape))
   } catch (error) {
-    if (error instanceof RangeError) throw new TypeError('proveViewSubset: a schema is nested deeper than the call stack allows, or is a cycle of JavaScript objects', { cause: error })
+    if (error instanceof RangeError) {
+      const problem = 'a schema is nested deeper than the call stack allows, or is a cycle of JavaScript objects'
+      throw schemaArgumentInvalid(`proveViewSubset: ${problem}`, { path: '', code: 'too_deep', message: problem }, error)
+    }
     throw error
   }
   const violations = prover.violations()

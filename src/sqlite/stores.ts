@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3'
 import { ApprovalConfigError, grantKeyText } from 'result-views'
-import type { ApprovalGrant, ApprovalGrantStore, ApprovalStores, ApprovalTokenRecord, ApprovalTokenStore, GrantKey, PendingApprovalRecord, PendingApprovalStore, PendingState } from 'result-views'
+import type { ApprovalGrant, ApprovalGrantStore, ApprovalStores, ApprovalTokenRecord, ApprovalTokenStore, GrantKey, PendingApprovalRecord, PendingApprovalStore, PendingState, UsageProblem } from 'result-views'
 import { prepareDatabase, SCHEMA_VERSION, TABLES } from './schema.js'
 
 /** Options of {@link createSqliteApprovalStores}. */
@@ -32,10 +32,10 @@ export interface SqliteApprovalStores extends ApprovalStores {
 export function createSqliteApprovalStores(options: SqliteApprovalStoresOptions): SqliteApprovalStores {
   const filename = options?.filename
   const busyTimeoutMs = options?.busyTimeoutMs ?? 5_000
-  const problems = []
-  if (typeof filename !== 'string' || filename.length === 0) problems.push({ path: '/filename', message: 'filename must be a non-empty path' })
+  const problems: UsageProblem[] = []
+  if (typeof filename !== 'string' || filename.length === 0) problems.push({ path: '/filename', code: 'invalid_filename', message: 'filename must be a non-empty path' })
   if (typeof busyTimeoutMs !== 'number' || !Number.isSafeInteger(busyTimeoutMs) || busyTimeoutMs < 0) {
-    problems.push({ path: '/busyTimeoutMs', message: 'busyTimeoutMs must be a non-negative integer of milliseconds' })
+    problems.push({ path: '/busyTimeoutMs', code: 'invalid_duration', message: 'busyTimeoutMs must be a non-negative integer of milliseconds' })
   }
   if (problems.length > 0) throw new ApprovalConfigError(problems)
 
@@ -43,7 +43,7 @@ export function createSqliteApprovalStores(options: SqliteApprovalStoresOptions)
   const found = prepareDatabase(db, busyTimeoutMs)
   if (found > SCHEMA_VERSION) {
     db.close()
-    throw new ApprovalConfigError([{ path: '/filename', message: `the database has approval schema version ${found}; this version of result-views reads up to ${SCHEMA_VERSION}` }])
+    throw new ApprovalConfigError([{ path: '/filename', code: 'schema_version_unsupported', message: `the database has approval schema version ${found}; this version of result-views reads up to ${SCHEMA_VERSION}` }])
   }
   return Object.freeze({ tokens: tokenStore(db), grants: grantStore(db), pending: pendingStore(db), database: db, close: () => db.close() })
 }

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import type { TSchema } from 'typebox'
-import type { JsonSchema } from 'result-views'
+import { UsageError, type JsonSchema } from 'result-views'
 import { cloneJson } from '../json/clone.js'
 import { appendPointer } from '../json/pointer.js'
 import { createAjv } from './ajv-validators.js'
@@ -41,7 +41,10 @@ const ROOT_KEY = 'result-views:arbitrary-root'
 
 function readOption(value: number | undefined, name: string, fallback: number, min: number): number {
   if (value === undefined) return fallback
-  if (!Number.isInteger(value) || value < min) throw new RangeError(`jsonSchemaArbitrary: option "${name}" must be an integer ≥ ${min}, got ${String(value)}`)
+  if (!Number.isInteger(value) || value < min) {
+    const problem = `option "${name}" must be an integer ≥ ${min}, got ${String(value)}`
+    throw new UsageError({ code: 'testing_argument_invalid', subject: 'jsonSchemaArbitrary options', problems: [{ path: `/${name}`, code: 'invalid_option', message: problem }], message: `jsonSchemaArbitrary: ${problem}` })
+  }
   return value
 }
 
@@ -85,7 +88,8 @@ function lastToken(pointer: string): string {
  * @throws SchemaArbitraryError (a `TypeError`, `code: 'schema_arbitrary_unsupported'`) naming the
  *   keyword and its JSON Pointer, for an unsupported keyword or combination, an invalid keyword
  *   value, an unresolved `$ref`, or a schema with no valid value within the bounds.
- * @throws RangeError for an option that is not an integer in range.
+ * @throws UsageError (`code: 'testing_argument_invalid'`, problem `invalid_option` at `/<option>`) for
+ *   an option that is not an integer in range.
  */
 export function jsonSchemaArbitrary(schema: JsonSchema | TSchema | boolean, options: JsonSchemaArbitraryOptions = {}): fc.Arbitrary<unknown> {
   const maxDepth = readOption(options.maxDepth, 'maxDepth', DEFAULT_MAX_DEPTH, 1)

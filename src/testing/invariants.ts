@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import type { ErrorObject, ValidateFunction } from 'ajv'
-import type { ViewedTool } from 'result-views'
+import { UsageError, type ViewedTool } from 'result-views'
 import { appendPointer } from '../json/pointer.js'
 import { validatorFor } from './ajv-validators.js'
 import { jsonSchemaArbitrary, type JsonSchemaArbitraryOptions } from './arbitraries.js'
@@ -99,7 +99,8 @@ function assertViewedTool(tool: ViewedTool): void {
     typeof candidate.output?.compact !== 'object' || candidate.output.compact === null ||
     typeof candidate.output.full !== 'object' || candidate.output.full === null
   ) {
-    throw new TypeError('assertViewsConsistent: expected a viewed tool (output.compact, output.full and project)')
+    const problem = 'expected a viewed tool (output.compact, output.full and project)'
+    throw new UsageError({ code: 'testing_argument_invalid', subject: 'assertViewsConsistent tool', problems: [{ path: '', code: 'not_a_viewed_tool', message: problem }], message: `assertViewsConsistent: ${problem}` })
   }
 }
 
@@ -121,12 +122,16 @@ function assertViewedTool(tool: ViewedTool): void {
  *   `reason`, `pointer`, `value`, `seed`, `run`, `counterexamplePath` and the shrunk
  *   `counterexample` (the full record); its message names the pointer and the value.
  * @throws SchemaArbitraryError when the full schema uses a keyword the generator does not support.
- * @throws TypeError when `tool` is not a viewed tool; RangeError for a bad `runs`.
+ * @throws UsageError (`code: 'testing_argument_invalid'`, a `TypeError`) when `tool` is not a viewed
+ *   tool (problem `not_a_viewed_tool`) or `runs` is not an integer ≥ 1 (`invalid_option` at `/runs`).
  */
 export function assertViewsConsistent(tool: ViewedTool, options: ViewsConsistencyOptions = {}): void {
   assertViewedTool(tool)
   const runs = options.runs ?? DEFAULT_VIEW_CHECK_RUNS
-  if (!Number.isInteger(runs) || runs < 1) throw new RangeError(`assertViewsConsistent: "runs" must be an integer ≥ 1, got ${String(runs)}`)
+  if (!Number.isInteger(runs) || runs < 1) {
+    const problem = `"runs" must be an integer ≥ 1, got ${String(runs)}`
+    throw new UsageError({ code: 'testing_argument_invalid', subject: 'assertViewsConsistent options', problems: [{ path: '/runs', code: 'invalid_option', message: problem }], message: `assertViewsConsistent: ${problem}` })
+  }
   const generatorOptions: JsonSchemaArbitraryOptions = {}
   if (options.maxDepth !== undefined) generatorOptions.maxDepth = options.maxDepth
   if (options.maxArrayLength !== undefined) generatorOptions.maxArrayLength = options.maxArrayLength

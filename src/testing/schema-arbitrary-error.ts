@@ -1,3 +1,4 @@
+import { UsageError } from 'result-views'
 import { defineBrand } from '../errors/brand.js'
 
 const brand = defineBrand('result-views.SchemaArbitraryError')
@@ -26,20 +27,31 @@ export type SchemaArbitraryProblem =
 
 /**
  * Thrown synchronously by `jsonSchemaArbitrary` (while compiling, never while sampling) when it
- * cannot generate valid values for a schema. A `TypeError` subclass: the schema is the caller's
- * misuse of the generator, not a property failure. `code` is always `'schema_arbitrary_unsupported'`;
+ * cannot generate valid values for a schema: the schema is the caller's misuse of the generator,
+ * not a property failure. A `UsageError` (root entry; a `TypeError`) with
+ * `code: 'schema_arbitrary_unsupported'` and one problem `{ path: pointer, code: problem, message }`;
  * `keyword` names the keyword at fault and `pointer` is its JSON Pointer (RFC 6901) inside the
  * schema, e.g. `/properties/tags/allOf`. Match on `code` or use {@link isSchemaArbitraryError}.
  */
-export class SchemaArbitraryError extends TypeError {
+export class SchemaArbitraryError extends UsageError {
+  /** Always `'SchemaArbitraryError'`. */
   override readonly name = 'SchemaArbitraryError'
-  readonly code = 'schema_arbitrary_unsupported' as const
+  /** Always `'schema_arbitrary_unsupported'` (`docs/errors.md` "Misuse errors"). */
+  declare readonly code: 'schema_arbitrary_unsupported'
+  /** Why the schema was refused (also the problem's `code`). */
   readonly problem: SchemaArbitraryProblem
+  /** The keyword at fault (`''` when the problem is not one keyword's). */
   readonly keyword: string
+  /** The JSON Pointer of the keyword (or subschema) inside the schema (also the problem's `path`). */
   readonly pointer: string
 
   constructor(problem: SchemaArbitraryProblem, keyword: string, pointer: string, detail: string) {
-    super(`jsonSchemaArbitrary: ${detail} (${keyword === '' ? '' : `keyword "${keyword}" `}at "${pointer}")`)
+    super({
+      code: 'schema_arbitrary_unsupported',
+      subject: 'schema',
+      problems: [{ path: pointer, code: problem, message: detail }],
+      message: `jsonSchemaArbitrary: ${detail} (${keyword === '' ? '' : `keyword "${keyword}" `}at "${pointer}")`,
+    })
     this.problem = problem
     this.keyword = keyword
     this.pointer = pointer
@@ -47,7 +59,7 @@ export class SchemaArbitraryError extends TypeError {
   }
 }
 
-/** True for a {@link SchemaArbitraryError} from any copy of this library (checks a global brand). */
+/** True for a {@link SchemaArbitraryError} from any copy of this library (checks its own global brand, not `instanceof`). */
 export function isSchemaArbitraryError(value: unknown): value is SchemaArbitraryError {
   return brand.has(value)
 }

@@ -10,7 +10,8 @@ import type { View } from '../views/view.js'
 import { brandTool } from './brand.js'
 import { defaultPreview, quotedPropertyNames, type QuotedKeys } from './preview.js'
 import { selectorConflicts } from './selector-conflicts.js'
-import { ToolDefinitionError, type DefinitionProblem } from './tool-definition-error.js'
+import type { UsageProblem } from '../errors/usage-error.js'
+import { ToolDefinitionError } from './tool-definition-error.js'
 import type {
   SingleResultTool,
   SingleResultToolDefinition,
@@ -60,7 +61,7 @@ export function defineTool(definition: ToolDefinition): ViewedTool | SingleResul
 }
 
 function defineChecked(definition: ToolDefinition): ViewedTool | SingleResultTool {
-  const problems: DefinitionProblem[] = []
+  const problems: UsageProblem[] = []
   const problem = (path: string, code: string, message: string): void => {
     problems.push({ path, code, message })
   }

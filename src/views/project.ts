@@ -3,6 +3,7 @@ import type { JsonSchema } from '../schema/json-schema.js'
 import { assertPlainJson } from '../json/canonical.js'
 import { isJsonValueError } from '../json/json-value-error.js'
 import { readCompactSchema, shapeIssues } from '../schema/compact-shape.js'
+import { schemaArgumentInvalid } from '../schema/schema-argument-error.js'
 import { isSchema } from '../schema/subset.js'
 import { asJsonValueError, jsonLeaf } from './json-leaf.js'
 import { PlanCompiler } from './projection-plan.js'
@@ -46,7 +47,7 @@ export type Projector = (full: unknown) => unknown
  *
  * @param compact - the compact view schema (plain JSON Schema or TypeBox).
  * @returns the projector.
- * @throws TypeError if the schema is not a plain JSON schema (a boolean or a plain object, plain
+ * @throws UsageError (`code: 'schema_argument_invalid'`, a `TypeError`) if the schema is not a plain JSON schema (a boolean or a plain object, plain
  *   JSON throughout), or has a problem `proveViewSubset` reports for the compact side: projection
  *   would be ambiguous (a union with several object branches and no required literal tag, or
  *   several different array branches), a keyword the proof cannot read (`prefixItems`, `allOf`,
@@ -58,26 +59,33 @@ export function compileProjector(compact: JsonSchema | TSchema): Projector {
     return compile(compact)
   } catch (error) {
     if (error instanceof RangeError) {
-      throw new TypeError('compileProjector: the schema is nested deeper than the call stack allows, or is a cycle of JavaScript objects', { cause: error })
+      const problem = 'the schema is nested deeper than the call stack allows, or is a cycle of JavaScript objects'
+      throw schemaArgumentInvalid(`compileProjector: ${problem}`, { path: '', code: 'too_deep', message: problem }, error)
     }
     throw error
   }
 }
 
 function compile(compact: JsonSchema | TSchema): Projector {
-  if (!isSchema(compact)) throw new TypeError('compileProjector: the compact schema must be a JSON Schema (a plain object or a boolean)')
+  if (!isSchema(compact)) {
+    const problem = 'the compact schema must be a JSON Schema (a plain object or a boolean)'
+    throw schemaArgumentInvalid(`compileProjector: ${problem}`, { path: '', code: 'not_a_schema', message: problem })
+  }
   try {
     // Keys it declares become keys of results: a lone surrogate or a Date in it has no place there.
     assertPlainJson(compact)
   } catch (error) {
-    if (isJsonValueError(error)) throw new TypeError(`compileProjector: the compact schema is not plain JSON at "${error.pointer}": ${error.message}`)
+    if (isJsonValueError(error)) {
+      const problem = `the compact schema is not plain JSON at "${error.pointer}": ${error.message}`
+      throw schemaArgumentInvalid(`compileProjector: ${problem}`, { path: error.pointer, code: 'schema_not_json', message: problem })
+    }
     throw error
   }
   const { root } = readCompactSchema(compact)
   // Every issue blocks: the projector copies only what a schema the proof can read allows.
   const blocking = shapeIssues(root)[0]
   if (blocking !== undefined) {
-    throw new TypeError(`compileProjector: ${blocking.message} (at "${blocking.pointer}" of the compact schema)`)
+    throw schemaArgumentInvalid(`compileProjector: ${blocking.message} (at "${blocking.pointer}" of the compact schema)`, { path: blocking.pointer, code: blocking.code, message: blocking.message })
   }
   const { objects, arrays } = new PlanCompiler().parts(root)
   return (full) => {

@@ -2,6 +2,8 @@ import { setOwn } from '../json/clone.js'
 import type { ArrayShape, CompactShape, ObjectShape, UnionDispatch, UnionShape, ValueShape } from '../schema/compact-shape.js'
 import { ARRAY, OBJECT } from '../schema/type-mask.js'
 import { ownJsonCopy } from '../json/own-copy.js'
+import type { UsageError } from '../errors/usage-error.js'
+import { schemaArgumentInvalid } from '../schema/schema-argument-error.js'
 import { assertPlainObject, jsonLeaf, notJsonLeaf } from './json-leaf.js'
 import { objectProjector } from './object-projector.js'
 import type { Parts, Structured } from './parts.js'
@@ -83,7 +85,7 @@ export class PlanCompiler {
       case 'single':
         return this.parts(dispatch.branch).objects
       case 'ambiguous':
-        throw new TypeError(`compileProjector: the union at "${union.pointer}" of the compact schema has several object branches and no required literal tag property (same key, distinct values) to choose one by; projection would be ambiguous`)
+        throw ambiguousUnion(union, 'object branches and no required literal tag property (same key, distinct values) to choose one by')
       case 'tag': {
         const { key } = dispatch
         const byTag = new Map<unknown, Structured>()
@@ -105,7 +107,7 @@ export class PlanCompiler {
         return this.parts(dispatch.branch).arrays
       case 'ambiguous':
       case 'tag':
-        throw new TypeError(`compileProjector: the union at "${union.pointer}" of the compact schema has several array branches with different items; projection would be ambiguous`)
+        throw ambiguousUnion(union, 'array branches with different items')
       default:
         return copyStructured
     }
@@ -171,3 +173,8 @@ export class PlanCompiler {
   }
 }
 
+/** A union the projector cannot choose a branch of (`schema_argument_invalid` / `union_not_discriminated`). */
+function ambiguousUnion(union: UnionShape, what: string): UsageError {
+  const problem = `the union at "${union.pointer}" of the compact schema has several ${what}; projection would be ambiguous`
+  return schemaArgumentInvalid(`compileProjector: ${problem}`, { path: union.pointer, code: 'union_not_discriminated', message: problem })
+}

@@ -47,14 +47,14 @@ describe('createDispatcher({ policy, approvals })', () => {
     )
     expect(isApprovalConfigError(error)).toBe(true)
     expect((error as { code: string }).code).toBe('approval_config_invalid')
-    expect((error as { problems: Array<{ path: string }> }).problems.map((p) => p.path)).toEqual([
-      '/approvals/tokens',
-      '/approvals/grants',
-      '/approvals/prompt',
-      '/approvals/now',
-      '/approvals/timeoutMs',
-      '/approvals/promptTimeoutMs',
-      '/approvals/pendingTtlMs',
+    expect((error as { problems: Array<{ path: string; code: string }> }).problems.map((p) => [p.path, p.code])).toEqual([
+      ['/approvals/tokens', 'invalid_store'],
+      ['/approvals/grants', 'invalid_store'],
+      ['/approvals/prompt', 'invalid_callback'],
+      ['/approvals/now', 'invalid_callback'],
+      ['/approvals/timeoutMs', 'invalid_duration'],
+      ['/approvals/promptTimeoutMs', 'invalid_duration'],
+      ['/approvals/pendingTtlMs', 'invalid_duration'],
     ])
     expect(isApprovalConfigError(thrown(() => createDispatcher({ tools: [], approvals: 'x' as never })))).toBe(true)
   })
@@ -63,9 +63,9 @@ describe('createDispatcher({ policy, approvals })', () => {
     const error = thrown(() => createDispatcher({ tools: [], approvals: { bogus: 1, timeoutMs: 0, 'a/b': true } as never }))
     expect(isApprovalConfigError(error)).toBe(true)
     expect((error as { problems: Array<{ path: string; message: string }> }).problems).toEqual([
-      { path: '/approvals/bogus', message: 'unknown option "bogus" (known: tokens, grants, pending, prompt, timeoutMs, promptTimeoutMs, pendingTtlMs, checkOwner, now)' },
-      { path: '/approvals/a~1b', message: expect.stringContaining('unknown option "a/b"') },
-      { path: '/approvals/timeoutMs', message: 'timeoutMs must be a positive integer of milliseconds' },
+      { path: '/approvals/bogus', code: 'unknown_option', message: 'unknown option "bogus" (known: tokens, grants, pending, prompt, timeoutMs, promptTimeoutMs, pendingTtlMs, checkOwner, now)' },
+      { path: '/approvals/a~1b', code: 'unknown_option', message: expect.stringContaining('unknown option "a/b"') },
+      { path: '/approvals/timeoutMs', code: 'invalid_duration', message: 'timeoutMs must be a positive integer of milliseconds' },
     ])
     expect(createDispatcher({ tools: [], approvals: { timeoutMs: 10, pendingTtlMs: 20, checkOwner: () => 'ok' } })).toBeDefined()
     // A createSqliteApprovalStores bundle carries database and close: passed as is, they are ignored.

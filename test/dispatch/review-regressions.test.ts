@@ -177,7 +177,7 @@ describe('options misuse', () => {
   })
 
   it('refuses an unknown inputDigest origin', () => {
-    expect(() => inputDigest({}, { origin: 'bogus' as never })).toThrow(expect.objectContaining({ code: 'ERR_INVALID_ARG_VALUE' }))
+    expect(() => inputDigest({}, { origin: 'bogus' as never })).toThrow(expect.objectContaining({ code: 'digest_options_invalid', problems: [expect.objectContaining({ path: '/origin', code: 'invalid_origin' })] }))
   })
 })
 

@@ -7,6 +7,16 @@ const [doc = '', misuseDoc = ''] = page.split(/^## Misuse errors$/m)
 const documented = [...doc.matchAll(/^### `([a-z_]+)`$/gm)].map((m) => m[1])
 const documentedMisuse = [...misuseDoc.matchAll(/^#### `([a-z_]+)`$/gm)].map((m) => m[1])
 
+/** The section of one tool error code: from its level-3 heading to the next heading. */
+function sectionOf(code: string): string {
+  return doc.split(`### \`${code}\``)[1]?.split(/\n##/)[0] ?? ''
+}
+
+/** The reasons a code's table lists: the first column of each row, sorted. */
+function documentedReasons(code: string): string[] {
+  return [...sectionOf(code).matchAll(/^\| `([a-z_]+)` \|/gm)].map((m) => m[1]!).sort()
+}
+
 describe('error registry', () => {
   it('documents every registered code in docs/errors.md', () => {
     for (const code of Object.keys(ToolErrorCodes)) expect(documented).toContain(code)
@@ -19,9 +29,19 @@ describe('error registry', () => {
 
   it('documents each code with its kind', () => {
     for (const [code, { kind }] of Object.entries(ToolErrorCodes)) {
-      const section = doc.split(`### \`${code}\``)[1]?.split('\n### ')[0] ?? ''
-      expect(section, code).toContain(`Kind: ${kind}.`)
+      expect(sectionOf(code), code).toContain(`Kind: ${kind}.`)
     }
+  })
+
+  it("documents every registered reason in its code's table, and registers every documented one", () => {
+    for (const [code, { reasons }] of Object.entries(ToolErrorCodes)) {
+      expect(reasons.length, code).toBeGreaterThan(0)
+      expect(documentedReasons(code), code).toEqual([...reasons].sort())
+    }
+  })
+
+  it('registers each reason once per code', () => {
+    for (const [code, { reasons }] of Object.entries(ToolErrorCodes)) expect(new Set(reasons).size, code).toBe(reasons.length)
   })
 })
 

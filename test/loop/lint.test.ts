@@ -346,12 +346,12 @@ describe('lintLoop: misuse', () => {
       }
       return undefined
     }
-    expect(run('tools')).toEqual({ code: 'loop_options_invalid', problems: [{ path: '', message: 'catalog must be an array of tools or tool descriptors' }] })
+    expect(run('tools')).toEqual({ code: 'loop_options_invalid', problems: [{ path: '', code: 'invalid_catalog', message: 'catalog must be an array of tools or tool descriptors' }] })
     expect(run([{}, sessionStatusTool(), sessionStatusTool()])).toEqual({
       code: 'loop_options_invalid',
       problems: [
-        { path: '/0', message: 'not a tool returned by defineTool nor a tool descriptor' },
-        { path: '/2', message: 'tool ID "compozy__session_status" is already in the catalog' },
+        { path: '/0', code: 'not_a_tool', message: 'not a tool returned by defineTool nor a tool descriptor' },
+        { path: '/2', code: 'duplicate_tool_id', message: 'tool ID "compozy__session_status" is already in the catalog' },
       ],
     })
   })

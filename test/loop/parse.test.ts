@@ -37,7 +37,7 @@ describe('parseLoopYaml', () => {
   it('reports YAML syntax errors with line and column', () => {
     const error = thrown(() => parseLoopYaml('graph:\n  nodes:\n    - id: a\n     kind: b\n'))
     expect(error.code).toBe('loop_definition_invalid')
-    expect(error.problems).toEqual([{ path: '', message: 'Sequence item without - indicator', line: 4, column: 1 }])
+    expect(error.problems).toEqual([{ path: '', code: 'yaml_syntax', message: 'Sequence item without - indicator', line: 4, column: 1 }])
     expect(error.message).toBe('loop definition is invalid (1 problem):\n  - line 4, column 1 (/): Sequence item without - indicator')
     const unclosed = thrown(() => parseLoopYaml('graph:\n  nodes: [a, b\n  edges: []\n'))
     expect(unclosed.problems[0]).toMatchObject({ line: 3, column: 3 })
@@ -51,10 +51,10 @@ describe('parseLoopYaml', () => {
     const error = thrown(() => parseLoopYaml(yaml))
     expect(error.code).toBe('loop_definition_invalid')
     expect(error.problems).toEqual([
-      { path: '', message: 'unquoted template: YAML reads "{{ .inputs.x }}" as a mapping, not a string; quote it, e.g. "{{ .inputs.x }}"', line: 7, column: 12 },
+      { path: '', code: 'yaml_unquoted_template', message: 'unquoted template: YAML reads "{{ .inputs.x }}" as a mapping, not a string; quote it, e.g. "{{ .inputs.x }}"', line: 7, column: 12 },
     ])
     const inFlow = thrown(() => parseLoopYaml('graph:\n  nodes: [{id: a, class: c, kind: k, params: {p: x}}]\n  x: {{a}}\n'))
-    expect(inFlow.problems).toEqual([expect.objectContaining({ message: expect.stringContaining('unquoted template: YAML reads "{{a}}"'), line: 3, column: 6 })])
+    expect(inFlow.problems).toEqual([expect.objectContaining({ code: 'yaml_unquoted_template', message: expect.stringContaining('unquoted template: YAML reads "{{a}}"'), line: 3, column: 6 })])
     await new Promise<void>((done) => setImmediate(done))
     process.off('warning', warned)
     const writes = stderr.mock.calls.length
@@ -65,25 +65,25 @@ describe('parseLoopYaml', () => {
 
   it('refuses any other mapping key that is a collection', () => {
     const error = thrown(() => parseLoopYaml('graph:\n  nodes: []\n  ? [a, b]\n  : 1\n'))
-    expect(error.problems).toEqual([{ path: '', message: 'a mapping key must be a string, not a mapping or a list', line: 3, column: 5 }])
+    expect(error.problems).toEqual([{ path: '', code: 'yaml_collection_key', message: 'a mapping key must be a string, not a mapping or a list', line: 3, column: 5 }])
   })
 
   it('reports an unclosed quote where the quote opens, not at the end of the text', () => {
     const error = thrown(() => parseLoopYaml('graph:\n  nodes:\n    - id: "a\n      class: tool\n      kind: k\n'))
-    expect(error.problems).toEqual([{ path: '', message: 'Missing closing "quote: the quoted string that starts here is never closed', line: 3, column: 11 }])
+    expect(error.problems).toEqual([{ path: '', code: 'yaml_syntax', message: 'Missing closing "quote: the quoted string that starts here is never closed', line: 3, column: 11 }])
     const single = thrown(() => parseLoopYaml("graph:\n  nodes: []\n  note: 'abc\n  edges: []\n"))
     expect(single.problems).toEqual([expect.objectContaining({ line: 3, column: 9 })])
   })
 
   it('reports duplicate keys with line and column', () => {
     const error = thrown(() => parseLoopYaml('graph:\n  nodes: []\n  nodes: []\n'))
-    expect(error.problems).toEqual([{ path: '', message: 'Map keys must be unique', line: 3, column: 3 }])
+    expect(error.problems).toEqual([{ path: '', code: 'yaml_syntax', message: 'Map keys must be unique', line: 3, column: 3 }])
   })
 
   it('refuses several documents', () => {
     const error = thrown(() => parseLoopYaml('graph: { nodes: [] }\n---\ngraph: { nodes: [] }\n'))
     expect(error.code).toBe('loop_definition_invalid')
-    expect(error.problems[0]).toMatchObject({ line: 2, column: 1 })
+    expect(error.problems[0]).toMatchObject({ code: 'yaml_syntax', line: 2, column: 1 })
   })
 
   it('refuses alias bombs', () => {
@@ -91,15 +91,16 @@ describe('parseLoopYaml', () => {
     const error = thrown(() => parseLoopYaml(bomb))
     expect(error.code).toBe('loop_definition_invalid')
     expect(error.problems[0]!.message).toMatch(/alias/i)
+    expect(error.problems[0]!.code).toBe('yaml_not_json')
   })
 
   it('locates shape problems in the YAML text', () => {
     const text = 'graph:\n  nodes:\n    - id: ok\n      class: action\n      kind: k\n    - id: 9bad\n      class: action\n      produces: [session..id]\n'
     const error = thrown(() => parseLoopYaml(text))
     expect(error.problems).toEqual([
-      { path: '/graph/nodes/1/id', message: 'node id must be a string of letters, digits, "_" and "-", starting with a letter or "_"', line: 6, column: 11 },
-      { path: '/graph/nodes/1/kind', message: 'node kind must be a non-empty string', line: 6, column: 7 },
-      { path: '/graph/nodes/1/produces/0', message: 'a produces entry must be a dotted output path such as "session.id"', line: 8, column: 18 },
+      { path: '/graph/nodes/1/id', code: 'invalid_node', message: 'node id must be a string of letters, digits, "_" and "-", starting with a letter or "_"', line: 6, column: 11 },
+      { path: '/graph/nodes/1/kind', code: 'invalid_node', message: 'node kind must be a non-empty string', line: 6, column: 7 },
+      { path: '/graph/nodes/1/produces/0', code: 'invalid_node', message: 'a produces entry must be a dotted output path such as "session.id"', line: 8, column: 18 },
     ])
     expect(error.message).toBe(
       'loop definition is invalid (3 problems):\n' +
@@ -111,11 +112,11 @@ describe('parseLoopYaml', () => {
 
   it('refuses a non-JSON YAML value (.inf) at its path', () => {
     const error = thrown(() => parseLoopYaml('graph:\n  nodes:\n    - id: a\n      class: action\n      kind: k\n      params: { n: .inf }\n'))
-    expect(error.problems).toEqual([{ path: '/graph/nodes/0/params/n', message: 'value at "/graph/nodes/0/params/n" is not plain JSON: Infinity is not a finite number', line: 6, column: 20 }])
+    expect(error.problems).toEqual([{ path: '/graph/nodes/0/params/n', code: 'non_json_value', message: 'value at "/graph/nodes/0/params/n" is not plain JSON: Infinity is not a finite number', line: 6, column: 20 }])
   })
 
   it('refuses a source that is not a string', () => {
-    expect(thrown(() => parseLoopYaml(42 as unknown as string)).problems).toEqual([{ path: '', message: 'YAML source must be a string' }])
+    expect(thrown(() => parseLoopYaml(42 as unknown as string)).problems).toEqual([{ path: '', code: 'invalid_source', message: 'YAML source must be a string' }])
   })
 })
 
@@ -138,26 +139,26 @@ describe('parseLoopDefinition', () => {
     )
     expect(error.code).toBe('loop_definition_invalid')
     expect(error.problems).toEqual([
-      { path: '/graph/nodes/0', message: 'a node must be an object with id, class and kind' },
-      { path: '/graph/nodes/1/class', message: 'node class must be a non-empty string' },
-      { path: '/graph/nodes/1/params', message: 'node params must be an object' },
-      { path: '/graph/nodes/1/produces', message: 'node produces must be a list of output paths' },
-      { path: '/graph/nodes/2/produces/0', message: 'a produces entry must be a dotted output path such as "session.id"' },
-      { path: '/graph/nodes/2/produces/2', message: 'a produces entry must be a dotted output path such as "session.id"' },
-      { path: '/graph/edges/0/to', message: 'edge to must be a node id' },
-      { path: '/graph/edges/1', message: 'an edge must be an object with from and to' },
+      { path: '/graph/nodes/0', code: 'invalid_node', message: 'a node must be an object with id, class and kind' },
+      { path: '/graph/nodes/1/class', code: 'invalid_node', message: 'node class must be a non-empty string' },
+      { path: '/graph/nodes/1/params', code: 'invalid_node', message: 'node params must be an object' },
+      { path: '/graph/nodes/1/produces', code: 'invalid_node', message: 'node produces must be a list of output paths' },
+      { path: '/graph/nodes/2/produces/0', code: 'invalid_node', message: 'a produces entry must be a dotted output path such as "session.id"' },
+      { path: '/graph/nodes/2/produces/2', code: 'invalid_node', message: 'a produces entry must be a dotted output path such as "session.id"' },
+      { path: '/graph/edges/0/to', code: 'invalid_edge', message: 'edge to must be a node id' },
+      { path: '/graph/edges/1', code: 'invalid_edge', message: 'an edge must be an object with from and to' },
     ])
   })
 
   it.each([
-    [null, '', 'a loop definition must be an object with a "graph"'],
-    [[], '', 'a loop definition must be an object with a "graph"'],
-    [{}, '/graph', 'graph must be an object with "nodes" (and optionally "edges")'],
-    [{ graph: { nodes: {} } }, '/graph/nodes', 'graph.nodes must be a list of nodes'],
-    [{ graph: { edges: [] } }, '/graph/nodes', 'graph.nodes must be a list of nodes'],
-    [{ graph: { nodes: [], edges: 1 } }, '/graph/edges', 'graph.edges must be a list of edges'],
-  ])('refuses %j', (value, path, message) => {
-    expect(thrown(() => parseLoopDefinition(value)).problems).toEqual([{ path, message }])
+    [null, '', 'invalid_definition', 'a loop definition must be an object with a "graph"'],
+    [[], '', 'invalid_definition', 'a loop definition must be an object with a "graph"'],
+    [{}, '/graph', 'invalid_graph', 'graph must be an object with "nodes" (and optionally "edges")'],
+    [{ graph: { nodes: {} } }, '/graph/nodes', 'invalid_graph', 'graph.nodes must be a list of nodes'],
+    [{ graph: { edges: [] } }, '/graph/nodes', 'invalid_graph', 'graph.nodes must be a list of nodes'],
+    [{ graph: { nodes: [], edges: 1 } }, '/graph/edges', 'invalid_graph', 'graph.edges must be a list of edges'],
+  ])('refuses %j', (value, path, code, message) => {
+    expect(thrown(() => parseLoopDefinition(value)).problems).toEqual([{ path, code, message }])
   })
 
   it('accepts a graph without edges (edges are optional)', () => {
@@ -166,7 +167,7 @@ describe('parseLoopDefinition', () => {
 
   it('refuses values that are not plain JSON', () => {
     const error = thrown(() => parseLoopDefinition({ graph: { nodes: [{ id: 'a', class: 'c', kind: 'k', params: { when: new Date(0) } }] } }))
-    expect(error.problems).toEqual([{ path: '/graph/nodes/0/params/when', message: expect.stringContaining('is not plain JSON') }])
+    expect(error.problems).toEqual([{ path: '/graph/nodes/0/params/when', code: 'non_json_value', message: expect.stringContaining('is not plain JSON') }])
   })
 
   it('keeps a __proto__ key as data', () => {

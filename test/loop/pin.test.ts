@@ -117,12 +117,12 @@ describe('migrateRunSnapshot (spec 000 "Migration")', () => {
   })
 
   it('refuses malformed snapshots, listing every problem', () => {
-    expect(caught(() => migrateRunSnapshot(null))).toMatchObject({ code: 'loop_snapshot_invalid', problems: [{ path: '', message: 'a run snapshot must be an object with "pins"' }] })
+    expect(caught(() => migrateRunSnapshot(null))).toMatchObject({ code: 'loop_snapshot_invalid', problems: [{ path: '', code: 'invalid_snapshot', message: 'a run snapshot must be an object with "pins"' }] })
     expect(caught(() => migrateRunSnapshot({ version: 3 }))).toMatchObject({
       code: 'loop_snapshot_invalid',
       problems: [
-        { path: '/version', message: 'unknown snapshot version 3 (expected 1 or 2)' },
-        { path: '/pins', message: 'pins must be an object keyed by node id' },
+        { path: '/version', code: 'unknown_version', message: 'unknown snapshot version 3 (expected 1 or 2)' },
+        { path: '/pins', code: 'invalid_pins', message: 'pins must be an object keyed by node id' },
       ],
     })
     expect(
@@ -132,11 +132,11 @@ describe('migrateRunSnapshot (spec 000 "Migration")', () => {
         }),
       ).problems,
     ).toEqual([
-      { path: '/pins/a', message: 'a pin must be an object with tool_id and schema_digest' },
-      { path: '/pins/b~1c/tool_id', message: 'tool_id must be a non-empty string' },
-      { path: '/pins/b~1c/schema_digest', message: 'schema_digest must be 64 lowercase hex characters' },
-      { path: '/pins/d/schema_digest', message: 'schema_digest must be 64 lowercase hex characters' },
-      { path: '/pins/d/result_view', message: 'result_view must be "compact" or "full"' },
+      { path: '/pins/a', code: 'invalid_pin', message: 'a pin must be an object with tool_id and schema_digest' },
+      { path: '/pins/b~1c/tool_id', code: 'invalid_pin', message: 'tool_id must be a non-empty string' },
+      { path: '/pins/b~1c/schema_digest', code: 'invalid_pin', message: 'schema_digest must be 64 lowercase hex characters' },
+      { path: '/pins/d/schema_digest', code: 'invalid_pin', message: 'schema_digest must be 64 lowercase hex characters' },
+      { path: '/pins/d/result_view', code: 'invalid_pin', message: 'result_view must be "compact" or "full"' },
     ])
   })
 
@@ -144,7 +144,7 @@ describe('migrateRunSnapshot (spec 000 "Migration")', () => {
     'refuses the schema digest %j (not 64 lowercase hex)',
     (digest) => {
       expect(caught(() => migrateRunSnapshot({ pins: { a: { tool_id: 't', result_view: 'full', schema_digest: digest } } })).problems).toEqual([
-        { path: '/pins/a/schema_digest', message: 'schema_digest must be 64 lowercase hex characters' },
+        { path: '/pins/a/schema_digest', code: 'invalid_pin', message: 'schema_digest must be 64 lowercase hex characters' },
       ])
     },
   )
@@ -160,11 +160,11 @@ describe('migrateRunSnapshot (spec 000 "Migration")', () => {
   it('refuses superseded digest mappings that are not 64 lowercase hex on both sides', () => {
     const good = 'a'.repeat(64)
     expect(caught(() => migrateRunSnapshot({ pins: {} }, { supersededDigests: { 'sha256:legacy': good, [good]: 'B'.repeat(64), ['c'.repeat(64)]: 'd'.repeat(64) } })).problems).toEqual([
-      { path: '/supersededDigests/sha256:legacy', message: 'a superseded digest mapping must map 64 lowercase hex characters to 64 lowercase hex characters' },
-      { path: `/supersededDigests/${good}`, message: 'a superseded digest mapping must map 64 lowercase hex characters to 64 lowercase hex characters' },
+      { path: '/supersededDigests/sha256:legacy', code: 'invalid_superseded_digests', message: 'a superseded digest mapping must map 64 lowercase hex characters to 64 lowercase hex characters' },
+      { path: `/supersededDigests/${good}`, code: 'invalid_superseded_digests', message: 'a superseded digest mapping must map 64 lowercase hex characters to 64 lowercase hex characters' },
     ])
     expect(caught(() => migrateRunSnapshot({ pins: {} }, { supersededDigests: 'x' as never })).problems).toEqual([
-      { path: '/supersededDigests', message: 'supersededDigests must be an object of digest → digest' },
+      { path: '/supersededDigests', code: 'invalid_superseded_digests', message: 'supersededDigests must be an object of digest → digest' },
     ])
   })
 
@@ -172,7 +172,7 @@ describe('migrateRunSnapshot (spec 000 "Migration")', () => {
     const pin = { tool_id: 't', schema_digest: 'd'.repeat(64) }
     expect(caught(() => migrateRunSnapshot({ version: 2, pins: { b: pin } }))).toMatchObject({
       code: 'loop_snapshot_invalid',
-      problems: [{ path: '/pins/b/result_view', message: 'a version 2 pin must record result_view ("compact" or "full")' }],
+      problems: [{ path: '/pins/b/result_view', code: 'invalid_pin', message: 'a version 2 pin must record result_view ("compact" or "full")' }],
     })
     expect(migrateRunSnapshot({ version: 1, pins: { b: pin } }).pins.b!.result_view).toBe('full')
     expect(migrateRunSnapshot({ pins: { b: pin } }).pins.b!.result_view).toBe('full')

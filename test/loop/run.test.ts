@@ -185,7 +185,7 @@ describe('runLoop: pre-view snapshots (spec 000 "Migration")', () => {
     const error = await rejection(runLoop(edited, { dispatcher: recording, inputs: { session_id: 's' }, actions, snapshot: preView }))
     expect(error).toMatchObject({
       code: 'loop_snapshot_invalid',
-      problems: [{ path: '/pins/inspect/result_view', message: 'the snapshot pins view "full" for node "inspect", whose params select result_view "compact"' }],
+      problems: [{ path: '/pins/inspect/result_view', code: 'view_mismatch', message: 'the snapshot pins view "full" for node "inspect", whose params select result_view "compact"' }],
     })
   })
 
@@ -207,12 +207,12 @@ describe('runLoop: pre-view snapshots (spec 000 "Migration")', () => {
     expect(error).toMatchObject({
       code: 'loop_snapshot_invalid',
       problems: [
-        { path: '/pins/inspect/tool_id', message: 'the snapshot pins tool "compozy__skill_view" for node "inspect", whose kind is "compozy__session_status"' },
-        { path: '/pins/ghost', message: 'the snapshot pins node "ghost", which the definition does not have' },
+        { path: '/pins/inspect/tool_id', code: 'tool_mismatch', message: 'the snapshot pins tool "compozy__skill_view" for node "inspect", whose kind is "compozy__session_status"' },
+        { path: '/pins/ghost', code: 'unknown_node', message: 'the snapshot pins node "ghost", which the definition does not have' },
       ],
     })
     const missing = await rejection(runLoop(parseLoopYaml(specLoopYaml), { dispatcher: recording, actions, snapshot: { pins: {} } }))
-    expect(missing.problems).toEqual([{ path: '/pins', message: 'node "inspect" calls tool "compozy__session_status", but the snapshot has no pin for it' }])
+    expect(missing.problems).toEqual([{ path: '/pins', code: 'missing_pin', message: 'node "inspect" calls tool "compozy__session_status", but the snapshot has no pin for it' }])
   })
 
   it('refuses at start a snapshot whose pinned view contradicts the literal result_view of the node', async () => {
@@ -225,7 +225,7 @@ describe('runLoop: pre-view snapshots (spec 000 "Migration")', () => {
     const error = await rejection(runLoop(edited, { dispatcher: counting, actions, inputs: { session_id: 's' }, snapshot: compactPin }))
     expect(error).toMatchObject({
       code: 'loop_snapshot_invalid',
-      problems: [{ path: '/pins/inspect/result_view', message: 'the snapshot pins view "compact" for node "inspect", whose params select result_view "full"' }],
+      problems: [{ path: '/pins/inspect/result_view', code: 'view_mismatch', message: 'the snapshot pins view "compact" for node "inspect", whose params select result_view "full"' }],
     })
     expect(invoked).toBe(0)
     // A node that selects no view runs under the view it pinned (a translated pre-view pin is full).
@@ -425,13 +425,13 @@ describe('runLoop: misuse', () => {
     const definition = loop([{ id: 'a', kind: 'k' }])
     expect(await rejection(runLoop(definition, { dispatcher: {} as LoopDispatcher }))).toMatchObject({
       code: 'loop_options_invalid',
-      problems: [{ path: '/dispatcher', message: 'dispatcher must have invoke, describe and list (a createDispatcher result)' }],
+      problems: [{ path: '/dispatcher', code: 'invalid_dispatcher', message: 'dispatcher must have invoke, describe and list (a createDispatcher result)' }],
     })
     const bad = { dispatcher: recording, inputs: { when: new Date(0) }, actions: { k: 'nope' }, scope: 'ws' } as never
     expect((await rejection(runLoop(definition, bad))).problems).toEqual([
-      { path: '/inputs/when', message: 'value at "/when" is not plain JSON: an instance of Date, not a plain object' },
-      { path: '/actions/k', message: 'action "k" must be a function' },
-      { path: '/scope', message: 'scope must be an object' },
+      { path: '/inputs/when', code: 'non_json_value', message: 'value at "/when" is not plain JSON: an instance of Date, not a plain object' },
+      { path: '/actions/k', code: 'invalid_action', message: 'action "k" must be a function' },
+      { path: '/scope', code: 'invalid_scope', message: 'scope must be an object' },
     ])
     expect((await rejection(runLoop(definition, null as never))).code).toBe('loop_options_invalid')
   })

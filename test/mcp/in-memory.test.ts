@@ -4,7 +4,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js'
 import Type from 'typebox'
 import { describe, expect, it } from 'vitest'
 import { createDispatcher, defineTool, type Dispatcher, type InvokeOutcome, type InvokeRequest } from 'result-views'
-import { createMcpServer, isMcpOptionsError, MCP_OUTCOME_META_KEY, type McpServerOptions } from 'result-views/mcp'
+import { createMcpServer, isMcpOptionsError, MCP_OUTCOME_META_KEY, type McpOptionsError, type McpServerOptions } from 'result-views/mcp'
 import { exampleDispatcher } from '../../examples/mcp-server.js'
 import { extensionTool, noteTool, skillTool } from '../support/tools.js'
 import { describeExampleCatalogOverMcp, expectRecord, expectToolError, textOf, type Connection } from './example-catalog-contract.js'
@@ -265,9 +265,9 @@ describe('createMcpServer over the in-memory transport', () => {
     }
     expect(isMcpOptionsError(thrown)).toBe(true)
     expect(thrown).toMatchObject({ code: 'mcp_options_invalid' })
-    expect((thrown as { problems: string[] }).problems).toEqual([
-      'unknown option "bogus" (known: name, version, scope, toolCallIdPrefix, instructions)',
-      'unknown option "toolCallIDPrefix" (known: name, version, scope, toolCallIdPrefix, instructions)',
+    expect((thrown as McpOptionsError).problems).toEqual([
+      { path: '/bogus', code: 'unknown_option', message: 'unknown option "bogus" (known: name, version, scope, toolCallIdPrefix, instructions)' },
+      { path: '/toolCallIDPrefix', code: 'unknown_option', message: 'unknown option "toolCallIDPrefix" (known: name, version, scope, toolCallIdPrefix, instructions)' },
     ])
     expect(() => createMcpServer(dispatcher, { name: 'x', version: '1', instructions: 'hi', scope: {}, toolCallIdPrefix: 'p' })).not.toThrow()
   })
@@ -340,7 +340,7 @@ describe('createMcpServer over the in-memory transport', () => {
       }
       expect(isMcpOptionsError(thrown)).toBe(true)
       expect(thrown).toMatchObject({ code: 'mcp_options_invalid' })
-      expect((thrown as { problems: string[] }).problems.length).toBeGreaterThan(0)
+      expect((thrown as McpOptionsError).problems.length).toBeGreaterThan(0)
     }
     let both: unknown
     try {

@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import Type from 'typebox'
 import { describe, expect, it } from 'vitest'
 import { describeTool, defineTool } from 'result-views'
-import { isMcpOptionsError, measureCatalog, toMcpTool } from 'result-views/mcp'
+import { isMcpOptionsError, measureCatalog, toMcpTool, type McpOptionsError } from 'result-views/mcp'
 import { exampleTools } from '../../examples/tools/catalog.js'
 import { noteTool, skillTool } from '../support/tools.js'
 
@@ -67,21 +67,21 @@ describe('measureCatalog', () => {
 })
 
 describe('measureCatalog argument checks (McpOptionsError, code mcp_options_invalid)', () => {
-  const problemsOf = (run: () => unknown): string[] => {
+  const problemsOf = (run: () => unknown): Array<{ path: string; code: string; message: string }> => {
     try {
       run()
     } catch (error) {
       expect(isMcpOptionsError(error)).toBe(true)
       expect(error).toMatchObject({ code: 'mcp_options_invalid' })
       expect((error as Error).message.startsWith('measureCatalog tools is invalid: ')).toBe(true)
-      return [...(error as { problems: string[] }).problems]
+      return [...(error as McpOptionsError).problems]
     }
     throw new Error('expected measureCatalog to throw')
   }
 
   it('refuses a non-array argument', () => {
     for (const bad of [null, undefined, {}, 'tools', 3]) {
-      expect(problemsOf(() => measureCatalog(bad as never))).toEqual(['tools must be an array of tools from defineTool or tool descriptors'])
+      expect(problemsOf(() => measureCatalog(bad as never))).toEqual([{ path: '', code: 'invalid_catalog', message: 'tools must be an array of tools from defineTool or tool descriptors' }])
     }
   })
 
@@ -90,13 +90,13 @@ describe('measureCatalog argument checks (McpOptionsError, code mcp_options_inva
     const lookalike = { ...note } // copies fields but not the defineTool brand
     const entries = [note, {}, null, lookalike, { tool_id: 'x', description: 'd', input_schema: [] }, undefined]
     expect(problemsOf(() => measureCatalog(entries as never))).toEqual(
-      [1, 2, 3, 4, 5].map((i) => `tools[${i}] must be a tool from defineTool or a tool descriptor (tool_id, description, input_schema)`),
+      [1, 2, 3, 4, 5].map((i) => ({ path: `/${i}`, code: 'not_a_tool', message: `tools[${i}] must be a tool from defineTool or a tool descriptor (tool_id, description, input_schema)` })),
     )
   })
 
   it('rejects a tool_id given twice, whether as tool or descriptor', () => {
     const note = noteTool()
-    expect(problemsOf(() => measureCatalog([note, skillTool(), describeTool(note)]))).toEqual(['tools[2] repeats tool_id "notes__read" of tools[0]'])
+    expect(problemsOf(() => measureCatalog([note, skillTool(), describeTool(note)]))).toEqual([{ path: '/2', code: 'duplicate_tool_id', message: 'tools[2] repeats tool_id "notes__read" of tools[0]' }])
   })
 
   it('strips $schema from model_bytes as from mcp_bytes, so model_bytes = mcp_bytes + one byte per tool', () => {

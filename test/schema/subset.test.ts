@@ -337,6 +337,9 @@ describe('proveViewSubset: arguments and limits', () => {
       [undefined, {}],
     ]) {
       expect(() => proveViewSubset(compact as JsonSchema, full as JsonSchema)).toThrow(TypeError)
+      expect(() => proveViewSubset(compact as JsonSchema, full as JsonSchema)).toThrow(
+        expect.objectContaining({ name: 'UsageError', code: 'schema_argument_invalid', problems: [expect.objectContaining({ path: '', code: 'not_a_schema' })] }),
+      )
     }
     expect(proveViewSubset(true, {})).toEqual({ ok: true })
   })
@@ -361,6 +364,13 @@ describe('proveViewSubset and compileProjector: schemas the call stack cannot fo
     for (const schema of [cyclic, deep]) {
       expect(() => proveViewSubset(schema as JsonSchema, schema as JsonSchema)).toThrow(TypeError)
       expect(() => compileProjector(schema as JsonSchema)).toThrow(TypeError)
+      expect(() => proveViewSubset(schema as JsonSchema, schema as JsonSchema)).toThrow(
+        expect.objectContaining({ code: 'schema_argument_invalid', problems: [expect.objectContaining({ path: '', code: 'too_deep' })] }),
+      )
+      // The projector checks the schema is plain JSON first: a cycle, or nesting past 5,000 levels.
+      expect(() => compileProjector(schema as JsonSchema)).toThrow(
+        expect.objectContaining({ code: 'schema_argument_invalid', problems: [expect.objectContaining({ code: 'schema_not_json' })] }),
+      )
     }
   })
 })

@@ -146,6 +146,10 @@ describe('jsonSchemaArbitrary errors', () => {
     } catch (error) {
       expect(isSchemaArbitraryError(error)).toBe(true)
       expect(error).toBeInstanceOf(TypeError)
+      const { problem, pointer, message, problems } = error as SchemaArbitraryError
+      // The one problem says the same as the fields: a UsageError like every misuse error.
+      expect(problems).toEqual([{ path: pointer, code: problem, message: expect.any(String) }])
+      expect(message).toContain(problems[0]!.message)
       return error as SchemaArbitraryError
     }
     throw new Error('expected a SchemaArbitraryError')

@@ -172,6 +172,9 @@ describe('assertViewsConsistent', () => {
 
   it('rejects an object that is not a viewed tool', () => {
     expect(() => assertViewsConsistent({ kind: 'single', output: {} } as unknown as ViewedTool)).toThrow(TypeError)
+    expect(() => assertViewsConsistent({ kind: 'single', output: {} } as unknown as ViewedTool)).toThrow(
+      expect.objectContaining({ code: 'testing_argument_invalid', problems: [expect.objectContaining({ path: '', code: 'not_a_viewed_tool' })] }),
+    )
   })
 })
 

@@ -1,12 +1,12 @@
 import Type from 'typebox'
 import { describe, expect, it } from 'vitest'
-import { ToolDefinitionError, defineTool, isToolDefinitionError, type DefinitionProblem } from 'result-views'
+import { ToolDefinitionError, defineTool, isToolDefinitionError, type UsageProblem } from 'result-views'
 import { NoteCompact, NoteFull } from '../support/tools.js'
 
 const input = Type.Object({ id: Type.String() }, { additionalProperties: false })
 const handler = () => ({ id: 'n', title: 't', body: 'b' })
 
-function problemsOf(definition: unknown): DefinitionProblem[] {
+function problemsOf(definition: unknown): UsageProblem[] {
   try {
     defineTool(definition as Parameters<typeof defineTool>[0])
   } catch (error) {

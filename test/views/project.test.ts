@@ -1,6 +1,6 @@
 import Type from 'typebox'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { compileProjector, proveViewSubset, type JsonSchema } from 'result-views'
+import { compileProjector, isUsageError, proveViewSubset, type JsonSchema, type UsageError } from 'result-views'
 
 const json = (schema: unknown): JsonSchema => JSON.parse(JSON.stringify(schema)) as JsonSchema
 
@@ -195,6 +195,28 @@ describe('compileProjector: errors', () => {
 
   it('throws a TypeError for a $ref that does not resolve', () => {
     expect(() => compileProjector({ type: 'object', properties: { a: { $ref: '#/$defs/Missing' } } })).toThrow(TypeError)
+  })
+
+  it('throws each as a UsageError (schema_argument_invalid) whose one problem is at its JSON Pointer in the schema', () => {
+    const problemOf = (schema: unknown) => {
+      try {
+        compileProjector(schema as JsonSchema)
+      } catch (error) {
+        expect(isUsageError(error)).toBe(true)
+        expect((error as UsageError).code).toBe('schema_argument_invalid')
+        expect((error as UsageError).problems).toHaveLength(1)
+        return (error as UsageError).problems[0]
+      }
+      throw new Error('expected compileProjector to throw')
+    }
+    const untagged = json(Type.Union([Type.Object({ x: Type.String() }), Type.Object({ y: Type.Number() })]))
+    expect(problemOf({ type: 'object', properties: { u: untagged } })).toMatchObject({ path: '/properties/u', code: 'union_not_discriminated' })
+    const arrays = json(Type.Union([Type.Array(Type.Object({ a: Type.String() })), Type.Array(Type.Object({ b: Type.String() }))]))
+    expect(problemOf({ type: 'object', properties: { list: arrays } })).toMatchObject({ path: '/properties/list', code: 'union_not_discriminated' })
+    expect(problemOf({ type: 'object', properties: { a: { $ref: '#/$defs/Missing' } } })).toMatchObject({ path: '/properties/a/$ref', code: 'unresolved_ref' })
+    expect(problemOf({ type: 'array', prefixItems: [] })).toMatchObject({ path: '/prefixItems', code: 'unsupported_keyword' })
+    expect(problemOf({ type: 'object', properties: { a: { const: NaN } } })).toMatchObject({ path: '/properties/a/const', code: 'schema_not_json' })
+    expect(problemOf([])).toMatchObject({ path: '', code: 'not_a_schema' })
   })
 })
 
