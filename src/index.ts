@@ -2,15 +2,15 @@
  * result-views: compact and full result views for agent tools.
  *
  * This file is the public API of the root entry `result-views`. Every export here is a promise
- * to hosts and tool authors: add one only on purpose (the API report `etc/result-views.api.md`
- * shows the change). Named exports only; no `export *`.
+ * to hosts, tool authors and store implementers: add one only on purpose (the API report
+ * `etc/result-views.api.md` shows the change). Named exports only; no `export *`. Grouped by who
+ * reaches for it first.
  *
  * @packageDocumentation
  */
 
-// Defining tools
+// Tool authors: defining a tool (docs/views.md "Defining a viewed tool").
 export { defineTool } from './tool/define.js'
-export { ToolDefinitionError, isToolDefinitionError } from './tool/tool-definition-error.js'
 export type {
   ApprovalRequirement,
   SingleResultTool,
@@ -24,42 +24,39 @@ export type {
   ViewedTool,
   ViewedToolDefinition,
 } from './tool/types.js'
-export type { ToolOrigin } from './views/view.js'
+export type { ToolOrigin, View } from './views/view.js'
 export type { JsonSchema } from './schema/json-schema.js'
+export { ToolDefinitionError, isToolDefinitionError } from './tool/tool-definition-error.js'
 
-// Views: proof and projection
+// Tool authors: the compact ⊆ full proof and the projection (docs/views.md "The subset proof", "Projection").
 export { proveViewSubset, ViewViolationCodes } from './schema/subset.js'
 export type { ViewProof, ViewViolation, ViewViolationCode } from './schema/subset.js'
 export { compileProjector } from './views/project.js'
 export type { Projector } from './views/project.js'
-export type { View } from './views/view.js'
 
-// Canonical JSON and digests
+// Everyone: canonical JSON and digests (docs/views.md "Digests").
 export { canonicalJson } from './json/canonical.js'
 export type { JsonValue } from './json/canonical.js'
-export { JsonValueError, isJsonValueError } from './json/json-value-error.js'
-export type { JsonValueProblem } from './json/json-value-error.js'
 export { schemaDigest } from './digest/schema-digest.js'
 export { inputDigest } from './digest/input-digest.js'
-export type { InputDigestOptions } from './digest/input-digest.js'
+export { JsonValueError, isJsonValueError } from './json/json-value-error.js'
+export type { JsonValueProblem } from './json/json-value-error.js'
 
-// Descriptors
+// Hosts: the dispatcher, its calls and outcomes (docs/views.md "Dispatch").
+export { createDispatcher } from './dispatch/dispatcher.js'
+export type { Dispatcher, DispatcherOptions } from './dispatch/types.js'
+export type { CallScope } from './tool/types.js'
+export type { InvokeError, InvokeOk, InvokeOutcome, InvokePending, InvokeRequest, ToolResult } from './call/call.js'
+export type { ValidationIssue } from './dispatch/validators.js'
+
+// Hosts: discovery, descriptors and scoped diagnostics (docs/views.md "Descriptors", docs/mcp.md).
 export { describeTool } from './tool/descriptor.js'
 export type { ToolDescriptor, ViewContract } from './tool/descriptor.js'
+export type { ScopedToolDescription, ToolAvailability, ToolDiagnostics } from './dispatch/diagnostics.js'
 export { defineToolInfoTool } from './tool/tool-info.js'
 export type { ToolInfoResult, ToolInfoToolOptions } from './tool/tool-info.js'
 
-// Dispatch
-export { createDispatcher } from './dispatch/dispatcher.js'
-export type { Dispatcher, DispatcherOptions } from './dispatch/types.js'
-export type { InvokeError, InvokeOk, InvokeOutcome, InvokePending, InvokeRequest, ToolResult } from './call/call.js'
-export type { CallScope } from './tool/types.js'
-export type { ScopedToolDescription, ToolAvailability, ToolDiagnostics } from './dispatch/diagnostics.js'
-export type { ValidationIssue } from './dispatch/validators.js'
-
-// Hooks, redaction and logging
-export { HookRegistrationError, isHookRegistrationError } from './hooks/hook-registration-error.js'
-export type { HookOptions } from './hooks/registry.js'
+// Hosts: hooks, redaction and logging (docs/hooks.md).
 export type {
   HookEvent,
   HookHandlers,
@@ -72,38 +69,23 @@ export type {
   PreCallHandler,
   PreCallPayload,
 } from './hooks/events.js'
+export type { HookOptions } from './hooks/registry.js'
+export { HookRegistrationError, isHookRegistrationError } from './hooks/hook-registration-error.js'
 export { REDACTED } from './redact/sensitive-paths.js'
-export { silentLogger } from './log/logger.js'
 export type { Logger } from './log/logger.js'
 
-// Policy
+// Hosts: policies (docs/policy.md).
+export type { PolicyAllow, PolicyApprovalRequired, PolicyDecision, PolicyDeny, PolicyRequest, ToolFacts, ToolPolicy } from './policy/policy.js'
+export { defaultToolPolicy } from './policy/policy.js'
 export { createPatternPolicy } from './policy/pattern-policy.js'
 export type { ApprovalMode, PatternPolicy, PatternPolicyOptions } from './policy/pattern-policy.js'
 export { intersectPolicies } from './policy/compose.js'
 export { createRetiredIdFilter, RETIRED_IDS_IGNORED } from './policy/retired.js'
 export type { FilteredPolicyLists, PolicyLists, RetiredIdFilter, RetiredIdFilterOptions } from './policy/retired.js'
-export { defaultToolPolicy, toolFacts } from './policy/policy.js'
-export type { PolicyAllow, PolicyApprovalRequired, PolicyDecision, PolicyDeny, PolicyRequest, ToolFacts, ToolPolicy } from './policy/policy.js'
 export { PolicyDefinitionError, isPolicyDefinitionError } from './policy/policy-definition-error.js'
 
-// Approvals
-export { createMemoryApprovalStores } from './approval/memory-stores.js'
-export { grantKeyText } from './approval/stores.js'
-export type {
-  ApprovalGrant,
-  ApprovalGrantStore,
-  ApprovalStores,
-  ApprovalTokenRecord,
-  ApprovalTokenStore,
-  Awaitable,
-  GrantDecision,
-  GrantKey,
-  GrantScope,
-  PendingApprovalRecord,
-  PendingApprovalStore,
-  PendingState,
-  StoredOutcome,
-} from './approval/stores.js'
+// Hosts: approvals — options, the prompt, and `dispatcher.approvals` with what its methods take
+// and return, for HTTP routes and CLIs (docs/approvals.md).
 export type { ApprovalOptions, ApprovalOwner, ApprovalOwnerCheck } from './approval/options.js'
 export type { ApprovalPrompt, ApprovalPromptAnswer, ApprovalPromptRequest } from './approval/prompt.js'
 export type {
@@ -121,7 +103,28 @@ export type {
 } from './approval/approvals-api.js'
 export { ApprovalConfigError, isApprovalConfigError } from './approval/errors.js'
 
-// Errors
+// Store implementers: the three approval store contracts, their records, the memory stores
+// (docs/approvals.md "Implementing the stores (for hosts)"; `describeApprovalStoreConformance`
+// in result-views/testing).
+export type {
+  ApprovalGrant,
+  ApprovalGrantStore,
+  ApprovalStores,
+  ApprovalTokenRecord,
+  ApprovalTokenStore,
+  Awaitable,
+  GrantDecision,
+  GrantKey,
+  GrantScope,
+  PendingApprovalRecord,
+  PendingApprovalStore,
+  PendingState,
+  StoredOutcome,
+} from './approval/stores.js'
+export { grantKeyText } from './approval/stores.js'
+export { createMemoryApprovalStores } from './approval/memory-stores.js'
+
+// Everyone: errors — run-time outcomes (ToolError) and misuse (UsageError) (docs/errors.md).
 export { ToolError, isToolError } from './errors/tool-error.js'
 export type { ErrorSurface, ToolErrorInit, ToolErrorPayload } from './errors/tool-error.js'
 export { ToolErrorCodes, UsageErrorCodes } from './errors/codes.js'

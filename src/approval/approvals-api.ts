@@ -35,6 +35,7 @@ export interface ApprovalsApi {
 
 /** What `mintApprovalToken` takes: the call a token will authorise. Give exactly one of `input` and `input_digest`. */
 export interface MintApprovalTokenRequest {
+/** The tool the token authorises; must be in the catalog (`tool_not_found` otherwise). */
   tool_id: string
   /** Bound: `workspace_id`, `session_id` and `agent_name` must equal the call's (absent matches only absent). `profile_id` is ignored. */
   scope?: CallScope
@@ -62,15 +63,21 @@ export interface MintedApprovalToken {
  * are the same as leaving them out).
  */
 export interface SetGrantRequest {
+/** The workspace the decision is remembered in. */
   workspace_id: string
+/** The tool it decides for (need not be in the catalog: a grant may precede its tool). */
   tool_id: string
+/** `allow` skips the prompt where the policy asks for approval; `reject` refuses the call. */
   decision: GrantDecision
+/** How wide it is (a grant's breadth, as the spec's PUT body has it; never `exact`). */
   scope: 'agent' | 'tool'
+/** The agent, for `agent` scope (required there, forbidden for `tool` scope). */
   agent_name?: string
 }
 
 /** What `listGrants` takes. */
 export interface ListGrantsRequest {
+/** The workspace whose grants to list. */
   workspace_id: string
   /** Only the grants of this tool. */
   tool_id?: string
@@ -78,17 +85,21 @@ export interface ListGrantsRequest {
 
 /** What `revokeGrant` takes. */
 export interface RevokeGrantRequest {
+/** The workspace that holds the grant. */
   workspace_id: string
+/** The grant's ID (from `setGrant` or `listGrants`). */
   grant_id: string
 }
 
 /** Who asks to show or cancel a pending approval: only the profile that created it may. */
 export interface ApprovalOwnerRequest {
+/** Must be the profile that created the approval (the call's `scope.profile_id`). */
   profile_id: string
 }
 
 /** A decision on a pending approval (spec 001: `--decision approved | denied`). */
 export interface ResolveApprovalRequest {
+/** `approved` runs the call (the current policy is asked again first); `denied` ends it. */
   decision: 'approved' | 'denied'
   /** Must be the profile that created the approval. */
   profile_id: string
@@ -108,21 +119,31 @@ export type ExecutionStatus = 'dispatching' | 'completed' | 'failed'
 
 /** A pending approval as `show`, `resolve` and `cancel` return it. */
 export interface PendingApprovalView {
+/** The approval's ID. */
   readonly approval_id: string
+/** The tool the approved call runs. */
   readonly tool_id: string
+/** The `tool_call_id` of the call that asked; the approved call reuses it. */
   readonly tool_call_id: string
   /** The recorded owner (the call's scope). */
   readonly scope: Readonly<CallScope>
   /** The input as sent, including `result_view`. */
   readonly input: unknown
+/** `sha256:<64 hex>` of the input without a native tool's `result_view`. */
   readonly input_digest: string
+/** The policy's reason for asking, when it gave one. */
   readonly reason?: string
+/** Where it stands: `pending`, `approved`, `denied`, `canceled` or `expired` (a pending one past `expires_at`). */
   readonly status: ApprovalStatus
   /** Present once approved: `dispatching`, then `completed` or `failed`. */
   readonly execution_status?: ExecutionStatus
+/** When it was opened (ISO 8601 UTC). */
   readonly created_at: string
+/** When a pending approval stops accepting a decision (ISO 8601 UTC). */
   readonly expires_at: string
+/** When it was approved, denied, canceled or expired (ISO 8601 UTC). */
   readonly decided_at?: string
+/** When the approved call's outcome was recorded (ISO 8601 UTC). */
   readonly finished_at?: string
   /** The approved call's outcome, once `execution_status` is `completed` or `failed`. */
   readonly outcome?: InvokeOk | InvokeError
@@ -144,12 +165,27 @@ export function invalid(problem: string): never {
   throw approvalRequestInvalid('field_invalid', problem)
 }
 
-/** The argument as a record of its own keys, or a `field_invalid` rejection. Keys outside `allowed` are refused. */
+/**
+ * The argument's own fields, read once into a new record (so a getter or Proxy cannot answer one
+ * check and then another), or a `field_invalid` rejection: for a non-object, a key outside
+ * `allowed`, or an argument that cannot be read (a getter or Proxy that throws).
+ */
 export function recordOf(value: unknown, what: string, allowed: readonly string[]): Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) invalid(`${what} must be an object`)
-  const record = value as Record<string, unknown>
-  const extra = Object.keys(record).filter((key) => !allowed.includes(key))
-  if (extra.length > 0) invalid(`${what} has unknown field ${JSON.stringify(extra[0]!.slice(0, 64))}`)
+  let extra: string | undefined
+  const record: Record<string, unknown> = Object.create(null)
+  try {
+    for (const key of Object.keys(value)) {
+      if (!allowed.includes(key)) {
+        extra = key
+        break
+      }
+      record[key] = (value as Record<string, unknown>)[key]
+    }
+  } catch {
+    invalid(`${what} could not be read (a getter or a Proxy threw)`)
+  }
+  if (extra !== undefined) invalid(`${what} has unknown field ${JSON.stringify(extra.slice(0, 64))}`)
   return record
 }
 

@@ -20,6 +20,7 @@ export const DEFAULT_PENDING_TTL_MS = 15 * 60_000
 
 /** Who owns a pending approval, as the host's owner check sees it. */
 export interface ApprovalOwner {
+/** The pending approval a decision is asked for. */
   readonly approval_id: string
   /** The owner profile (the call's `scope.profile_id`). */
   readonly profile_id: string

@@ -15,8 +15,11 @@ const ANSWERS: readonly ApprovalPromptAnswer[] = ['allow_once', 'allow_always', 
 
 /** What the prompt callback is shown. Never holds an approval token. */
 export interface ApprovalPromptRequest {
+/** The tool that would run, as the policy saw it. */
   readonly tool: ToolFacts
+/** The call's `tool_call_id`. */
   readonly tool_call_id: string
+/** The call's scope; an `_always` answer is remembered for its workspace and agent. */
   readonly scope: Readonly<CallScope>
   /** The input as sent, including `result_view` (spec 000 "Approvals"). */
   readonly input: unknown

@@ -5,9 +5,11 @@ import type { View } from '../views/view.js'
 
 /** One call, as `dispatcher.invoke` takes it (DESIGN.md "Public API"). */
 export interface InvokeRequest {
+/** The ID of the tool to run, as registered with the dispatcher (`tool_not_found` otherwise). */
   tool_id: string
   /** The tool input: a plain JSON object. For viewed tools it may carry `result_view`. */
   input: unknown
+/** Who the call runs for; policies, grants, tokens and pending approvals match on it. Default: no scope. */
   scope?: CallScope
   /** Correlates events and results; generated (a random UUID) when absent. */
   tool_call_id?: string
@@ -29,23 +31,33 @@ export interface ToolResult {
 
 /** A successful call. `result_view` is present only for tools with views. */
 export interface InvokeOk {
+/** The call ran and its record passed the output checks. */
   readonly status: 'ok'
+/** The request's `tool_call_id`, or the one the dispatcher generated. */
   readonly tool_call_id: string
+/** The selected view's record and its preview. */
   readonly result: ToolResult
+/** The view `result` holds; present only for tools with views. */
   readonly result_view?: View
 }
 
 /** A failed call: every caller or tool mistake ends here, never as a thrown exception. */
 export interface InvokeError {
+/** The call failed or was refused (the tool may not have run). */
   readonly status: 'error'
+/** The request's `tool_call_id`, or the one the dispatcher generated. */
   readonly tool_call_id: string
+/** Why, with a stable `code` and `reason` (`docs/errors.md`). */
   readonly error: ToolError
 }
 
 /** A call waiting on an approval decision (spec 001 "Pending command-palette approvals"). */
 export interface InvokePending {
+/** The call waits on a decision; the tool has not run. */
   readonly status: 'approval_pending'
+/** The request's `tool_call_id`, or the one the dispatcher generated; the approved call reuses it. */
   readonly tool_call_id: string
+/** What `dispatcher.approvals.show`, `resolve` and `cancel` name. */
   readonly approval_id: string
 }
 

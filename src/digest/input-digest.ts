@@ -4,16 +4,6 @@ import { withoutKey } from '../json/without-key.js'
 import { RESULT_VIEW_KEY, type ToolOrigin } from '../views/view.js'
 import { sha256Hex } from './schema-digest.js'
 
-/** Options of {@link inputDigest}. */
-export interface InputDigestOptions {
-  /**
-   * Origin of the tool the input is for. Default `'native'`: the top-level `result_view` key is
-   * removed before hashing. For `'extension'` and `'mcp'` tools it is kept (their `result_view`,
-   * if any, is their own input).
-   */
-  origin?: ToolOrigin
-}
-
 /**
  * Input digest (DESIGN.md glossary; spec 000 "Approvals", spec 001 "Remembered native-tool
  * decisions"): `"sha256:"` + lowercase hex SHA-256 of the canonical JSON (RFC 8785) of a tool
@@ -21,12 +11,15 @@ export interface InputDigestOptions {
  * `result_view`, and with keys in any order, has one digest. Nested `result_view` keys are kept.
  *
  * @param input - the tool input, a plain JSON object (or any plain JSON value).
+ * @param options - `origin`: the origin of the tool the input is for. Default `'native'`: the
+ *   top-level `result_view` key is removed before hashing. For `'extension'` and `'mcp'` tools it is
+ *   kept (their `result_view`, if any, is their own input).
  * @returns `sha256:<64 hex>`.
  * @throws JsonValueError (`code: 'non_json_value'`) naming the JSON Pointer of a non-JSON value.
  * @throws UsageError (`code: 'digest_options_invalid'`, problem `invalid_origin` at `/origin`) for an
  *   unknown `origin`.
  */
-export function inputDigest(input: unknown, options: InputDigestOptions = {}): string {
+export function inputDigest(input: unknown, options: { readonly origin?: ToolOrigin } = {}): string {
   const origin = options?.origin ?? 'native'
   if (origin !== 'native' && origin !== 'extension' && origin !== 'mcp') {
     const problem = `origin must be "native", "extension" or "mcp", got ${typeof origin === 'string' ? JSON.stringify((origin as string).slice(0, 64)) : typeof origin}`

@@ -19,6 +19,7 @@ export interface ToolDiagnostics {
   readonly scope: Readonly<CallScope>
   /** `true` only when the tool runs without an approval (`status: 'callable'`). */
   readonly callable: boolean
+/** Whether and how the tool can be called there (see {@link ToolAvailability}). */
   readonly status: ToolAvailability
   /** The policy's reason (`deny_listed`, `not_allowed`, `tool_requires_approval`, ...), when it gave one. */
   readonly reason?: string
@@ -28,8 +29,11 @@ export interface ToolDiagnostics {
 
 /** `dispatcher.describe(tool_id, scope)`: the descriptor (absent for an unknown tool) and the scoped diagnostics. */
 export interface ScopedToolDescription {
+/** The tool ID asked about. */
   readonly tool_id: string
+/** The tool's descriptor; absent for an unknown tool. */
   readonly descriptor?: ToolDescriptor
+/** Whether the tool is callable in the scope, and why not. */
   readonly diagnostics: ToolDiagnostics
 }
 

@@ -12,8 +12,11 @@ export interface ValidationIssue {
   readonly instancePath: string
   /** JSON Pointer (URI fragment) into the schema, e.g. `#/properties/session_id/type`. */
   readonly schemaPath: string
+/** The JSON Schema keyword that failed, e.g. `type`, `required`, `enum`. */
   readonly keyword: string
+/** ajv's message, e.g. `must be string`. */
   readonly message: string
+/** ajv's parameters of the failure, e.g. `{ missingProperty: "id" }` (never the offending value). */
   readonly params: Readonly<Record<string, unknown>>
 }
 

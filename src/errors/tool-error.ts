@@ -31,9 +31,13 @@ export interface ToolErrorInit {
  * copies of this library.
  */
 export class ToolError extends Error {
+/** Always `'ToolError'`. */
   override readonly name = 'ToolError'
+/** The stable code (`ToolErrorCodes`, `docs/errors.md`). */
   readonly code: ToolErrorCode
+/** The stable reason within the code (each code's table in `docs/errors.md`). */
   readonly reason: string
+/** Structured data about the failure, by code and reason (`docs/errors.md`); never holds a secret. */
   readonly details: Readonly<Record<string, unknown>> | undefined
 
   constructor(init: ToolErrorInit) {
@@ -69,9 +73,13 @@ export class ToolError extends Error {
 
 /** The JSON shape of a {@link ToolError} on a surface. */
 export interface ToolErrorPayload {
+/** The stable code. */
   code: ToolErrorCode
+/** The stable reason. */
   reason: string
+/** The dispatch message, or the surface's redacted message (`invalid tool request`, ...). */
   message: string
+/** The details, on the dispatch surface only. */
   details?: Readonly<Record<string, unknown>>
 }
 

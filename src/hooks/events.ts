@@ -10,8 +10,11 @@ export type HookEvent = 'tool.pre_call' | 'tool.post_call' | 'tool.post_error'
  * sensitive input fields read `"[REDACTED]"`.
  */
 export interface HookPayloadBase {
+/** The called tool's ID. */
   readonly tool_id: string
+/** The call's `tool_call_id` (the caller's, or generated). */
   readonly tool_call_id: string
+/** The call's scope. */
   readonly scope: Readonly<CallScope>
   /** `true` on tools with views; absent otherwise. */
   readonly has_result_views?: true
@@ -25,18 +28,23 @@ export interface HookPayloadBase {
 
 /** Payload of `tool.pre_call`: before policy, approval and the handler. */
 export interface PreCallPayload extends HookPayloadBase {
+/** The event name. */
   readonly event: 'tool.pre_call'
 }
 
 /** Payload of `tool.post_call`: `tool_result` is the envelope the caller receives (`structured` + `preview`). */
 export interface PostCallPayload extends HookPayloadBase {
+/** The event name. */
   readonly event: 'tool.post_call'
+/** The result envelope as the caller receives it, sensitive values scrubbed. */
   readonly tool_result: { readonly structured: unknown; readonly preview: string }
 }
 
 /** Payload of `tool.post_error`: the typed error as its dispatch payload (`code`, `reason`, `message`, `details?`). */
 export interface PostErrorPayload extends HookPayloadBase {
+/** The event name. */
   readonly event: 'tool.post_error'
+/** The error's dispatch payload (`code`, `reason`, `message`, `details?`), sensitive values scrubbed. */
   readonly error: ToolErrorPayload
 }
 
@@ -55,7 +63,10 @@ export type PostErrorHandler = (payload: PostErrorPayload) => void | Promise<voi
 
 /** The handler type of each event (DESIGN.md: `HookHandlers`). */
 export interface HookHandlers {
+/** Runs before policy, approval and the handler; may patch the input or deny. */
   'tool.pre_call': PreCallHandler
+/** Observes a successful call. */
   'tool.post_call': PostCallHandler
+/** Observes a failed or refused call. */
   'tool.post_error': PostErrorHandler
 }

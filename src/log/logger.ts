@@ -5,9 +5,13 @@
  * approval tokens are never logged.
  */
 export interface Logger {
+/** Logs at debug level (unused by the library today). */
   debug(fields: Record<string, unknown>, message: string): void
+/** Logs at info level. */
   info(fields: Record<string, unknown>, message: string): void
+/** Logs at warn level (`tools.retired_ids_ignored`, a failed token purge). */
   warn(fields: Record<string, unknown>, message: string): void
+/** Logs at error level (a failed hook or observer, a failed store, an outcome not recorded). */
   error(fields: Record<string, unknown>, message: string): void
 }
 

@@ -21,6 +21,7 @@ import type { JsonValue } from 'result-views'
  * ```
  */
 export interface LoopDefinition {
+/** The nodes and edges. */
   readonly graph: LoopGraph
   /** Keys this library does not read, kept as they are (plain JSON). */
   readonly [key: string]: unknown
@@ -32,6 +33,7 @@ export interface LoopGraph {
   readonly nodes: readonly LoopNode[]
   /** `from` runs before `to`; `to` may read `from`'s output. Absent means no edges. */
   readonly edges?: readonly LoopEdge[]
+/** Keys this library does not read, kept as they are (plain JSON). */
   readonly [key: string]: unknown
 }
 
@@ -55,13 +57,17 @@ export interface LoopNode {
    * view; a non-tool node's declarations are what references to its output are checked against.
    */
   readonly produces?: readonly string[]
+/** Keys this library does not read (`timeout`, ...), kept as they are (plain JSON). */
   readonly [key: string]: unknown
 }
 
 /** A dependency: `from` runs before `to`. */
 export interface LoopEdge {
+/** The node that runs first. */
   readonly from: string
+/** The node that runs after it and may read its output. */
   readonly to: string
+/** Keys this library does not read, kept as they are (plain JSON). */
   readonly [key: string]: unknown
 }
 

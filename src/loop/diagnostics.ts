@@ -41,7 +41,9 @@ export type LoopDiagnosticCode = keyof typeof LoopDiagnosticCodes
 export interface LoopDiagnostic {
   /** The node whose definition `path` points into, or `null` for a finding about an edge. */
   readonly node_id: string | null
+/** Which rule the finding is about (`LoopDiagnosticCodes`, `docs/loops.md` "Diagnostics"). */
   readonly code: LoopDiagnosticCode
+/** `error` stops the Loop before it starts; `warning` does not. */
   readonly severity: DiagnosticSeverity
   /** Human-readable; the spec's exact text for `result_view_not_literal` and `result_view_field_requires_full`. */
   readonly message: string

@@ -18,14 +18,19 @@ export const RUN_SNAPSHOT_VERSION = 2
  * full record, exactly as a pre-view pin translated by {@link migrateRunSnapshot}.
  */
 export interface RunPin {
+/** The tool the node calls. */
   readonly tool_id: string
+/** The view the node selected (`full` for a single-result tool). */
   readonly result_view: View
+/** That view's schema digest when the run started (64 lowercase hex). */
   readonly schema_digest: string
 }
 
 /** What a run pinned, per tool node ID. Plain JSON: store it and pass it back to `runLoop` to resume. */
 export interface RunSnapshot {
+/** The snapshot format version. */
   readonly version: typeof RUN_SNAPSHOT_VERSION
+/** The pin of each tool node, by node ID. */
   readonly pins: Readonly<Record<string, RunPin>>
 }
 

@@ -13,15 +13,21 @@ import { hasResultViewParam, RESULT_VIEW_PARAM } from './selection.js'
 
 /** The part of a `Dispatcher` the runner uses (a `createDispatcher` result fits). */
 export interface LoopDispatcher {
+/** Runs one tool node's call (`Dispatcher.invoke`). */
   invoke(request: InvokeRequest): Promise<InvokeOutcome>
+/** The current descriptor of a tool, to check a pinned contract before each call; `undefined` once the tool is gone. */
   describe(tool_id: string): ToolDescriptor | undefined
+/** The catalog the run starts with (lint and pinning read it). */
   list(): readonly ToolDescriptor[]
 }
 
 /** What a host action receives besides its rendered params. */
 export interface LoopActionContext {
+/** The node being run. */
   readonly node_id: string
+/** Its kind (the action's name, e.g. `run-agent`). */
   readonly kind: string
+/** The run's scope (`RunLoopOptions.scope`), if any. */
   readonly scope: Readonly<CallScope> | undefined
 }
 

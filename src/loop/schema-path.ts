@@ -43,8 +43,11 @@ export type OpenReason =
 
 /** How one segment was resolved: the rules used and, when the schema is open there, why. */
 export interface PathStep {
+/** The path segment (a property name, or digits for an array index). */
   readonly segment: string
+/** The schema keywords that admitted it, in the order they were followed. */
   readonly rules: readonly PathRule[]
+/** Why it could not be proven, when the schema is open there. */
   readonly open?: OpenReason
 }
 

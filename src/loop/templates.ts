@@ -23,6 +23,7 @@ export type TemplatePart =
 
 /** Why a template string is malformed, and where. */
 export interface TemplateProblem {
+/** What is wrong with the template, in words. */
   readonly message: string
   /**
    * Offset (UTF-16 code units, 0-based) of the `{{` that opens the malformed template; for a

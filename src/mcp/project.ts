@@ -18,6 +18,7 @@ export const MCP_OUTCOME_META_KEY = 'result-views/outcome'
 export interface McpToolListing {
   /** The tool ID, e.g. `compozy__session_status`. */
   readonly name: string
+/** The tool's description. */
   readonly description: string
   /**
    * The descriptor's `input_schema` in JSON Schema 2020-12 form: no `$schema` keyword, draft-07
@@ -29,7 +30,9 @@ export interface McpToolListing {
 
 /** A text content block of a `tools/call` result. */
 export interface McpTextContent {
+/** A text block. */
   readonly type: 'text'
+/** The block's text: the record's JSON, or `<code> (<reason>): <message>` for an error. */
   readonly text: string
 }
 
@@ -58,9 +61,13 @@ export type McpOutcomeMeta =
  * - error and approval pending: `isError: true`, one text block, no `structuredContent`.
  */
 export interface McpCallToolResult {
+/** One text block: the selected record's JSON, or the error or pending approval in words. */
   readonly content: readonly [McpTextContent]
+/** The selected view's record, for a successful call whose record is an object. */
   readonly structuredContent?: Readonly<Record<string, unknown>>
+/** Present on a failed call and on a call that waits on an approval. */
   readonly isError?: true
+/** The call's machine-readable outcome under `"result-views/outcome"`. */
   readonly _meta: { readonly [MCP_OUTCOME_META_KEY]: McpOutcomeMeta }
 }
 

@@ -44,14 +44,19 @@ export interface PatternPolicyOptions {
 
 /** The reference policy: a {@link ToolPolicy} whose lists can be read back. */
 export interface PatternPolicy extends ToolPolicy {
+/** The owner label (`agent:…` or `session:…`), named in denials and warnings. */
   readonly owner: string
   /** The tool allow-list after retired IDs were dropped; `undefined` when none was given. */
   readonly tools: readonly string[] | undefined
+/** The toolset allow-list after retired IDs were dropped; `undefined` when none was given. */
   readonly toolsets: readonly string[] | undefined
+/** The deny-list after retired IDs were dropped (`[]` when none was given). */
   readonly deny_tools: readonly string[]
+/** When it asks for an approval beyond a tool's own requirement. */
   readonly approval: ApprovalMode
   /** The retired entries dropped from the lists. */
   readonly dropped_ids: readonly string[]
+/** Decides synchronously, on the tool's facts only (never the input), as {@link createPatternPolicy} describes. */
   decide(request: PolicyRequest): PolicyDecision
 }
 

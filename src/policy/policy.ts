@@ -8,6 +8,7 @@ import type { ToolOrigin } from '../views/view.js'
 export interface ToolFacts {
   /** Tool ID, e.g. `compozy__session_status`. */
   readonly id: string
+/** Where the tool comes from (`native`, `extension`, `mcp`). */
   readonly origin: ToolOrigin
   /** Risk class, a free string such as `'read' | 'write' | 'destructive'`; `undefined` when the tool names none. */
   readonly risk: string | undefined
@@ -26,19 +27,25 @@ export interface ToolFacts {
  * match). The input is a private copy: a policy may read it freely; changing it changes nothing.
  */
 export interface PolicyRequest {
+/** The facts of the tool to run. */
   readonly tool: ToolFacts
+/** The call's scope. */
   readonly scope: Readonly<CallScope>
+/** A private copy of the final input, without a native tool's `result_view` (`{}` for scoped diagnostics). */
   readonly input: unknown
 }
 
 /** The call may run without an approval. */
 export interface PolicyAllow {
+/** Run it. */
   readonly decision: 'allow'
 }
 
 /** The call is refused. `reason` is a short machine-readable word (`deny_listed`, `not_allowed`). */
 export interface PolicyDeny {
+/** Refuse it: `tool_denied` / `policy_denied`. */
   readonly decision: 'deny'
+/** Why, as a short word (`details.policy_reason` of the error). */
   readonly reason: string
   /** Who owns the refusing policy (`agent:<name or source>`, `session:<id>`), when known. */
   readonly owner?: string
@@ -46,8 +53,11 @@ export interface PolicyDeny {
 
 /** The call may run once it is approved (token, remembered grant, prompt or pending approval). */
 export interface PolicyApprovalRequired {
+/** Run it once approved. */
   readonly decision: 'approval_required'
+/** Why an approval is needed (`tool_requires_approval`, `not_read_only`, ...); shown to the prompt and kept on a pending approval. */
   readonly reason?: string
+/** Who owns the policy that asks (`agent:<name or source>`, `session:<id>`), when known. */
   readonly owner?: string
 }
 
@@ -61,6 +71,7 @@ export type PolicyDecision = PolicyAllow | PolicyDeny | PolicyApprovalRequired
  * `tool_denied` / `policy_failed`.
  */
 export interface ToolPolicy {
+/** Decides one call: `allow`, `deny` with a reason, or `approval_required` (sync or async). Never changes the call: the input is a copy. */
   decide(request: PolicyRequest): PolicyDecision | Promise<PolicyDecision>
 }
 

@@ -27,13 +27,17 @@ export interface RetiredIdFilterOptions {
 
 /** The lists of a policy the filter cleans; absent lists stay absent. */
 export interface PolicyLists {
+/** Tool ID patterns of an allow-list. */
   tools?: readonly string[]
+/** Toolset patterns of an allow-list. */
   toolsets?: readonly string[]
+/** Tool ID patterns of a deny-list. */
   deny_tools?: readonly string[]
 }
 
 /** The cleaned lists and the exact retired entries dropped from them (in list order: tools, toolsets, deny_tools). */
 export interface FilteredPolicyLists extends PolicyLists {
+/** Every retired entry dropped, once each. */
   readonly dropped: readonly string[]
 }
 

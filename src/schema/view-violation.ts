@@ -37,6 +37,7 @@ export type ViewViolationCode = (typeof ViewViolationCodes)[keyof typeof ViewVio
 
 /** One reason a compact schema is rejected, located in both schemas. */
 export interface ViewViolation {
+/** Which rule the pair breaks (`ViewViolationCodes`). */
   readonly code: ViewViolationCode
   /** What fails, in a sentence. */
   readonly message: string

@@ -15,8 +15,11 @@ export type ApprovalStoresFactory = () => Awaitable<ConformanceStores>
  * without a test runner (and from CommonJS).
  */
 export interface ApprovalStoreConformanceOptions {
+/** The runner's `describe` (vitest's, or one with the same shape). */
   describe: SuiteAPI
+/** The runner's `it`. */
   it: TestAPI
+/** The runner's `expect`. */
   expect: ExpectStatic
   /** Concurrent callers in the single-use races (`consume`, `update`). Default 50. */
   concurrency?: number

@@ -15,6 +15,7 @@ export type ViewInvariantReason = 'projection_threw' | 'compact_schema_invalid' 
 
 /** Construction fields of a {@link ViewInvariantError}. */
 export interface ViewInvariantErrorInit {
+/** Which invariant failed. */
   reason: ViewInvariantReason
   /** JSON Pointer (RFC 6901) of the offending value, in the compact record (or the full one for `full_record_mutated`). */
   pointer: string
@@ -44,16 +45,27 @@ export interface ViewInvariantErrorInit {
  * Match on `code` or use {@link isViewInvariantError} (`instanceof` breaks across bundle copies).
  */
 export class ViewInvariantError extends Error {
+/** Always `'ViewInvariantError'`. */
   override readonly name = 'ViewInvariantError'
+/** Always `'view_invariant_violated'`: an assertion failure of a test, not a misuse code. */
   readonly code = 'view_invariant_violated' as const
+/** Which invariant failed. */
   readonly reason: ViewInvariantReason
+/** The JSON Pointer of the offending value (compact record; full record for `full_record_mutated`). */
   readonly pointer: string
+/** The offending value (`undefined` for a missing one). */
   readonly value: unknown
+/** What went wrong, in words. */
   readonly detail: string
+/** The fast-check seed of the failing run (from `assertViewsConsistent`). */
   readonly seed: number | undefined
+/** The 0-based index of the run that first failed. */
   readonly run: number | undefined
+/** fast-check's `counterexamplePath`: replay with `fc.assert(property, { seed, path })`. */
   readonly counterexamplePath: string | undefined
+/** The (shrunk) full record that broke the invariant. */
   readonly counterexample: unknown
+/** The tool the invariant was checked for. */
   readonly toolId: string | undefined
 
   constructor(init: ViewInvariantErrorInit) {

@@ -47,6 +47,11 @@ export function defineTool<I extends TSchema, C extends TSchema, F extends TSche
 ): ViewedTool
 // `compact?: never`: a view pair is never a single output. Without it, TypeScript's subtype pass
 // could pick this overload for a viewed definition whose handler omits an optional field.
+/**
+ * Defines a single-result tool: `output` is one schema (see the viewed overload for the checks).
+ *
+ * @throws ToolDefinitionError (`code: 'tool_definition_invalid'`) listing every problem at once.
+ */
 export function defineTool<I extends TSchema, O extends TSchema & { compact?: never; full?: never }>(
   definition: SingleResultToolDefinition<I, O>,
 ): SingleResultTool

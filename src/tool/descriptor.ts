@@ -8,7 +8,9 @@ import type { Tool } from './types.js'
 
 /** A view's contract in a descriptor: its schema and that schema's digest (64 hex characters). */
 export interface ViewContract {
+/** The view's schema (plain JSON). */
   readonly schema: JsonSchema
+/** Its schema digest: lowercase hex SHA-256 of its canonical JSON (64 characters). */
   readonly digest: string
 }
 
@@ -19,12 +21,17 @@ export interface ViewContract {
  * neither `output_views` nor a `result_view` input. Deep-frozen.
  */
 export interface ToolDescriptor {
+/** The tool ID. */
   readonly tool_id: string
+/** The tool's description. */
   readonly description: string
+/** The input schema; a viewed tool's lists `result_view` (`enum: ["compact", "full"]`, default `"compact"`). */
   readonly input_schema: JsonSchema
+/** The output schema: the compact view's for a viewed tool. */
   readonly output_schema: JsonSchema
   /** Schema digest (lowercase hex SHA-256 of canonical JSON) of `output_schema`. */
   readonly output_schema_digest: string
+/** Both contracts, for viewed tools only. */
   readonly output_views?: { readonly compact: ViewContract; readonly full: ViewContract }
 }
 

@@ -45,6 +45,7 @@ const ToolInfoInput = Type.Object(
 
 /** The record the tool-info tool returns: `{ tool: { descriptor } }` (the descriptor with `output_views` for viewed tools). */
 export interface ToolInfoResult {
+/** The described tool: its descriptor, with `output_views` for viewed tools. */
   readonly tool: { readonly descriptor: ToolDescriptor }
 }
 
