@@ -8,10 +8,9 @@ import type { ApprovalGrant, GrantDecision } from './stores.js'
 // (`approval_request_invalid` for a bad argument); they never resolve to one.
 
 /**
- * The approval operations of a dispatcher, `dispatcher.approvals` (DESIGN.md "Interface shapes";
- * spec 001 "Approval-gated tools", "Pending command-palette approvals", "Remembered native-tool
- * decisions"). Every method rejects with a `ToolError` for a bad argument or a failing store;
- * none ever returns or logs an approval token except `mintApprovalToken`, once.
+ * The approval operations of a dispatcher, `dispatcher.approvals` (`docs/approvals.md`
+ * "`dispatcher.approvals`"). Every method rejects with a `ToolError` for a bad argument or a
+ * failing store; none ever returns or logs an approval token except `mintApprovalToken`, once.
  */
 export interface ApprovalsApi {
   /**
@@ -41,7 +40,7 @@ export interface MintApprovalTokenRequest {
   scope?: CallScope
   /** The input the call will send; its `result_view` (native tools) is not part of the binding. */
   input?: unknown
-  /** Or its input digest, `sha256:<64 hex>`, computed without `result_view` (spec 000 "Approvals"). */
+  /** Or its input digest, `sha256:<64 hex>`, computed without `result_view` (`docs/approvals.md` "The order, on the final input"). */
   input_digest?: string
   /** Life of the token in milliseconds, a positive integer. Default 300000 (5 minutes). */
   ttlMs?: number
@@ -56,7 +55,7 @@ export interface MintedApprovalToken {
 }
 
 /**
- * What `setGrant` takes (spec 001: the PUT body `{tool_id, decision, scope, agent_name?}` plus the
+ * What `setGrant` takes (the spec's PUT body `{tool_id, decision, scope, agent_name?}` plus the
  * workspace). `agent_name` is required for `agent` scope and forbidden for `tool` scope. Never an
  * input digest: exact grants come only from prompt answers. A key whose value is `undefined`
  * counts as absent, for every field (`{ agent_name: undefined }` and `{ input_digest: undefined }`
@@ -97,7 +96,7 @@ export interface ApprovalOwnerRequest {
   profile_id: string
 }
 
-/** A decision on a pending approval (spec 001: `--decision approved | denied`). */
+/** A decision on a pending approval (the CLI's `--decision approved | denied`). */
 export interface ResolveApprovalRequest {
 /** `approved` runs the call (the current policy is asked again first); `denied` ends it. */
   decision: 'approved' | 'denied'
@@ -111,7 +110,7 @@ export interface ResolveApprovalRequest {
   wait?: boolean
 }
 
-/** Where a pending approval stands, as `show` reports it (spec 001 "Pending command-palette approvals"). */
+/** Where a pending approval stands, as `show` reports it (`docs/approvals.md` "`dispatcher.approvals`"). */
 export type ApprovalStatus = 'pending' | 'approved' | 'denied' | 'canceled' | 'expired'
 
 /** How the approved call is doing: `dispatching` until its result or failure is readable. */

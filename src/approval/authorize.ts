@@ -30,8 +30,8 @@ const RUN: AuthorizeResult = Object.freeze({ kind: 'run' })
 const fail = (error: ToolError): AuthorizeResult => ({ kind: 'error', error })
 
 /**
- * The policy and approval stage of the lifecycle (spec 001; DESIGN.md "The invocation
- * lifecycle"), on the final input (after `tool.pre_call` hooks):
+ * The policy and approval stage of the lifecycle (`docs/approvals.md` "The order, on the final
+ * input"), on the final input (after `tool.pre_call` hooks):
  *
  * 1. The policy decides on the tool's facts, the scope and the input WITHOUT a native tool's
  *    `result_view` (so the selector never changes a decision). `deny` → `tool_denied` /
@@ -76,10 +76,10 @@ export async function authorize(call: Call, deps: ResolvedApprovals): Promise<Au
 }
 
 /**
- * Asks the CURRENT policy again about an approved call that is about to run (spec 001: "the
- * deferred tool call rechecks current tool policy under the recorded owner"): a `deny` ends it
- * with `tool_denied` / `policy_denied`, a failing policy with `tool_denied` / `policy_failed`;
- * `approval_required` is satisfied by the approval itself.
+ * Asks the CURRENT policy again about an approved call that is about to run (`docs/approvals.md`
+ * "`dispatcher.approvals`": the deferred call rechecks the current tool policy under the recorded
+ * owner): a `deny` ends it with `tool_denied` / `policy_denied`, a failing policy with
+ * `tool_denied` / `policy_failed`; `approval_required` is satisfied by the approval itself.
  *
  * @returns `undefined` when the call may run, else the error that ends it.
  */
@@ -96,7 +96,7 @@ async function askPolicy(call: Call, facts: ToolFacts, deps: ResolvedApprovals):
 }
 
 /**
- * The input digest of a call (DESIGN.md glossary): canonical JSON of the input as sent, without
+ * The input digest of a call (`docs/views.md` "Digests"): canonical JSON of the input as sent, without
  * a native tool's top-level `result_view`.
  */
 export function digestOf(call: Call): string {
@@ -131,7 +131,7 @@ async function promptFor(call: Call, facts: ToolFacts, digest: string, reason: s
 }
 
 /**
- * Asks the policy, failing closed (spec issue "Stores": fail closed): a throw, a rejection, a
+ * Asks the policy, failing closed (`docs/policy.md` "The interface"): a throw, a rejection, a
  * hang past `timeoutMs` or a malformed decision becomes `tool_denied` / `policy_failed`, never an
  * allow. A malformed decision reads `details.problem: 'invalid_decision'` whether the policy
  * returned it or a member of an `intersectPolicies` policy did (then `details.policy_path` names

@@ -12,9 +12,9 @@ import type { ApprovalGrant, ApprovalGrantStore, GrantKey } from './stores.js'
 // answers, and set, listed and revoked through the management API.
 
 /**
- * The keys a call is looked up under, most specific first (spec 001 "Remembered native-tool
- * decisions"): exact (workspace + agent + tool + input digest), then agent scope, then tool scope.
- * A call without `workspace_id` has none: remembered decisions are workspace-scoped.
+ * The keys a call is looked up under, most specific first (`docs/approvals.md` "The order, on the
+ * final input"): exact (workspace + agent + tool + input digest), then agent scope, then tool
+ * scope. A call without `workspace_id` has none: remembered decisions are workspace-scoped.
  */
 export function grantKeysOf(toolId: string, scope: Readonly<CallScope>, inputDigest: string): GrantKey[] {
   const workspace_id = scope.workspace_id
@@ -63,9 +63,9 @@ function matches(grant: ApprovalGrant, key: GrantKey): boolean {
 }
 
 /**
- * Stores the exact grant of an `_always` answer: workspace + agent + tool + input digest (spec 001
- * "Remembered native-tool decisions"). A call without `workspace_id` has nowhere to remember it:
- * the answer then counts once.
+ * Stores the exact grant of an `_always` answer: workspace + agent + tool + input digest
+ * (`docs/approvals.md` "The order, on the final input"). A call without `workspace_id` has nowhere
+ * to remember it: the answer then counts once.
  *
  * @returns `undefined` once stored (or when there is no workspace), or `approval_unavailable` when
  *   the grant store fails.

@@ -6,11 +6,11 @@ function copy<T>(value: T): T {
 }
 
 /**
- * In-memory approval stores (DESIGN.md "Public API"): the dispatcher's default. Every method is
- * synchronous, so each one is atomic in one process. Records are copied in and out (a caller that
- * changes a returned record changes nothing stored). Nothing survives the process: use
- * `createSqliteApprovalStores` (`result-views/sqlite`) to keep grants, tokens and pending
- * approvals across restarts or share them between processes.
+ * In-memory approval stores (`docs/approvals.md` "Implementing the stores (for hosts)"): the
+ * dispatcher's default. Every method is synchronous, so each one is atomic in one process. Records
+ * are copied in and out (a caller that changes a returned record changes nothing stored). Nothing
+ * survives the process: use `createSqliteApprovalStores` (`result-views/sqlite`) to keep grants,
+ * tokens and pending approvals across restarts or share them between processes.
  *
  * @returns `{ tokens, grants, pending }`, fresh and empty.
  */

@@ -29,10 +29,10 @@ export interface ApprovalOwner {
 }
 
 /**
- * The host's check of a pending approval's owner before a decision is accepted (spec 001: "The
- * daemon checks profile availability and session binding again before accepting the decision").
- * Runs on every `resolve` (not on `show` or `cancel`), sync or async, within the approvals
- * `timeoutMs`. Only these exact strings are answers:
+ * The host's check of a pending approval's owner before a decision is accepted (`docs/approvals.md`
+ * "The `checkOwner` contract": profile availability and session binding are checked again before a
+ * decision is accepted). Runs on every `resolve` (not on `show` or `cancel`), sync or async, within
+ * the approvals `timeoutMs`. Only these exact strings are answers:
  * - `'ok'`: the decision proceeds;
  * - `'profile_unavailable'`: `resolve` rejects `approval_forbidden` / `profile_unavailable`;
  * - `'session_unbound'`: `resolve` rejects `approval_forbidden` / `session_unbound`.
@@ -43,10 +43,10 @@ export interface ApprovalOwner {
 export type ApprovalOwnerCheck = (owner: ApprovalOwner) => Awaitable<'ok' | 'profile_unavailable' | 'session_unbound'>
 
 /**
- * The `approvals` option of `createDispatcher` (DESIGN.md "Interface shapes"). Any other key is
- * refused (`ApprovalConfigError`, one problem per key), except `database` and `close`, which a
- * `createSqliteApprovalStores` bundle carries and which are ignored, so the bundle can be passed
- * as is.
+ * The `approvals` option of `createDispatcher` (`docs/approvals.md` "Configuring the dispatcher").
+ * Any other key is refused (`ApprovalConfigError`, one problem per key), except `database` and
+ * `close`, which a `createSqliteApprovalStores` bundle carries and which are ignored, so the bundle
+ * can be passed as is.
  */
 export interface ApprovalOptions {
   /** Default: a fresh in-memory store. */
@@ -73,7 +73,8 @@ export interface ApprovalOptions {
 const APPROVAL_OPTION_KEYS: readonly string[] = ['tokens', 'grants', 'pending', 'prompt', 'timeoutMs', 'promptTimeoutMs', 'pendingTtlMs', 'checkOwner', 'now']
 /**
  * The extra keys of a `createSqliteApprovalStores` bundle (`database`, `close`), ignored so the
- * bundle can be passed as `approvals` as is (`approvals: stores`, `approvals: { ...stores, timeoutMs }`).
+ * bundle can be passed as `approvals` as is (`approvals: stores`, `approvals: { ...stores,
+ * timeoutMs }`).
  */
 const STORE_BUNDLE_KEYS: readonly string[] = ['database', 'close']
 
@@ -115,7 +116,7 @@ export interface ResolvedApprovals {
  * stores, 5 s store timeout, 15 min pending life.
  *
  * Logs, through `logger`, the `tools.retired_ids_ignored` warnings a logger-less retired-ID filter
- * held back for the owners of `policy` (spec 001 "Retired tool IDs").
+ * held back for the owners of `policy` (`docs/policy.md` "Retired tool IDs: `createRetiredIdFilter`").
  *
  * @throws PolicyDefinitionError when `policy` has no `decide` function.
  * @throws ApprovalConfigError listing every bad `approvals` field, including every unknown key.

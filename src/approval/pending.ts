@@ -15,10 +15,11 @@ import type { PendingApprovalRecord, PendingState, StoredOutcome } from './store
 // management API.
 
 /**
- * Opens a pending approval for a call that needs one (spec 001 "Pending command-palette
- * approvals"): a `pending` record owned by the call's scope (its `profile_id`), holding the input
- * as sent with sensitive fields redacted, living `pendingTtlMs`. When the stored input is redacted,
- * this process holds the real one (`HeldInputs`) until the approval is decided or expires.
+ * Opens a pending approval for a call that needs one (`docs/approvals.md`
+ * "`dispatcher.approvals`"): a `pending` record owned by the call's scope (its `profile_id`),
+ * holding the input as sent with sensitive fields redacted, living `pendingTtlMs`. When the stored
+ * input is redacted, this process holds the real one (`HeldInputs`) until the approval is decided
+ * or expires.
  *
  * @returns the inserted record, or `approval_unavailable` when the pending store fails.
  */
@@ -145,7 +146,7 @@ export async function cancelApproval(deps: ResolvedApprovals, approvalId: string
 }
 
 /**
- * Records a decision on a pending approval (spec 001 "Pending command-palette approvals"). Before
+ * Records a decision on a pending approval (`docs/approvals.md` "`dispatcher.approvals`"). Before
  * accepting it: the caller must be the owner profile, the host's `checkOwner` must confirm the
  * profile is available and the session still bound, and the approval must still be pending (an
  * expired, resolved or canceled approval never runs again; of two concurrent decisions one wins).

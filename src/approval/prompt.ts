@@ -6,7 +6,7 @@ import { promptFailed, promptTimeout } from './errors.js'
 import type { Awaitable } from './stores.js'
 
 /**
- * The host's answer to an approval prompt (spec 001 "Remembered native-tool decisions"): the two
+ * The host's answer to an approval prompt (`docs/approvals.md` "The order, on the final input"): the two
  * `_always` answers also store an exact grant (workspace + agent + tool + input digest).
  */
 export type ApprovalPromptAnswer = 'allow_once' | 'allow_always' | 'reject_once' | 'reject_always'
@@ -21,7 +21,7 @@ export interface ApprovalPromptRequest {
   readonly tool_call_id: string
 /** The call's scope; an `_always` answer is remembered for its workspace and agent. */
   readonly scope: Readonly<CallScope>
-  /** The input as sent, including `result_view` (spec 000 "Approvals"). */
+  /** The input as sent, including `result_view` (`docs/approvals.md` "The order, on the final input"). */
   readonly input: unknown
   /** `sha256:<hex>` of the input without a native tool's `result_view`: what an exact grant is keyed by. */
   readonly input_digest: string
@@ -29,7 +29,7 @@ export interface ApprovalPromptRequest {
   readonly reason?: string
 }
 
-/** The host's prompt callback (DESIGN.md "Interface shapes"). */
+/** The host's prompt callback (`docs/approvals.md` "Configuring the dispatcher"). */
 export type ApprovalPrompt = (request: ApprovalPromptRequest) => Awaitable<ApprovalPromptAnswer>
 
 /**

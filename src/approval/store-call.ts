@@ -11,10 +11,10 @@ export interface StoreGuard {
 }
 
 /**
- * Calls one store method under the approval timeout (fail closed, spec issue "Stores"): its value,
- * or `approval_unavailable` (`store_failed` when it threw or rejected, `store_timeout` when it
- * took longer than `timeoutMs`). The failure is logged without the thrown value's text (it may
- * quote a record).
+ * Calls one store method under the approval timeout (fail closed: `docs/approvals.md` "The order,
+ * on the final input"): its value, or `approval_unavailable` (`store_failed` when it threw or
+ * rejected, `store_timeout` when it took longer than `timeoutMs`). The failure is logged without
+ * the thrown value's text (it may quote a record).
  */
 export async function callStore<T>(guard: StoreGuard, store: ApprovalStoreName, operation: string, work: () => Awaitable<T>): Promise<{ ok: true; value: T } | { ok: false; error: ToolError }> {
   const result = await withDeadline(work, guard.timeoutMs)

@@ -40,8 +40,8 @@ export interface ApprovalStores {
 }
 
 /**
- * A minted approval token as stored: never the token itself, only its SHA-256 hash (spec 001
- * "Approval-gated tools": tokens are short-lived credentials). Plain JSON.
+ * A minted approval token as stored: never the token itself, only its SHA-256 hash (tokens are
+ * short-lived credentials: `docs/approvals.md` "Secrets"). Plain JSON.
  */
 export interface ApprovalTokenRecord {
   /** Lowercase hex SHA-256 (64 characters) of the token's text. The store's key. */
@@ -102,7 +102,7 @@ export interface ApprovalTokenStore {
 export type GrantDecision = 'allow' | 'reject'
 
 /**
- * How wide a grant is (spec 001 "Remembered native-tool decisions"): `exact` matches one
+ * How wide a grant is (`docs/approvals.md` "The order, on the final input"): `exact` matches one
  * workspace, agent, tool and input digest (only prompt answers create it); `agent` matches one
  * agent and tool across every input; `tool` matches the tool across every agent and input.
  */
@@ -180,7 +180,7 @@ export type StoredOutcome =
   | { readonly status: 'error'; readonly error: ToolErrorPayload }
 
 /**
- * A pending approval as stored (spec 001 "Pending command-palette approvals"). Plain JSON. Never
+ * A pending approval as stored (`docs/approvals.md` "`dispatcher.approvals`"). Plain JSON. Never
  * holds an approval token, and never a sensitive input value (those fields read `"[REDACTED]"`).
  */
 export interface PendingApprovalRecord {

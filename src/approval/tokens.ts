@@ -55,11 +55,12 @@ export function tokenMismatch(record: ApprovalTokenRecord, call: TokenCall): Tok
 }
 
 /**
- * Checks a supplied approval token against a call and consumes it (spec 001: checked first, and
- * final). In order: unknown → `token_unknown`; already consumed → `token_replayed`; past
- * `expires_at` → `token_expired`; minted for another tool, workspace, session, agent or input →
- * `token_mismatch` (the token is not consumed by a refused call); then the store's atomic
- * `consume`, which only one of N concurrent calls wins (the others → `token_replayed`).
+ * Checks a supplied approval token against a call and consumes it (checked first, and final:
+ * `docs/approvals.md` "The order, on the final input"). In order: unknown → `token_unknown`;
+ * already consumed → `token_replayed`; past `expires_at` → `token_expired`; minted for another
+ * tool, workspace, session, agent or input → `token_mismatch` (the token is not consumed by a
+ * refused call); then the store's atomic `consume`, which only one of N concurrent calls wins (the
+ * others → `token_replayed`).
  *
  * @returns `undefined` when the call may run, or the typed error (`approval_invalid`, or
  *   `approval_unavailable` for a failing store).
@@ -88,10 +89,11 @@ export const TOKEN_RETENTION_MS = 60 * 60_000
 const DIGEST = /^sha256:[0-9a-f]{64}$/
 
 /**
- * Mints a single-use approval token (spec 001 "Approval-gated tools"): 32 random bytes, stored
- * only as its SHA-256 hash, bound to the tool, the workspace, session and agent of `scope`, and the
- * input digest. Expired records older than {@link TOKEN_RETENTION_MS} are purged on the way
- * (`deleteExpired`, when the store has it; a failing purge is logged and ignored).
+ * Mints a single-use approval token (`docs/approvals.md` "The order, on the final input"): 32
+ * random bytes, stored only as its SHA-256 hash, bound to the tool, the workspace, session and
+ * agent of `scope`, and the input digest. Expired records older than {@link TOKEN_RETENTION_MS} are
+ * purged on the way (`deleteExpired`, when the store has it; a failing purge is logged and
+ * ignored).
  *
  * @throws ToolError `approval_request_invalid` / `field_invalid` for bad arguments; `tool_not_found`
  *   for an unknown tool; `approval_unavailable` when the store fails.

@@ -3,7 +3,7 @@ import type { SensitivePath } from '../redact/sensitive-paths.js'
 import type { CallScope, Tool } from '../tool/types.js'
 import type { View } from '../views/view.js'
 
-/** One call, as `dispatcher.invoke` takes it (DESIGN.md "Public API"). */
+/** One call, as `dispatcher.invoke` takes it (`docs/views.md` "Dispatch"). */
 export interface InvokeRequest {
 /** The ID of the tool to run, as registered with the dispatcher (`tool_not_found` otherwise). */
   tool_id: string
@@ -13,15 +13,15 @@ export interface InvokeRequest {
   scope?: CallScope
   /** Correlates events and results; generated (a random UUID) when absent. */
   tool_call_id?: string
-  /** A single-use approval token (spec 001 "Approval-gated tools"). */
+  /** A single-use approval token (`docs/approvals.md` "The order, on the final input"). */
   approval_token?: string
-  /** Dotted input paths to redact from every surface but the handler (spec 001 "Sensitive input fields"). */
+  /** Dotted input paths to redact from every surface but the handler (`docs/hooks.md` "Sensitive input fields"). */
   sensitive_input_fields?: readonly string[]
-  /** The view a Loop node pinned; a call whose input selects another view is denied (spec 000 "Hooks"). */
+  /** The view a Loop node pinned; a call whose input selects another view is denied (`docs/hooks.md` "Payloads"). */
   pinned_result_view?: View
 }
 
-/** The envelope of a successful result (spec 000 "Hooks": the record is under `structured`). */
+/** The envelope of a successful result (`docs/hooks.md` "Payloads": the record is under `structured`). */
 export interface ToolResult {
   /** The selected view's record. */
   readonly structured: unknown
@@ -51,7 +51,7 @@ export interface InvokeError {
   readonly error: ToolError
 }
 
-/** A call waiting on an approval decision (spec 001 "Pending command-palette approvals"). */
+/** A call waiting on an approval decision (`docs/approvals.md` "`dispatcher.approvals`"). */
 export interface InvokePending {
 /** The call waits on a decision; the tool has not run. */
   readonly status: 'approval_pending'
@@ -73,7 +73,7 @@ export interface Call {
   readonly tool: Tool
   readonly tool_call_id: string
   readonly scope: Readonly<CallScope>
-  /** The input as sent (with `result_view`, if any): what approval prompts show (spec 000 "Approvals"). */
+  /** The input as sent (with `result_view`, if any): what approval prompts show (`docs/approvals.md` "The order, on the final input"). */
   readonly input: Record<string, unknown>
   /** The input the handler gets: validated, without a native tool's `result_view`. */
   readonly handlerInput: unknown

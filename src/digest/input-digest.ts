@@ -5,10 +5,10 @@ import { RESULT_VIEW_KEY, type ToolOrigin } from '../views/view.js'
 import { sha256Hex } from './schema-digest.js'
 
 /**
- * Input digest (DESIGN.md glossary; spec 000 "Approvals", spec 001 "Remembered native-tool
- * decisions"): `"sha256:"` + lowercase hex SHA-256 of the canonical JSON (RFC 8785) of a tool
- * input, with the top-level `result_view` removed for native tools. The same input with or without
- * `result_view`, and with keys in any order, has one digest. Nested `result_view` keys are kept.
+ * Input digest (`docs/views.md` "Digests"; `docs/approvals.md` "The order, on the final input"):
+ * `"sha256:"` + lowercase hex SHA-256 of the canonical JSON (RFC 8785) of a tool input, with the
+ * top-level `result_view` removed for native tools. The same input with or without `result_view`,
+ * and with keys in any order, has one digest. Nested `result_view` keys are kept.
  *
  * @param input - the tool input, a plain JSON object (or any plain JSON value).
  * @param options - `origin`: the origin of the tool the input is for. Default `'native'`: the

@@ -7,11 +7,12 @@ export function sha256Hex(text: string): string {
 }
 
 /**
- * Schema digest (DESIGN.md glossary): lowercase hex SHA-256 (64 characters, no prefix) of the
+ * Schema digest (`docs/views.md` "Digests"): lowercase hex SHA-256 (64 characters, no prefix) of the
  * canonical JSON (RFC 8785) of a JSON Schema. TypeBox's hidden non-enumerable keys are not part of
  * it. `required` keeps declaration order, so reordered fields give another digest.
  *
- * @example schemaDigest({ type: 'object' }) // 'a2c799262a3ce3c19ef5cdd983bf3d12b43ab3c426227091b909dcb7054738c0'
+ * @example schemaDigest({ type: 'object' }) //
+ *   'a2c799262a3ce3c19ef5cdd983bf3d12b43ab3c426227091b909dcb7054738c0'
  * @throws JsonValueError (`code: 'non_json_value'`) when the schema is not plain JSON.
  */
 export function schemaDigest(schema: unknown): string {

@@ -4,7 +4,7 @@ import { describeTool, type ToolDescriptor } from '../tool/descriptor.js'
 import type { CallScope, Tool } from '../tool/types.js'
 
 /**
- * Whether a tool can be called in a scope (spec 001 "Scoped diagnostics"):
+ * Whether a tool can be called in a scope (`docs/policy.md` "Scoped diagnostics"):
  * - `callable`: the policy allows it; it runs without an approval;
  * - `approval_required`: it runs once approved (token, remembered grant, prompt or pending approval);
  * - `denied`: the policy refuses it (`policy_owner` names the refusing policy, when known);

@@ -26,8 +26,8 @@ import { resumeApproved } from './resume.js'
 import type { Dispatcher, DispatcherOptions } from './types.js'
 
 /**
- * Creates the dispatch engine over a catalog of tools (DESIGN.md "Public API"; spec 001
- * "Invocation lifecycle").
+ * Creates the dispatch engine over a catalog of tools (`docs/architecture.md` "The invocation
+ * lifecycle"; `docs/views.md` "Dispatch").
  *
  * @param options - `{ tools, hooks?, logger? }`: tools returned by `defineTool`, with distinct IDs;
  *   initial hook handlers; a pino- or console-compatible logger (silent by default).

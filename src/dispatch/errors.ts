@@ -4,7 +4,7 @@ import type { Tool } from '../tool/types.js'
 import type { View } from '../views/view.js'
 import type { ValidationIssue } from './validators.js'
 
-/** Spec 000 "Errors", rows 1 and 2: unknown `result_view` value, or not a string. */
+/** An unknown `result_view` value, or one that is not a string (`docs/views.md` "The selector"). */
 export function resultViewInvalid(tool: Tool): ToolError {
   return new ToolError({
     code: tool.inputErrorCode,
@@ -14,7 +14,7 @@ export function resultViewInvalid(tool: Tool): ToolError {
   })
 }
 
-/** Spec 000 "Errors", row 3: `result_view` sent to a single-result tool. */
+/** `result_view` sent to a single-result tool (`docs/views.md` "The selector"). */
 export function resultViewNotAccepted(tool: Tool): ToolError {
   return new ToolError({
     code: tool.inputErrorCode,
@@ -23,7 +23,7 @@ export function resultViewNotAccepted(tool: Tool): ToolError {
   })
 }
 
-/** Spec 000 "Errors", row 6: the view differs from the one the caller (a Loop node) pinned. */
+/** The view differs from the one the caller (a Loop node) pinned (`docs/views.md` "The selector"). */
 export function resultViewPinned(tool: Tool, pinned: View): ToolError {
   return new ToolError({
     code: 'tool_denied',

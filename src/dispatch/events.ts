@@ -16,9 +16,9 @@ export type EventCall = Pick<Call, 'tool' | 'tool_call_id' | 'scope' | 'request'
 }
 
 /**
- * Emits `tool.post_call` (spec 000 "Hooks"): `tool_result` is the envelope the caller receives,
- * with sensitive values scrubbed. Observers run in order and are awaited; one that throws is
- * logged and never changes the outcome.
+ * Emits `tool.post_call` (`docs/hooks.md` "Payloads"): `tool_result` is the envelope the caller
+ * receives, with sensitive values scrubbed. Observers run in order and are awaited; one that throws
+ * is logged and never changes the outcome.
  */
 export async function emitPostCall(call: EventCall, result: ToolResult, hooks: HookRegistry, logger: Logger): Promise<void> {
   const handlers = hooks.list('tool.post_call')

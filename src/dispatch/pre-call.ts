@@ -14,11 +14,11 @@ import { hookDenied, hookFailed, hookPatchInvalid, hookTimedOut } from './errors
 import { prepareInput } from './prepare.js'
 
 /**
- * The `tool.pre_call` stage (spec 000 "Hooks"): handlers run in registration order as a pipeline.
- * Each sees the current (redacted) input and may go on, patch the whole `tool_input`, or deny.
- * A patched input goes through every input rule again (`prepareInput`: plain JSON, the
- * `result_view` rules including a pinned view, the input schema), so a patch selecting `full`
- * makes the caller receive the full record, fails on a single-result tool, and is denied with
+ * The `tool.pre_call` stage (`docs/hooks.md` "Payloads"): handlers run in registration order as a
+ * pipeline. Each sees the current (redacted) input and may go on, patch the whole `tool_input`, or
+ * deny. A patched input goes through every input rule again (`prepareInput`: plain JSON, the
+ * `result_view` rules including a pinned view, the input schema), so a patch selecting `full` makes
+ * the caller receive the full record, fails on a single-result tool, and is denied with
  * `result_view_pinned` on a call that pinned another view. A sensitive field patched back to
  * `"[REDACTED]"` keeps its real value.
  *

@@ -11,10 +11,10 @@ import type { View } from '../views/view.js'
 import { toIssues, validatorFor } from './validators.js'
 
 /**
- * The input stages of the lifecycle (spec 001 "Invocation lifecycle"): the input must be plain
- * JSON, then the `result_view` selector rules (spec 000 "Errors" rows 1-3 and 6), then the tool's
- * input schema (ajv, compiled once per tool on first use). Run again on an input a pre-call hook
- * patched.
+ * The input stages of the lifecycle (`docs/architecture.md` "The invocation lifecycle"): the input
+ * must be plain JSON, then the `result_view` selector rules (`docs/views.md` "The selector"), then
+ * the tool's input schema (ajv, compiled once per tool on first use). Run again on an input a
+ * pre-call hook patched.
  *
  * @returns the call with `view` and `handlerInput` set, or the typed input error.
  */

@@ -24,11 +24,11 @@ export interface ResumeHost {
 }
 
 /**
- * Runs the call an approved pending record holds (spec 001: "the deferred tool call rechecks
- * current tool policy under the recorded owner"): the input (the real one this process `held` for
- * a record stored redacted, else the stored one) goes through every input rule again
- * (`prepareInput`), must still have the approved input digest, and the CURRENT policy is asked
- * again under the recorded scope; a `deny` (or a failing policy) ends it with that error.
+ * Runs the call an approved pending record holds (`docs/approvals.md` "`dispatcher.approvals`": the
+ * deferred call rechecks the current tool policy under the recorded owner): the input (the real one
+ * this process `held` for a record stored redacted, else the stored one) goes through every input
+ * rule again (`prepareInput`), must still have the approved input digest, and the CURRENT policy is
+ * asked again under the recorded scope; a `deny` (or a failing policy) ends it with that error.
  * `approval_required` is satisfied by this approval. Pre-call hooks do not run again: the approved
  * input is the final one.
  *

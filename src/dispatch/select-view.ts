@@ -10,7 +10,7 @@ export type ViewSelection =
   | { readonly ok: false; readonly error: ToolError }
 
 /**
- * Applies the `result_view` rules of spec 000 ("The selector", "Errors") to a native tool's input:
+ * Applies the `result_view` rules (`docs/views.md` "The selector") to a native tool's input:
  * a viewed tool takes `'compact'` (default) or `'full'` and the handler gets the input without the
  * key; any other value, or a non-string, is rows 1-2; the key on a single-result tool is row 3.
  * With `pinned`, a selected view other than the pinned one is row 6 (`tool_denied` /

@@ -28,13 +28,13 @@ export interface DispatcherOptions {
    * Default `Date.now`. Tests pass a fake clock; `approvals.now`, if given, wins.
    */
   clock?: () => number
-  /** Decides every call after the pre-call hooks (spec 001). Default `defaultToolPolicy`: allow, approval for tools that declare it. */
+  /** Decides every call after the pre-call hooks (`docs/policy.md`). Default `defaultToolPolicy`: allow, approval for tools that declare it. */
   policy?: ToolPolicy
   /** Approval stores, prompt callback and time budgets. Default: in-memory stores, no prompt (pending approvals). */
   approvals?: ApprovalOptions
 }
 
-/** The dispatch engine (spec 001 "Invocation lifecycle"). */
+/** The dispatch engine (`docs/architecture.md` "The invocation lifecycle"). */
 export interface Dispatcher {
   /**
    * Runs one call through the lifecycle: resolve tool → check `result_view` → validate input →
@@ -43,23 +43,23 @@ export interface Dispatcher {
    */
   invoke(request: InvokeRequest): Promise<InvokeOutcome>
   /**
-   * Registers a hook handler (spec 000 "Hooks"); returns a function that unregisters it.
+   * Registers a hook handler (`docs/hooks.md` "Payloads"); returns a function that unregisters it.
    * `tool.pre_call` handlers run in registration order as a pipeline; post-call and post-error
    * observers run after the outcome is known and cannot change it.
    *
    * @throws HookRegistrationError for an unknown event or a non-function handler.
    */
   hook<E extends HookEvent>(event: E, handler: HookHandlers[E]): () => void
-  /** Approval tokens, remembered grants and pending approvals (spec 001). */
+  /** Approval tokens, remembered grants and pending approvals (`docs/approvals.md` "`dispatcher.approvals`"). */
   readonly approvals: ApprovalsApi
   /**
-   * The descriptor of one tool (spec 000 "Discovering both contracts"), or `undefined` for an
+   * The descriptor of one tool (`docs/views.md` "Descriptors"), or `undefined` for an
    * unknown ID. Synchronous; computed once per tool.
    */
   describe(tool_id: string): ToolDescriptor | undefined
   /**
    * With a scope: the descriptor and the diagnostics a managed session in that scope would get
-   * (spec 001 "Scoped diagnostics"): whether the tool is callable there and, if not, why (denied
+   * (`docs/policy.md` "Scoped diagnostics"): whether the tool is callable there and, if not, why (denied
    * by which policy owner, needs approval, policy failed, unknown tool). Asks the policy with an
    * empty input. Never rejects for a caller mistake: an unknown tool is `status: 'unknown_tool'`.
    *

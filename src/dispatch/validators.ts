@@ -72,7 +72,7 @@ function namesInheritedProperty(value: unknown): boolean {
 const compiled = new WeakMap<JsonSchema, ValidateFunction>()
 
 /**
- * The validator of a schema, compiled on first use and kept (DESIGN.md "Known traps": ajv caches
+ * The validator of a schema, compiled on first use and kept (ajv caches
  * by object identity, so compile once per tool). Throws what ajv throws for a schema it rejects.
  */
 export function validatorFor(schema: JsonSchema): ValidateFunction {

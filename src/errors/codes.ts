@@ -2,7 +2,7 @@
  * The one registry of tool error codes. Every `ToolError` carries one of these `code`s; each entry
  * lists the `reason`s the library gives it, as data, and says which class of failure it is, which
  * decides how `ToolError.forSurface` redacts the message
- * (spec 000 "Errors": input errors become "invalid tool request", denials "tool invocation denied").
+ * (`docs/errors.md`: input errors become "invalid tool request", denials "tool invocation denied").
  *
  * `docs/errors.md` documents every code (when it fires, its reasons, what `details` holds); a test
  * keeps the two in sync in both directions.
@@ -49,7 +49,7 @@ export type ToolErrorCode = keyof typeof ToolErrorCodes
 /** The registered reasons of one code, e.g. `ToolErrorReason<'approval_invalid'>` is `'token_unknown' | 'token_replayed' | ...`. */
 export type ToolErrorReason<C extends ToolErrorCode = ToolErrorCode> = (typeof ToolErrorCodes)[C]['reasons'][number]
 
-/** Input-error codes a tool may choose with `inputErrorCode` (spec 000 "Errors", last paragraph). */
+/** Input-error codes a tool may choose with `inputErrorCode` (`docs/views.md` "The selector"). */
 export type InputErrorCode = 'tool_invalid_input' | 'invalid_request'
 
 /**

@@ -3,10 +3,10 @@ import { ToolErrorCodes, type ToolErrorCode } from './codes.js'
 
 const brand = defineBrand('result-views.ToolError')
 
-/** A surface a `ToolError` is shown on (spec 000 "Errors", last paragraphs). */
+/** A surface a `ToolError` is shown on (`docs/errors.md`). */
 export type ErrorSurface = 'dispatch' | 'cli' | 'http'
 
-/** The messages redacting surfaces show instead of the dispatch message (spec 000 "Errors"). */
+/** The messages redacting surfaces show instead of the dispatch message (`docs/errors.md`). */
 export const SURFACE_MESSAGES = {
   input: 'invalid tool request',
   denial: 'tool invocation denied',
@@ -51,7 +51,7 @@ export class ToolError extends Error {
   /**
    * The error as a given surface shows it. `'dispatch'` keeps the dispatch message; `'cli'` and
    * `'http'` keep `code` and `reason` but replace the message with `"invalid tool request"` for
-   * input errors and `"tool invocation denied"` for denials (spec 000 "Errors"), and
+   * input errors and `"tool invocation denied"` for denials (`docs/errors.md`), and
    * `"tool invocation failed"` for execution failures; they drop `details`.
    *
    * @returns a plain JSON object `{ code, reason, message, details? }`.

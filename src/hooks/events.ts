@@ -2,11 +2,11 @@ import type { ToolErrorPayload } from '../errors/tool-error.js'
 import type { CallScope } from '../tool/types.js'
 import type { View } from '../views/view.js'
 
-/** The hook events (spec 000 "Hooks"). */
+/** The hook events (`docs/hooks.md` "Payloads"). */
 export type HookEvent = 'tool.pre_call' | 'tool.post_call' | 'tool.post_error'
 
 /**
- * Fields every hook payload carries (spec 000 "Hooks"). Payloads are deep-frozen plain JSON;
+ * Fields every hook payload carries (`docs/hooks.md` "Payloads"). Payloads are deep-frozen plain JSON;
  * sensitive input fields read `"[REDACTED]"`.
  */
 export interface HookPayloadBase {
@@ -61,7 +61,7 @@ export type PostCallHandler = (payload: PostCallPayload) => void | Promise<void>
 /** A `tool.post_error` observer. Its failure is logged and never changes the outcome. */
 export type PostErrorHandler = (payload: PostErrorPayload) => void | Promise<void>
 
-/** The handler type of each event (DESIGN.md: `HookHandlers`). */
+/** The handler type of each event (`docs/hooks.md` "Registering"). */
 export interface HookHandlers {
 /** Runs before policy, approval and the handler; may patch the input or deny. */
   'tool.pre_call': PreCallHandler

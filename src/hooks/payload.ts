@@ -4,9 +4,9 @@ import { redactInput } from '../redact/redact.js'
 import type { HookPayloadBase } from './events.js'
 
 /**
- * The fields every hook payload of a call shares (spec 000 "Hooks"): a deep-frozen copy with the
- * sensitive input fields redacted. `has_result_views` and `result_view` appear only for tools with
- * views; `pinned_result_view` only on calls that carry one.
+ * The fields every hook payload of a call shares (`docs/hooks.md` "Payloads"): a deep-frozen copy
+ * with the sensitive input fields redacted. `has_result_views` and `result_view` appear only for
+ * tools with views; `pinned_result_view` only on calls that carry one.
  *
  * @param input - the input to show; `null` when the call's input is not plain JSON.
  */

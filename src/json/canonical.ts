@@ -14,7 +14,7 @@ const isWellFormed = (s: string): boolean =>
 /**
  * Checks that `value` is plain JSON: plain objects (prototype `Object.prototype` or `null`),
  * dense arrays, well-formed strings, finite numbers, booleans and `null`, with no cycles and no
- * deeper than {@link MAX_JSON_DEPTH}. Source: DESIGN.md glossary, "canonical JSON". Symbol-keyed
+ * deeper than {@link MAX_JSON_DEPTH}. See `docs/views.md` "Digests". Symbol-keyed
  * properties are not JSON data: like `JSON.stringify`, the check and the canonical form ignore them.
  *
  * @throws JsonValueError (`code: 'non_json_value'`) naming the JSON Pointer of the first offending

@@ -11,7 +11,7 @@ export interface CatalogTool {
   /**
    * Whether `result_view` in a node's params would reach the tool's selector: true for native
    * tools; for a bare descriptor, true unless its input schema declares its own `result_view`
-   * (an extension or MCP tool's input, never inspected: spec 000 "Errors", last paragraph).
+   * (an extension or MCP tool's input, never inspected: `docs/views.md` "The selector").
    */
   readonly selectorApplies: boolean
 }

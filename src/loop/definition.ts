@@ -1,7 +1,7 @@
 import type { JsonValue } from 'result-views'
 
 /**
- * A Loop definition: the shape of the spec's YAML (spec 000 "Loops"), `{ graph: { nodes, edges } }`.
+ * A Loop definition: the shape of the spec's YAML (`docs/loops.md`), `{ graph: { nodes, edges } }`.
  * Keys this library does not read (a loop `name`, node `description`, ...) are kept as they are.
  * Produced by `parseLoopDefinition` / `parseLoopYaml`, which check the shape and return a frozen
  * plain-JSON copy.

@@ -5,15 +5,15 @@
  * the two in sync.
  */
 export const LoopDiagnosticCodes = {
-  /** Spec 000 "Errors": a tool node's `params.result_view` is not the literal `compact` or `full`. */
+  /** A tool node's `params.result_view` is not the literal `compact` or `full`. */
   result_view_not_literal: 'error',
-  /** `params.result_view` on a node whose tool returns a single result (spec 000 "Errors", row 3). */
+  /** `params.result_view` on a node whose tool returns a single result (`docs/views.md` "The selector"). */
   result_view_not_accepted: 'error',
-  /** Spec 000 "Loops": a reference or `produces` entry names a field only the full view has. */
+  /** A reference or `produces` entry names a field only the full view has. */
   result_view_field_requires_full: 'error',
-  /** Spec 000 "Loops": a reference or `produces` entry names a field neither view has. */
+  /** A reference or `produces` entry names a field neither view has. */
   unresolvable_path: 'error',
-  /** A path goes through an open part of the schema (spec 000 "Loops": "cannot be proven"). */
+  /** A path goes through an open part of the schema (the path "cannot be proven"). */
   path_unproven: 'warning',
   /** A reference reads a non-tool node that declares no `produces`: nothing to check it against. */
   output_unchecked: 'warning',

@@ -1,5 +1,5 @@
 /**
- * `result-views/loop`: Loop contracts (spec 000 "Loops", "Migration"). Lint a Loop's references
+ * `result-views/loop`: Loop contracts (`docs/loops.md`). Lint a Loop's references
  * against the views its tool nodes select, pin each node's contract when a run starts, translate
  * pre-view snapshots to `full`, and run small Loops through a dispatcher.
  *

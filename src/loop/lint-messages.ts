@@ -19,17 +19,17 @@ const OPEN_REASONS: Record<OpenReason, string> = {
   unresolved_ref: 'a $ref that cannot be followed',
 }
 
-/** Spec 000 "Loops" (exact text): `result_view_not_literal`. */
+/** `result_view_not_literal`, in the spec's exact words (`docs/loops.md` "`result_view_not_literal`"). */
 export function notLiteral(nodeId: string): string {
   return `node "${nodeId}" params.result_view must be a literal "compact" or "full"`
 }
 
-/** Spec 000 "Loops" (exact text): `result_view_field_requires_full`. */
+/** `result_view_field_requires_full`, in the spec's exact words (`docs/loops.md` "`result_view_field_requires_full`"). */
 export function requiresFull(subject: Subject, toolId: string, sourceNode: string): string {
   return `${subject}, which the compact result of ${toolId} does not include; fix: add \`result_view: full\` to the params of node "${sourceNode}"`
 }
 
-/** `result_view_not_accepted`, in the words of spec 000 "Errors" row 3. */
+/** `result_view_not_accepted`, in the words of the selector's single-result error (`docs/views.md` "The selector"). */
 export function notAccepted(nodeId: string, toolId: string): string {
   return `node "${nodeId}" params.result_view is not accepted: tool "${toolId}" returns a single result and does not accept "result_view"`
 }

@@ -20,14 +20,15 @@ export interface LintOptions {
   readonly actions?: readonly string[]
   /**
    * Views a run snapshot pinned, by node ID. They replace the view a node's params select (a run
-   * started before views pinned `full`: spec 000 "Migration"). A pinned node whose tool the catalog
-   * no longer has is not `unknown_kind` (the runner fails it with `loop_contract_stale`).
+   * started before views pinned `full`: `docs/loops.md` "Pinning and migration"). A pinned node
+   * whose tool the catalog no longer has is not `unknown_kind` (the runner fails it with
+   * `loop_contract_stale`).
    */
   readonly pinnedViews?: Readonly<Record<string, View>>
 }
 
 /**
- * Checks a Loop against the contracts of the tools it calls (spec 000 "Loops"):
+ * Checks a Loop against the contracts of the tools it calls (`docs/loops.md`):
  * - `params.result_view` of a viewed tool node must be the literal `compact` or `full`
  *   (`result_view_not_literal`); on a single-result tool it is `result_view_not_accepted`;
  * - each reference `{{ .nodes.<id>.output.<path> }}` is resolved in the schema of the view node
@@ -133,7 +134,7 @@ function checkReference(context: Context, reader: LoopNode, path: string, subjec
 
 /**
  * Resolves `outputPath` in the output of `sourceId`, a tool node, against the view it selected
- * (spec 000 "Loops"), reporting at `path` for node `nodeId`.
+ * (`docs/loops.md`), reporting at `path` for node `nodeId`.
  */
 function checkOutputPath(context: Context, nodeId: string, path: string, subject: string, sourceId: string, source: Exclude<NodeRole, { role: 'other' }>, outputPath: readonly string[]): void {
   const descriptor = source.tool.descriptor

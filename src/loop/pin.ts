@@ -12,10 +12,10 @@ import { setOwn } from '../json/clone.js'
 export const RUN_SNAPSHOT_VERSION = 2
 
 /**
- * The contract one tool node pinned when its run started (spec 000 "Loops": "A run pins the
- * contract of the view each node selected"): the tool, the view, and that view's schema digest
- * (64 lowercase hex characters). A single-result tool's pin says `full`: its one schema is the
- * full record, exactly as a pre-view pin translated by {@link migrateRunSnapshot}.
+ * The contract one tool node pinned when its run started (`docs/loops.md` "Pinning and migration":
+ * a run pins the contract of the view each node selected): the tool, the view, and that view's
+ * schema digest (64 lowercase hex characters). A single-result tool's pin says `full`: its one
+ * schema is the full record, exactly as a pre-view pin translated by {@link migrateRunSnapshot}.
  */
 export interface RunPin {
 /** The tool the node calls. */
@@ -37,8 +37,9 @@ export interface RunSnapshot {
 /** Options of {@link migrateRunSnapshot}. */
 export interface MigrateOptions {
   /**
-   * The superseded schema digest table (spec 000 "Migration"): a pre-view pin's digest → the
-   * digest of the full view that replaced that schema. Applied to translated pins only.
+   * The superseded schema digest table (`docs/loops.md` "Pinning and migration"): a pre-view pin's
+   * digest → the digest of the full view that replaced that schema. Applied to translated pins
+   * only.
    */
   readonly supersededDigests?: Readonly<Record<string, string>>
 }
@@ -48,7 +49,8 @@ export interface MigrateOptions {
  * (`compact` when the params select none) and that view's schema digest.
  *
  * @param definition - the Loop (checked with `parseLoopDefinition` first).
- * @param catalog - tools or descriptors; a node whose kind is not in it is a host action and is not pinned.
+ * @param catalog - tools or descriptors; a node whose kind is not in it is a host action and is not
+ *   pinned.
  * @param options - lint options (`actions`).
  * @returns a frozen plain-JSON snapshot `{ version: 2, pins }`.
  * @throws LoopError `loop_lint_failed` (lint reported errors, all diagnostics attached),
@@ -80,7 +82,7 @@ export function startRunWithDiagnostics(
 
 /**
  * Reads a stored snapshot and translates pre-view pins (no `result_view` recorded) to `full`
- * (spec 000 "Migration": "Pre-view Loop snapshots are translated to full"): such a run keeps the
+ * (`docs/loops.md` "Pinning and migration"): such a run keeps the
  * contract it pinned and its nodes return the full record. A translated pin's digest goes through
  * `supersededDigests` when the table lists it.
  *
@@ -88,7 +90,8 @@ export function startRunWithDiagnostics(
  * characters. A version-2 snapshot records `result_view` on every pin: a version-2 pin without it
  * is refused (only version 1, or no version, is the pre-view format that translates to `full`).
  *
- * @param snapshot - `{ version?: 1 | 2, pins: { [node_id]: { tool_id, result_view?, schema_digest } } }`.
+ * @param snapshot - `{ version?: 1 | 2, pins: { [node_id]: { tool_id, result_view?, schema_digest }
+ *   } }`.
  * @returns a frozen version-2 snapshot.
  * @throws LoopError `loop_snapshot_invalid` listing every problem (JSON Pointers into `snapshot`;
  *   a bad `supersededDigests` entry is at `/supersededDigests/<key>`).

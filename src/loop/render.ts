@@ -14,9 +14,8 @@ export interface RenderScope {
  * Renders every template in `params` (at any depth). A string that is exactly one template
  * (`"{{ .nodes.a.output.count }}"`) takes the referenced value with its JSON type; templates
  * embedded in text are stringified (strings as they are, anything else as canonical JSON). A
- * reference to a missing field (or input) resolves to the empty value `""` (spec 000 "Loops": "A
- * field that is missing at run time resolves to an empty value"). A malformed template stays as
- * written (lint reports it before a run starts).
+ * reference to a missing field (or input) resolves to the empty value `""` (`docs/loops.md`
+ * "Templates"). A malformed template stays as written (lint reports it before a run starts).
  *
  * @returns a new plain-JSON value; `params` is not changed.
  */

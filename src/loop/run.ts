@@ -89,7 +89,7 @@ export interface LoopRun {
 }
 
 /**
- * Runs a Loop (spec 000 "Loops"): lints it against the dispatcher's catalog and refuses to start
+ * Runs a Loop (`docs/loops.md`): lints it against the dispatcher's catalog and refuses to start
  * on errors; pins (or reads from `snapshot`) each tool node's view and schema digest; then runs
  * the nodes one at a time in dependency order. For each node it renders the params' templates
  * from the inputs and the outputs of earlier nodes, then:

@@ -25,7 +25,8 @@ export type PathRule =
   | '$ref'
 
 /**
- * Why a segment could not be proven (the schema is open there, spec 000 "Loops"):
+ * Why a segment could not be proven (the schema is open there, `docs/loops.md` "What a reference is
+ * checked against"):
  * - `additional_properties`: an object that allows members it does not list;
  * - `pattern_properties`: the member is matched by `patternProperties`, not listed;
  * - `object_without_properties`: `{ type: 'object' }` with no listed members;

@@ -2,7 +2,7 @@ import type { View } from 'result-views'
 import type { CatalogTool } from './catalog.js'
 import type { LoopNode } from './definition.js'
 
-/** The params key that selects a tool node's view (spec 000 "Loops"). */
+/** The params key that selects a tool node's view (`docs/loops.md`). */
 export const RESULT_VIEW_PARAM = 'result_view'
 
 /**

@@ -1,7 +1,7 @@
 import { LOOP_NODE_ID_PATTERN, PATH_SEGMENT_PATTERN } from './definition.js'
 
 /**
- * A reference inside a template (spec 000 "Loops"): `.inputs.<name>[.<path>]` or
+ * A reference inside a template (`docs/loops.md`): `.inputs.<name>[.<path>]` or
  * `.nodes.<id>.output[.<path>]`. `path` holds the segments after the name / after `output`;
  * all-digit segments index arrays.
  */
@@ -52,7 +52,8 @@ const MAX_QUOTED = 80
  * string`, offset 0).
  *
  * @example parseTemplate('Tools allowed: {{ .nodes.inspect.output.session.id }}')
- *   // → { ok: true, parts: [{ kind: 'text', text: 'Tools allowed: ' }, { kind: 'reference', … }], references: [...] }
+ *   // → { ok: true, parts: [{ kind: 'text', text: 'Tools allowed: ' }, { kind: 'reference', … }],
+ *   references: [...] }
  */
 export function parseTemplate(text: string): TemplateParse {
   if (typeof text !== 'string') return fail(`template must be a string, found ${text === null ? 'null' : typeof text}`, 0)

@@ -9,7 +9,7 @@ const toolBrand = defineBrand('result-views.Tool')
 /**
  * Serialized sizes of one catalog's three discovery surfaces, in bytes of UTF-8 JSON
  * (`JSON.stringify` without whitespace, of a JSON array with one entry per tool). These are
- * discovery bytes, not model tokens (spec 000 "Managed-session MCP clients").
+ * discovery bytes, not model tokens (`docs/mcp.md`).
  */
 export interface CatalogSize {
   /** The full-policy discovery catalog: every descriptor with `output_schema` and, for viewed tools, `output_views` (both views and digests). */

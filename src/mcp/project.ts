@@ -2,7 +2,7 @@ import type { InvokeOutcome, JsonSchema, ToolDescriptor, ToolErrorCode, View } f
 import { toMcpSchema } from './mcp-schema.js'
 
 /**
- * The pure MCP projection (spec 000 "Managed-session MCP clients"): descriptors → `tools/list`
+ * The pure MCP projection (`docs/mcp.md`): descriptors → `tools/list`
  * entries, dispatch outcomes → `tools/call` results. No SDK import: `server.ts` wires these into
  * the SDK's `Server`, and `measure.ts` sizes the listing with the same functions.
  */

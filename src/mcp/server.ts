@@ -41,7 +41,7 @@ export interface McpServerOptions {
 
 /**
  * Creates an MCP server (the SDK's low-level `Server`, which takes raw JSON Schema) that exposes
- * a dispatcher's catalog (spec 000 "Managed-session MCP clients"). It is not connected: the host
+ * a dispatcher's catalog (`docs/mcp.md`). It is not connected: the host
  * calls `server.connect(transport)` with any SDK transport (stdio, Streamable HTTP, in-memory).
  *
  * - `tools/list`: every tool of `dispatcher.list()` as `{ name, description, inputSchema }`;

@@ -4,10 +4,11 @@ import type { PolicyApprovalRequired, PolicyDecision, PolicyRequest, ToolPolicy 
 import { announceRetiredIds, registerPolicyAnnouncer } from './retired-warnings.js'
 
 /**
- * The intersection of several policies (spec 001: workspace policy ∩ agent policy ∩ session
- * allowed-tools override ∩ a spawned session's permission policy): a call is allowed only if every
- * policy allows it. Policies are asked in order; the first `deny` is returned at once (later
- * policies are not asked); otherwise the first `approval_required`; otherwise `allow`.
+ * The intersection of several policies (`docs/policy.md` "Several policies: `intersectPolicies`":
+ * workspace policy ∩ agent policy ∩ session allowed-tools override ∩ a spawned session's permission
+ * policy): a call is allowed only if every policy allows it. Policies are asked in order; the first
+ * `deny` is returned at once (later policies are not asked); otherwise the first
+ * `approval_required`; otherwise `allow`.
  *
  * A member that returns a malformed decision makes `decide` throw a `PolicyDefinitionError` with
  * one problem `{ code: 'invalid_decision', path: '/policies/<index>' }` (nested intersections

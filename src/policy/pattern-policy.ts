@@ -35,9 +35,10 @@ export interface PatternPolicyOptions {
   /** Default `'declared'`. */
   approval?: ApprovalMode
   /**
-   * Drops retired IDs from the lists before they are compiled (spec 001 "Retired tool IDs"). When
-   * the filter has no logger, its `tools.retired_ids_ignored` warning for this owner goes to the
-   * logger of the dispatcher this policy is given to (see `RetiredIdFilterOptions.logger`).
+   * Drops retired IDs from the lists before they are compiled (`docs/policy.md` "Retired tool IDs:
+   * `createRetiredIdFilter`"). When the filter has no logger, its `tools.retired_ids_ignored`
+   * warning for this owner goes to the logger of the dispatcher this policy is given to (see
+   * `RetiredIdFilterOptions.logger`).
    */
   retired?: RetiredIdFilter
 }
@@ -61,7 +62,7 @@ export interface PatternPolicy extends ToolPolicy {
 }
 
 /**
- * Builds the reference policy from data (spec 001 "Policy and Invocation"). Decisions, first
+ * Builds the reference policy from data (`docs/policy.md`). Decisions, first
  * match wins: a tool ID matching `deny_tools` → `{ decision: 'deny', reason: 'deny_listed', owner }`;
  * an enforced allow-list that matches neither the ID nor a toolset → `{ decision: 'deny', reason:
  * 'not_allowed', owner }`; then `approval_required` with reason `tool_requires_approval`,

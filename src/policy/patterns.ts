@@ -9,7 +9,7 @@ export interface PatternList {
   matches(id: string): boolean
 }
 
-/** True for an entry holding the `*` wildcard (never a retired entry, spec 001 "Retired tool IDs"). */
+/** True for an entry holding the `*` wildcard (never a retired entry: `docs/policy.md` "Retired tool IDs: `createRetiredIdFilter`"). */
 export function isWildcard(entry: string): boolean {
   return entry.includes(WILDCARD)
 }

@@ -2,7 +2,7 @@ import type { ApprovalRequirement, CallScope, Tool } from '../tool/types.js'
 import type { ToolOrigin } from '../views/view.js'
 
 /**
- * The facts of a tool a {@link ToolPolicy} decides on (DESIGN.md "Interface shapes"). Never the
+ * The facts of a tool a {@link ToolPolicy} decides on (`docs/policy.md` "The interface"). Never the
  * handler, never the schemas: a policy decides on who the tool is, not on what it does.
  */
 export interface ToolFacts {
@@ -21,10 +21,11 @@ export interface ToolFacts {
 }
 
 /**
- * What a policy is asked (DESIGN.md "Interface shapes"): the tool's facts, the call's scope and
- * the final input (after `tool.pre_call` hooks), WITHOUT a native tool's `result_view` (spec 000
- * "Approvals": `result_view` never changes policy, risk, approval requirement or permission
- * match). The input is a private copy: a policy may read it freely; changing it changes nothing.
+ * What a policy is asked (`docs/policy.md` "The interface"): the tool's facts, the call's scope and
+ * the final input (after `tool.pre_call` hooks), WITHOUT a native tool's `result_view`
+ * (`docs/views.md` "The selector": `result_view` never changes policy, risk, approval requirement
+ * or permission match). The input is a private copy: a policy may read it freely; changing it
+ * changes nothing.
  */
 export interface PolicyRequest {
 /** The facts of the tool to run. */
@@ -65,10 +66,9 @@ export interface PolicyApprovalRequired {
 export type PolicyDecision = PolicyAllow | PolicyDeny | PolicyApprovalRequired
 
 /**
- * A tool policy a host plugs into `createDispatcher({ policy })` (spec 001 "Policy and
- * Invocation"). `decide` may be sync or async. A policy that throws, rejects, hangs past the
- * approvals `timeoutMs` or returns anything but a decision fails closed: the call is refused with
- * `tool_denied` / `policy_failed`.
+ * A tool policy a host plugs into `createDispatcher({ policy })` (`docs/policy.md`). `decide` may
+ * be sync or async. A policy that throws, rejects, hangs past the approvals `timeoutMs` or returns
+ * anything but a decision fails closed: the call is refused with `tool_denied` / `policy_failed`.
  */
 export interface ToolPolicy {
 /** Decides one call: `allow`, `deny` with a reason, or `approval_required` (sync or async). Never changes the call: the input is a copy. */

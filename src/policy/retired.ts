@@ -4,7 +4,7 @@ import type { UsageProblem } from '../errors/usage-error.js'
 import { PolicyDefinitionError } from './policy-definition-error.js'
 import { registerFilterAnnouncer } from './retired-warnings.js'
 
-/** The log message (and `event` field) of the retired-ID warning (spec 001 "Retired tool IDs"). */
+/** The log message (and `event` field) of the retired-ID warning (`docs/policy.md` "Retired tool IDs: `createRetiredIdFilter`"). */
 export const RETIRED_IDS_IGNORED = 'tools.retired_ids_ignored'
 
 /** Options of {@link createRetiredIdFilter}. */
@@ -42,9 +42,9 @@ export interface FilteredPolicyLists extends PolicyLists {
 }
 
 /**
- * Drops retired tool and toolset IDs from policies (spec 001 "Retired tool IDs"). Create one per
- * dispatcher (or per process) and hand it to every `createPatternPolicy` call: it remembers which
- * owners it has warned about.
+ * Drops retired tool and toolset IDs from policies (`docs/policy.md` "Retired tool IDs:
+ * `createRetiredIdFilter`"). Create one per dispatcher (or per process) and hand it to every
+ * `createPatternPolicy` call: it remembers which owners it has warned about.
  */
 export interface RetiredIdFilter {
   /** The reserved tool IDs. */
@@ -56,10 +56,10 @@ export interface RetiredIdFilter {
    * retired toolset ID in `toolsets`, is dropped (never an error); wildcard entries and unknown IDs
    * are kept. An allow-list that held only retired entries comes back empty, not absent: it stays
    * enforced and grants nothing. The first time an owner has dropped entries, one warning is
-   * logged: `warn({ event: 'tools.retired_ids_ignored', owner, dropped_ids }, 'tools.retired_ids_ignored')`;
-   * never again for that owner while this filter lives. Without a filter logger the warning is
-   * held back until a dispatcher with a logger receives the owner's policy (see
-   * {@link RetiredIdFilterOptions.logger}).
+   * logged: `warn({ event: 'tools.retired_ids_ignored', owner, dropped_ids },
+   * 'tools.retired_ids_ignored')`; never again for that owner while this filter lives. Without a
+   * filter logger the warning is held back until a dispatcher with a logger receives the owner's
+   * policy (see {@link RetiredIdFilterOptions.logger}).
    *
    * @param owner - the policy owner label, `agent:<source path or name>` or `session:<session id>`.
    */

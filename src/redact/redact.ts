@@ -54,7 +54,7 @@ function lookup(root: unknown, tokens: ReadonlyArray<string | number>): { found:
 
 /**
  * A deep copy of a plain JSON input with the value at every sensitive path replaced by
- * `"[REDACTED]"` (spec 001 "Sensitive input fields"). Paths that are absent stay absent; the
+ * `"[REDACTED]"` (`docs/hooks.md` "Sensitive input fields"). Paths that are absent stay absent; the
  * input itself is never changed.
  */
 export function redactInput(input: unknown, paths: readonly SensitivePath[]): unknown {
@@ -109,7 +109,7 @@ function scrubKeys(value: unknown, secrets: readonly string[]): unknown {
 
 /**
  * Puts the real values back where a pre-call hook returned the redacted marker for a sensitive
- * field (issue 4: a patch that sends back `"[REDACTED]"` does not overwrite the real value). A
+ * field (a patch that sends back `"[REDACTED]"` does not overwrite the real value). A
  * marker takes the original value at the same JSON Pointer, and only where that is unambiguous:
  *
  * - the original had a value there (a marker never stands for a value the call did not have);

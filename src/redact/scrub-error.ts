@@ -2,8 +2,8 @@ import { ToolError } from '../errors/tool-error.js'
 import { scrubJson, scrubText } from './redact.js'
 
 /**
- * The error with every secret scrubbed from its message and details (spec 001 "Sensitive input
- * fields": error details never echo a sensitive value). Returns the same error when there is
+ * The error with every secret scrubbed from its message and details (`docs/hooks.md` "Sensitive
+ * input fields": error details never echo a sensitive value). Returns the same error when there is
  * nothing to scrub. The `cause` of a handler failure is not carried over: it may hold the secret.
  */
 export function scrubError(error: ToolError, secrets: readonly string[]): ToolError {

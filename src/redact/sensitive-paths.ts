@@ -1,4 +1,4 @@
-/** The marker every surface but the handler sees in place of a sensitive value (spec 001 "Sensitive input fields"). */
+/** The marker every surface but the handler sees in place of a sensitive value (`docs/hooks.md` "Sensitive input fields"). */
 export const REDACTED = '[REDACTED]'
 
 /** One step of a sensitive path: a property name, then whether it steps into every array element. */
@@ -14,7 +14,7 @@ const STEP = /^([^.[\]]+)(\[\])?$/
 
 /**
  * Parses a dotted sensitive-field path: `secret_ref`, `auth.token`, `items[].token`,
- * `matrix[].rows[]` (spec 001 "Sensitive input fields"). Property names cannot contain `.`, `[`
+ * `matrix[].rows[]` (`docs/hooks.md` "Sensitive input fields"). Property names cannot contain `.`, `[`
  * or `]`.
  *
  * @returns the steps, or `undefined` for a malformed path (empty, `a..b`, `a[0]`, `[]`).

@@ -17,9 +17,9 @@ export { ViewViolationCodes } from './view-violation.js'
 export type { ViewProof, ViewViolation, ViewViolationCode } from './view-violation.js'
 
 /**
- * Proves that a compact view schema is a subset of its full view schema (spec 000 "What compact
- * keeps": "Every field in a compact result is in the full result at the same path with the same
- * value").
+ * Proves that a compact view schema is a subset of its full view schema (`docs/views.md` "The
+ * subset proof": every field of a compact result is in the full result at the same path with the
+ * same value).
  *
  * The proof is **sound**: `{ ok: true }` means that for every value valid under `full`, the
  * projection `compileProjector(compact)` makes of it is valid under `compact`, and every compact
@@ -52,9 +52,9 @@ export type { ViewProof, ViewViolation, ViewViolationCode } from './view-violati
  * @returns `{ ok: true }`, or `{ ok: false, violations }` with every violation found (duplicates
  *   merged), each with a code (see `ViewViolationCodes`) and JSON Pointers into both schemas.
  *   Never throws for plain JSON schemas (no cycles of JavaScript objects).
- * @throws UsageError (`code: 'schema_argument_invalid'`, a `TypeError`) when `compact` or `full` is not a schema (a plain object or a boolean), or is
- *   nested deeper than the call stack allows or a cycle of JavaScript objects (`defineTool`
- *   refuses those before proving).
+ * @throws UsageError (`code: 'schema_argument_invalid'`, a `TypeError`) when `compact` or `full` is
+ *   not a schema (a plain object or a boolean), or is nested deeper than the call stack allows or a
+ *   cycle of JavaScript objects (`defineTool` refuses those before proving).
  */
 export function proveViewSubset(compact: JsonSchema | TSchema, full: JsonSchema | TSchema): ViewProof {
   if (!isSchema(compact) || !isSchema(full)) {

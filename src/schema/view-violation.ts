@@ -1,7 +1,7 @@
 /**
  * Why a compact schema is not (provably) a subset of its full schema. Each code names one rule of
- * spec 000 "What compact keeps" ("Every field in a compact result is in the full result at the
- * same path with the same value") that the proof could not establish.
+ * the proof could not establish: every field of a compact result is in the full result at the same
+ * path with the same value (`docs/views.md` "The subset proof").
  */
 export const ViewViolationCodes = {
   /** A compact property (or a tagged union branch) has no counterpart in the full view at the same path. */

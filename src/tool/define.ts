@@ -27,8 +27,8 @@ const APPROVALS = ['none', 'required']
 const INPUT_ERROR_CODES = ['tool_invalid_input', 'invalid_request']
 
 /**
- * Defines a tool, checking everything that can be checked before any call (spec 000 "Native
- * Tools"; DESIGN.md "Public API").
+ * Defines a tool, checking everything that can be checked before any call (`docs/views.md`
+ * "Defining a viewed tool").
  *
  * - A definition whose `output` is `{ compact, full }` gives a {@link ViewedTool}: the compact
  *   schema must be provably a subset of the full one (`proveViewSubset`), and the projector is
@@ -173,8 +173,8 @@ function defineChecked(definition: ToolDefinition): ViewedTool | SingleResultToo
 
 /**
  * A tool's own preview, made safe: its label when it returns a well-formed string, the default
- * preview of the selected record when it throws or returns anything else (the handler has already run; its
- * result is never lost over a label).
+ * preview of the selected record when it throws or returns anything else (the handler has already
+ * run; its result is never lost over a label).
  */
 function guardedPreview(userPreview: (record: unknown) => unknown): ToolBase['preview'] {
   return (full, selected) => {

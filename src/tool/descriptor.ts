@@ -15,7 +15,7 @@ export interface ViewContract {
 }
 
 /**
- * The discovery record of a tool (spec 000 "Discovering both contracts", "HTTP / UDS API").
+ * The discovery record of a tool (`docs/views.md` "Descriptors").
  * For a viewed tool `output_schema` / `output_schema_digest` describe the compact view,
  * `output_views` carries both, and `input_schema` lists `result_view`. A single-result tool has
  * neither `output_views` nor a `result_view` input. Deep-frozen.
@@ -38,7 +38,7 @@ export interface ToolDescriptor {
 /** A tool's schemas are plain JSON copies made by defineTool: digested without a second check. */
 const digestOf = (schema: JsonSchema): string => checkedSchemaDigest(schema as JsonValue)
 
-/** The `result_view` property a viewed tool's input schema lists (spec 000 "The selector"). */
+/** The `result_view` property a viewed tool's input schema lists (`docs/views.md` "The selector"). */
 export const RESULT_VIEW_INPUT_SCHEMA: JsonSchema = Object.freeze({
   type: 'string',
   enum: Object.freeze([...VIEWS]),

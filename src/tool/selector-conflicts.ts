@@ -9,14 +9,14 @@ export interface SelectorConflict {
   readonly message: string
 }
 
-const OWNED = 'a native tool must not declare "result_view": the library adds the selector to tools with views (spec 000 "The selector")'
+const OWNED = 'a native tool must not declare "result_view": the library adds the selector to tools with views (see docs/views.md, "The selector")'
 
 /**
  * Every way a native tool's input schema would declare or constrain `result_view` itself, which
- * would contradict the selector the library adds (spec 000 "The selector", "Errors" last
- * paragraph): the property, a `required` entry, a `patternProperties` pattern matching the key, the
- * same in the top-level `allOf`/`anyOf`/`oneOf` branches, and `propertyNames` / `maxProperties`
- * (the advertised schema would refuse the selector).
+ * would contradict the selector the library adds (`docs/views.md` "The selector"): the property, a
+ * `required` entry, a `patternProperties` pattern matching the key, the same in the top-level
+ * `allOf`/`anyOf`/`oneOf` branches, and `propertyNames` / `maxProperties` (the advertised schema
+ * would refuse the selector).
  */
 export function selectorConflicts(input: JsonSchema, at = ''): SelectorConflict[] {
   const conflicts: SelectorConflict[] = []

@@ -18,7 +18,7 @@ const SchemaDigest = Type.String({ pattern: '^[0-9a-f]{64}$', description: 'Sche
 const ViewContractSchema = Type.Object({ schema: AnySchema, digest: SchemaDigest }, { additionalProperties: false })
 
 /**
- * The descriptor inside a tool-info result (spec 000 "Discovering both contracts"). Its known
+ * The descriptor inside a tool-info result (`docs/views.md` "Descriptors"). Its known
  * fields are typed; it stays open so that a descriptor field added by a later version of this
  * library is passed through rather than rejected.
  */
@@ -64,7 +64,8 @@ export interface ToolInfoToolOptions {
 /**
  * A ready single-result tool that returns one tool's descriptor with `output_views`, so clients
  * that get no output schemas (MCP `tools/list` lists none) can read both contracts on demand
- * (spec 000 "Discovering both contracts", `compozy__tool_info`).
+ * (`docs/mcp.md` "Contracts on demand: `defineToolInfoTool`"; the spec's host calls it
+ * `compozy__tool_info`).
  *
  * Input `{ tool_id }`; output `{ tool: { descriptor } }` where `descriptor` is
  * `{ tool_id, description, input_schema, output_schema, output_schema_digest, output_views? }`.

@@ -7,9 +7,9 @@ import type { ToolOrigin, View } from '../views/view.js'
 export type ApprovalRequirement = 'none' | 'required'
 
 /**
- * The scope of a call (DESIGN.md glossary): which workspace, session, agent and profile it runs
- * for. Every field is optional; policies, grants and tokens compare them exactly (an absent field
- * matches only an absent field).
+ * The scope of a call (`docs/architecture.md` "Conventions"): which workspace, session, agent and
+ * profile it runs for. Every field is optional; policies, grants and tokens compare them exactly
+ * (an absent field matches only an absent field).
  */
 export interface CallScope {
 /** The workspace; remembered decisions (grants) live per workspace, so a call without one has none. */
@@ -110,7 +110,7 @@ export interface ToolBase {
   preview(full: unknown, selected: unknown): string
 }
 
-/** A tool with a compact and a full view (spec 000 "Native Tools"). */
+/** A tool with a compact and a full view (`docs/views.md` "Defining a viewed tool"). */
 export interface ViewedTool extends ToolBase {
 /** A tool with views. */
   readonly kind: 'viewed'
@@ -120,7 +120,7 @@ export interface ViewedTool extends ToolBase {
   project(full: unknown, view: View): unknown
 }
 
-/** A tool with one output schema: no `output_views`, no `result_view` input (spec 000). */
+/** A tool with one output schema: no `output_views`, no `result_view` input (`docs/views.md` "The selector"). */
 export interface SingleResultTool extends ToolBase {
 /** A tool with one output schema. */
   readonly kind: 'single'

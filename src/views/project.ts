@@ -15,9 +15,9 @@ import { PlanCompiler } from './projection-plan.js'
 export type Projector = (full: unknown) => unknown
 
 /**
- * Compiles the projection of a compact view schema (spec 000 "What compact keeps": "Every field
- * in a compact result is in the full result at the same path with the same value"). The schema
- * is read once; each call only walks the value.
+ * Compiles the projection of a compact view schema (`docs/views.md` "Projection": every field of a
+ * compact result is in the full result at the same path with the same value). The schema is read
+ * once; each call only walks the value.
  *
  * What the projector copies, position by position:
  * - objects: the declared properties only (`properties`, keys listed in `required`, and keys
@@ -47,12 +47,13 @@ export type Projector = (full: unknown) => unknown
  *
  * @param compact - the compact view schema (plain JSON Schema or TypeBox).
  * @returns the projector.
- * @throws UsageError (`code: 'schema_argument_invalid'`, a `TypeError`) if the schema is not a plain JSON schema (a boolean or a plain object, plain
- *   JSON throughout), or has a problem `proveViewSubset` reports for the compact side: projection
- *   would be ambiguous (a union with several object branches and no required literal tag, or
- *   several different array branches), a keyword the proof cannot read (`prefixItems`, `allOf`,
- *   `minProperties`, ...), or a `$ref` that does not resolve; or when the schema is nested deeper
- *   than the call stack allows or is a cycle of JavaScript objects.
+ * @throws UsageError (`code: 'schema_argument_invalid'`, a `TypeError`) if the schema is not a
+ *   plain JSON schema (a boolean or a plain object, plain JSON throughout), or has a problem
+ *   `proveViewSubset` reports for the compact side: projection would be ambiguous (a union with
+ *   several object branches and no required literal tag, or several different array branches), a
+ *   keyword the proof cannot read (`prefixItems`, `allOf`, `minProperties`, ...), or a `$ref` that
+ *   does not resolve; or when the schema is nested deeper than the call stack allows or is a cycle
+ *   of JavaScript objects.
  */
 export function compileProjector(compact: JsonSchema | TSchema): Projector {
   try {

@@ -1,13 +1,13 @@
-/** A result view (spec 000 "The selector"): `compact` (the default) or `full`. */
+/** A result view (`docs/views.md` "The selector"): `compact` (the default) or `full`. */
 export type View = 'compact' | 'full'
 
 /** The two views, in the order the selector's `enum` lists them. */
 export const VIEWS: readonly View[] = ['compact', 'full']
 
-/** The view a viewed tool returns when the input names none (spec 000 "The selector"). */
+/** The view a viewed tool returns when the input names none (`docs/views.md` "The selector"). */
 export const DEFAULT_VIEW: View = 'compact'
 
-/** The input property that selects the view (spec 000 "The selector"). */
+/** The input property that selects the view (`docs/views.md` "The selector"). */
 export const RESULT_VIEW_KEY = 'result_view'
 
 /** True for `'compact'` and `'full'`. */
@@ -16,8 +16,8 @@ export function isView(value: unknown): value is View {
 }
 
 /**
- * Where a tool comes from (DESIGN.md glossary). Only `native` tools get the `result_view`
+ * Where a tool comes from (`docs/views.md` "The selector"). Only `native` tools get the `result_view`
  * selector; `extension` and `mcp` tools are dispatched the same way but their input is never
- * inspected for `result_view` (spec 000 "Errors", last paragraph).
+ * inspected for `result_view` (`docs/views.md` "The selector").
  */
 export type ToolOrigin = 'native' | 'extension' | 'mcp'

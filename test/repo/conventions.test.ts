@@ -40,6 +40,38 @@ describe('repository conventions', () => {
     expect(offenders.map((path) => relative(root, join(root, path)))).toEqual([])
   })
 
+  it('never points src/ at documents that do not ship (DESIGN.md, STYLE.md, the spec, issues): only at docs/*.md', () => {
+    const unshipped = [
+      /DESIGN\.md/i,
+      /STYLE\.md/i,
+      /\bspec[ _-]?00[01]\b/i,
+      /\bspec issues?\b/i,
+      /#\d+\b/,
+      /\bissues?\s+#?\d+/i,
+      /\bbreak-it review\b/i,
+    ]
+    const offenders = sources
+      .filter((path) => path.startsWith('src/'))
+      .flatMap((path) =>
+        readFileSync(join(root, path), 'utf8')
+          .split('\n')
+          .flatMap((line, index) => (unshipped.some((pattern) => pattern.test(line)) ? [`${path}:${index + 1}: ${line.trim()}`] : [])),
+      )
+    expect(offenders).toEqual([])
+  })
+
+  it('points src/ only at docs/*.md sections that exist', () => {
+    const cited = sources
+      .filter((path) => path.startsWith('src/'))
+      .flatMap((path) => [...readFileSync(join(root, path), 'utf8').matchAll(/`docs\/([a-z-]+\.md)`\s*(?:\n\s*(?:\*|\/\/)\s*)?"([^"]+)"/g)].map((m) => ({ path, page: m[1]!, section: m[2]!.replace(/\s*\n\s*(\*|\/\/)?\s*/g, ' ') })))
+    expect(cited.length).toBeGreaterThan(20)
+    const missing = cited.filter(({ page, section }) => {
+      const text = readFileSync(join(root, 'docs', page), 'utf8')
+      return !text.split('\n').some((line) => /^#{2,4} /.test(line) && line.replace(/^#+ /, '') === section)
+    })
+    expect(missing.map(({ path, page, section }) => `${path}: docs/${page} "${section}"`)).toEqual([])
+  })
+
   it('lists the same subpath entries in package.json exports as in scripts/entries.mjs', () => {
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: Record<string, unknown> }
     const exported = Object.keys(pkg.exports).filter((key) => key !== '.' && key !== './package.json').map((key) => key.slice(2))
