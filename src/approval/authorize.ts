@@ -144,5 +144,12 @@ export async function checkPolicy(policy: ToolPolicy, request: PolicyRequest, ti
     if (memberPath !== undefined) return policyFailed(request.tool, 'invalid_decision', result.cause, memberPath)
     return policyFailed(request.tool, result.timedOut ? 'timeout' : 'threw', result.cause)
   }
-  return checkDecision(result.value) ?? policyFailed(request.tool, 'invalid_decision')
+  let decision: PolicyDecision | undefined
+  try {
+    // A host's answer is read inside the guard: a getter or Proxy that throws is a malformed decision.
+    decision = checkDecision(result.value)
+  } catch (cause) {
+    return policyFailed(request.tool, 'invalid_decision', cause)
+  }
+  return decision ?? policyFailed(request.tool, 'invalid_decision')
 }

@@ -1,3 +1,5 @@
+import { isThenable } from './thenable.js'
+
 /** Longest delay `setTimeout` honours (2^31 - 1 ms); longer budgets wait forever. */
 const MAX_TIMER_MS = 2_147_483_647
 
@@ -6,32 +8,40 @@ export type DeadlineResult<T> = { readonly ok: true; readonly value: T } | { rea
 
 /**
  * Runs `work` (sync or async) and settles with its value, or with `{ ok: false }` when it throws,
- * rejects, or takes longer than `timeoutMs` (a late answer is then ignored). `timeoutMs` of
- * `Infinity` (or more than about 24.8 days) waits forever. A synchronous answer settles at once,
- * without a timer.
+ * rejects, or takes longer than `timeoutMs` (a late answer is then ignored). Never rejects and
+ * never throws, also when the answer is a Proxy or thenable whose `then` or `constructor` throws.
+ * `timeoutMs` of `Infinity` (or more than about 24.8 days) waits forever. A synchronous answer
+ * settles at once, without a timer.
  */
 export function withDeadline<T>(work: () => T | Promise<T>, timeoutMs: number): Promise<DeadlineResult<T>> {
   let pending: T | Promise<T>
+  let thenable: boolean
   try {
     pending = work()
+    // Reading `then` runs a getter or a Proxy trap of the host's answer: inside the guard.
+    thenable = isThenable(pending)
   } catch (cause) {
     return Promise.resolve({ ok: false, timedOut: false, cause })
   }
-  if (!isThenable(pending)) return Promise.resolve({ ok: true, value: pending })
+  if (!thenable) return Promise.resolve({ ok: true, value: pending as T })
   return new Promise((resolve) => {
     let timer: ReturnType<typeof setTimeout> | undefined
-    if (Number.isFinite(timeoutMs) && timeoutMs <= MAX_TIMER_MS) timer = setTimeout(() => resolve({ ok: false, timedOut: true }), timeoutMs)
     const settle = (result: DeadlineResult<T>): void => {
       if (timer !== undefined) clearTimeout(timer)
       resolve(result)
     }
-    Promise.resolve(pending).then(
+    let adopted: Promise<T>
+    try {
+      // Adopting a promise reads its `constructor`, a thenable its `then` again: either can throw.
+      adopted = Promise.resolve(pending)
+    } catch (cause) {
+      settle({ ok: false, timedOut: false, cause })
+      return
+    }
+    if (Number.isFinite(timeoutMs) && timeoutMs <= MAX_TIMER_MS) timer = setTimeout(() => resolve({ ok: false, timedOut: true }), timeoutMs)
+    adopted.then(
       (value) => settle({ ok: true, value }),
       (cause: unknown) => settle({ ok: false, timedOut: false, cause }),
     )
   })
-}
-
-function isThenable<T>(value: T | Promise<T>): value is Promise<T> {
-  return typeof (value as { then?: unknown } | null | undefined)?.then === 'function'
 }

@@ -1,5 +1,6 @@
 import { UsageError } from '../errors/usage-error.js'
 import { assertPlainJson, canonicalJsonOfChecked, type JsonValue } from '../json/canonical.js'
+import { isRecord } from '../json/guards.js'
 import { withoutKey } from '../json/without-key.js'
 import { RESULT_VIEW_KEY, type ToolOrigin } from '../views/view.js'
 import { sha256Hex } from './schema-digest.js'
@@ -27,12 +28,8 @@ export function inputDigest(input: unknown, options: { readonly origin?: ToolOri
   }
   assertPlainJson(input)
   const hashed =
-    origin === 'native' && isObject(input) && Object.prototype.hasOwnProperty.call(input, RESULT_VIEW_KEY)
+    origin === 'native' && isRecord(input) && Object.prototype.hasOwnProperty.call(input, RESULT_VIEW_KEY)
       ? withoutKey(input, RESULT_VIEW_KEY)
       : input
   return 'sha256:' + sha256Hex(canonicalJsonOfChecked(hashed))
-}
-
-function isObject(value: JsonValue): value is { [key: string]: JsonValue } {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }

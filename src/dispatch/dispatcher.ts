@@ -132,7 +132,13 @@ function buildCatalog(tools: unknown): Map<string, Tool> {
   }
   const catalog = new Map<string, Tool>()
   const problems: UsageProblem[] = []
-  for (const [index, tool] of tools.entries()) {
+  for (let index = 0; index < tools.length; index++) {
+    if (!(index in tools)) {
+      // A hole: reported once, and the rest not walked (an array of 2^32 - 1 holes is one problem).
+      problems.push({ path: `/tools/${index}`, code: 'not_a_defined_tool', message: 'a hole in the tools array, not a tool returned by defineTool' })
+      break
+    }
+    const tool: unknown = tools[index]
     if (!isDefinedTool(tool)) {
       problems.push({ path: `/tools/${index}`, code: 'not_a_defined_tool', message: 'not a tool returned by defineTool' })
     } else if (catalog.has(tool.id)) {

@@ -1,3 +1,4 @@
+import { isThenable } from '../async/thenable.js'
 import { ToolErrorCodes, type ToolErrorCode } from '../errors/codes.js'
 import { ToolError, isToolError } from '../errors/tool-error.js'
 import { cloneJson } from '../json/clone.js'
@@ -46,12 +47,6 @@ export function execute(call: Call): ToolResult | ToolError | Promise<ToolResult
  */
 function failure(tool: Tool, error: unknown): ToolError {
   return reportedError(error) ?? handlerFailed(tool, error)
-}
-
-/** What `await` would wait on: a promise, or any object or function with a callable `then`. */
-function isThenable(value: unknown): boolean {
-  if (value instanceof Promise) return true
-  return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function'
 }
 
 /**

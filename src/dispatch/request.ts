@@ -1,5 +1,6 @@
 import type { ToolError } from '../errors/tool-error.js'
 import { setOwn } from '../json/clone.js'
+import { firstHole, isPlainObject } from '../json/guards.js'
 import { isView } from '../views/view.js'
 import { requestInvalid } from './errors.js'
 import type { CallScope } from '../tool/types.js'
@@ -27,7 +28,11 @@ export function snapshotRequest(request: unknown): InvokeRequest | ToolError {
     if (scope !== undefined) snapshot.scope = typeof scope === 'object' && scope !== null ? normalizeScopeFields(scope) : scope
     if (tool_call_id !== undefined) snapshot.tool_call_id = tool_call_id
     if (approval_token !== undefined) snapshot.approval_token = approval_token
-    if (sensitive_input_fields !== undefined) snapshot.sensitive_input_fields = Array.isArray(sensitive_input_fields) ? [...(sensitive_input_fields as unknown[])] : sensitive_input_fields
+    if (sensitive_input_fields !== undefined) {
+      // Copied only when dense: a sparse array is kept as it is, for the check to refuse.
+      const dense = Array.isArray(sensitive_input_fields) && firstHole(sensitive_input_fields) === -1
+      snapshot.sensitive_input_fields = dense ? [...(sensitive_input_fields as unknown[])] : sensitive_input_fields
+    }
     if (pinned_result_view !== undefined) snapshot.pinned_result_view = pinned_result_view
   } catch {
     return requestInvalid('the request could not be read (a getter or a Proxy threw)')
@@ -47,12 +52,6 @@ function normalizeScopeFields(scope: object): Record<string, unknown> {
   return out
 }
 
-function isPlainObject(value: object): boolean {
-  if (Array.isArray(value)) return false
-  const proto = Object.getPrototypeOf(value)
-  return proto === Object.prototype || proto === null
-}
-
 /** A typed error for a request a caller (or untyped JSON) got wrong, or `undefined` for a well-formed one. */
 function checkRequest(request: InvokeRequest): ToolError | undefined {
   if (typeof request !== 'object' || request === null) return requestInvalid('the request must be an object')
@@ -68,7 +67,7 @@ function checkRequest(request: InvokeRequest): ToolError | undefined {
   if (request.approval_token !== undefined && typeof request.approval_token !== 'string') return requestInvalid('approval_token must be a string')
   if (
     request.sensitive_input_fields !== undefined &&
-    (!Array.isArray(request.sensitive_input_fields) || request.sensitive_input_fields.some((f) => typeof f !== 'string'))
+    (!Array.isArray(request.sensitive_input_fields) || firstHole(request.sensitive_input_fields) !== -1 || request.sensitive_input_fields.some((f) => typeof f !== 'string'))
   ) {
     return requestInvalid('sensitive_input_fields must be an array of strings')
   }
@@ -83,7 +82,7 @@ function checkRequest(request: InvokeRequest): ToolError | undefined {
  */
 function scopeProblem(scope: unknown): string | undefined {
   try {
-    if (typeof scope !== 'object' || scope === null || !isPlainObject(scope)) return 'scope must be a plain object of string fields'
+    if (!isPlainObject(scope)) return 'scope must be a plain object of string fields'
     for (const key of Object.keys(scope)) {
       if (!(SCOPE_KEYS as readonly string[]).includes(key)) return `scope has an unknown field ${JSON.stringify(key.slice(0, 64))} (known: ${SCOPE_KEYS.join(', ')})`
       const value = (scope as Record<string, unknown>)[key]

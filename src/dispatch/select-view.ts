@@ -3,6 +3,7 @@ import { withoutKey } from '../json/without-key.js'
 import type { Tool } from '../tool/types.js'
 import { DEFAULT_VIEW, RESULT_VIEW_KEY, isView, type View } from '../views/view.js'
 import { resultViewInvalid, resultViewNotAccepted, resultViewPinned } from './errors.js'
+import { isRecord } from '../json/guards.js'
 
 /** The selector step's answer: the view (viewed tools only) and the input the handler will get. */
 export type ViewSelection =
@@ -30,8 +31,3 @@ export function selectView(tool: Tool, input: unknown, pinned: View | undefined)
   if (pinned !== undefined && selected !== pinned) return { ok: false, error: resultViewPinned(tool, pinned) }
   return { ok: true, view: selected, input: withoutKey(record, RESULT_VIEW_KEY) }
 }
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-

@@ -173,7 +173,23 @@ function childKeys(container: object, frames: readonly Frame[], token: string | 
     throw fail('non_plain_object', frames, token, `an instance of ${name}, not a plain object`)
   }
   if (typeof (container as { toJSON?: unknown }).toJSON === 'function') throw fail('to_json', frames, token, 'an object with toJSON')
-  if (isArray) return Array.from({ length: (container as unknown[]).length }, (_, i) => i)
+  if (isArray) {
+    // Indices up to the first hole only: the walk reports the hole there, and an array of
+    // 2^32 - 1 holes costs one index, never a list of four billion.
+    const length = (container as unknown[]).length
+    const indices: number[] = []
+    for (let i = 0; i < length; i++) {
+      indices.push(i)
+      let present: boolean
+      try {
+        present = i in container
+      } catch {
+        break // The walk reads index i again and names it unreadable, at its own pointer.
+      }
+      if (!present) break
+    }
+    return indices
+  }
   return Object.keys(container)
 }
 

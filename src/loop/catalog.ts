@@ -26,8 +26,13 @@ export function indexCatalog(catalog: LoopCatalog): ReadonlyMap<string, CatalogT
   if (!Array.isArray(catalog)) throw optionsInvalid([{ path: '', code: 'invalid_catalog', message: 'catalog must be an array of tools or tool descriptors' }])
   const tools = new Map<string, CatalogTool>()
   const problems: LoopProblem[] = []
-  for (const [index, entry] of (catalog as readonly unknown[]).entries()) {
-    const tool = toCatalogTool(entry)
+  for (let index = 0; index < catalog.length; index++) {
+    if (!(index in catalog)) {
+      // A hole: reported once, and the rest not walked.
+      problems.push({ path: `/${index}`, code: 'not_a_tool', message: 'a hole in the catalog, not a tool returned by defineTool nor a tool descriptor' })
+      break
+    }
+    const tool = toCatalogTool(catalog[index])
     if (tool === undefined) {
       problems.push({ path: `/${index}`, code: 'not_a_tool', message: 'not a tool returned by defineTool nor a tool descriptor' })
     } else if (tools.has(tool.descriptor.tool_id)) {

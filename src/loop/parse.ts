@@ -2,7 +2,9 @@ import { isCollection, LineCounter, parseDocument, visit, type Document, type YA
 import { canonicalJson, isJsonValueError } from 'result-views'
 import { LOOP_NODE_ID_PATTERN, PATH_SEGMENT_PATTERN, type LoopDefinition } from './definition.js'
 import { definitionInvalid, type LoopProblem } from './errors.js'
+import { deepFreeze } from '../json/freeze.js'
 import { toPointer } from '../json/pointer.js'
+import { isRecord } from '../json/guards.js'
 
 /** Most aliases a YAML definition may expand (the `yaml` package's guard against alias bombs). */
 const MAX_YAML_ALIASES = 100
@@ -190,16 +192,4 @@ function offsetOf(document: ReturnType<typeof parseDocument>, tokens: readonly (
 
 function firstLine(message: string): string {
   return message.split('\n')[0]!.trim()
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null) {
-    Object.freeze(value)
-    for (const child of Object.values(value)) deepFreeze(child)
-  }
-  return value
 }

@@ -7,6 +7,7 @@ import { lintLoop, type LintOptions } from './lint.js'
 import { parseLoopDefinition } from './parse.js'
 import { roleOf } from './selection.js'
 import { setOwn } from '../json/clone.js'
+import { isRecord } from '../json/guards.js'
 
 /** The snapshot format {@link startRun} writes. Version 1 (or none) is a host's pre-view format. */
 export const RUN_SNAPSHOT_VERSION = 2
@@ -149,8 +150,4 @@ function freeze(snapshot: RunSnapshot): RunSnapshot {
   for (const pin of Object.values(snapshot.pins)) Object.freeze(pin)
   Object.freeze(snapshot.pins)
   return Object.freeze(snapshot)
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }

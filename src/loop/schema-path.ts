@@ -1,4 +1,5 @@
 import type { JsonSchema } from 'result-views'
+import { isRecord } from '../json/guards.js'
 
 /**
  * Which JSON Schema rule resolved a path segment (several, outermost first, when a segment goes
@@ -155,7 +156,7 @@ export function resolveSchemaPath(schema: JsonSchema | object | boolean, path: r
 /** The ways `segment` can be read from a value valid against `schema`; `[]` when none. */
 function step(schema: unknown, segment: string, context: Context, refs: Set<unknown>, missing: MissingInfo): Alternative[] {
   if (schema === true) return [{ schema: true, rules: [], open: 'empty_schema' }]
-  if (!isObject(schema)) return []
+  if (!isRecord(schema)) return []
   const parts = conjuncts(schema)
   if (parts.length === 0) return [{ schema: true, rules: [], open: 'empty_schema' }]
   if (parts.length === 1) return stepPart(parts[0]!, segment, context, refs, missing)
@@ -186,7 +187,7 @@ function stepPart(part: Record<string, unknown>, segment: string, context: Conte
   if (Array.isArray(part.anyOf)) return stepUnion(part.anyOf, 'anyOf', segment, context, refs, missing)
   if (Array.isArray(part.oneOf)) return stepUnion(part.oneOf, 'oneOf', segment, context, refs, missing)
   if (Array.isArray(part.allOf)) {
-    const members = part.allOf.filter((member) => member !== true && !(isObject(member) && conjuncts(member).length === 0))
+    const members = part.allOf.filter((member) => member !== true && !(isRecord(member) && conjuncts(member).length === 0))
     if (members.length === 0) return [{ schema: true, rules: ['allOf'], open: 'empty_schema' }]
     return stepAll(members, segment, context, refs, missing, ['allOf'])
   }
@@ -239,9 +240,9 @@ function stepConstraints(schema: Record<string, unknown>, segment: string, missi
 }
 
 function stepObject(schema: Record<string, unknown>, segment: string, missing: MissingInfo): Alternative[] {
-  const properties = isObject(schema.properties) ? schema.properties : {}
+  const properties = isRecord(schema.properties) ? schema.properties : {}
   if (has(properties, segment)) return [{ schema: properties[segment], rules: ['properties'] }]
-  if (isObject(schema.patternProperties)) {
+  if (isRecord(schema.patternProperties)) {
     for (const pattern of Object.keys(schema.patternProperties)) {
       if (matches(pattern, segment)) return [{ schema: schema.patternProperties[pattern], rules: ['patternProperties'], open: 'pattern_properties' }]
     }
@@ -251,8 +252,8 @@ function stepObject(schema: Record<string, unknown>, segment: string, missing: M
     for (const key of Object.keys(properties)) missing.fields.add(key)
     return []
   }
-  if (isObject(additional)) return [{ schema: additional, rules: ['additionalProperties'], open: 'additional_properties' }]
-  const listsMembers = Object.keys(properties).length > 0 || isObject(schema.patternProperties)
+  if (isRecord(additional)) return [{ schema: additional, rules: ['additionalProperties'], open: 'additional_properties' }]
+  const listsMembers = Object.keys(properties).length > 0 || isRecord(schema.patternProperties)
   return listsMembers
     ? [{ schema: true, rules: ['additionalProperties'], open: 'additional_properties' }]
     : [{ schema: true, rules: [], open: 'object_without_properties' }]
@@ -267,7 +268,7 @@ function stepArray(schema: Record<string, unknown>, segment: string, missing: Mi
   const tuple = Array.isArray(schema.prefixItems) ? schema.prefixItems : Array.isArray(schema.items) ? schema.items : undefined
   if (tuple === undefined) {
     if (schema.items === false) return noIndex(missing)
-    if (isObject(schema.items)) return [{ schema: schema.items, rules: ['items'] }]
+    if (isRecord(schema.items)) return [{ schema: schema.items, rules: ['items'] }]
     return [{ schema: true, rules: ['items'], open: 'empty_schema' }]
   }
   const tupleRule: PathRule = Array.isArray(schema.prefixItems) ? 'prefixItems' : 'items'
@@ -275,7 +276,7 @@ function stepArray(schema: Record<string, unknown>, segment: string, missing: Mi
   const restRule: PathRule = tupleRule === 'prefixItems' ? 'items' : 'additionalItems'
   const rest = tupleRule === 'prefixItems' ? schema.items : schema.additionalItems
   if (rest === false) return noIndex(missing)
-  if (isObject(rest)) return [{ schema: rest, rules: [restRule] }]
+  if (isRecord(rest)) return [{ schema: rest, rules: [restRule] }]
   return [{ schema: true, rules: [restRule], open: 'additional_items' }]
 }
 
@@ -297,7 +298,7 @@ function typesOf(schema: Record<string, unknown>): string[] | undefined {
 }
 
 function isNullSchema(schema: unknown): boolean {
-  return isObject(schema) && (schema.type === 'null' || (has(schema, 'const') && schema.const === null && schema.type === undefined))
+  return isRecord(schema) && (schema.type === 'null' || (has(schema, 'const') && schema.const === null && schema.type === undefined))
 }
 
 function prefix(rule: PathRule, alternatives: Alternative[]): Alternative[] {
@@ -328,7 +329,7 @@ function resolveRef(ref: string, context: Context): unknown {
   let node: unknown = document
   for (const raw of fragment.slice(1).split('/')) {
     const token = decodeToken(raw)
-    if (token === undefined || !isObject(node) && !Array.isArray(node)) return undefined
+    if (token === undefined || !isRecord(node) && !Array.isArray(node)) return undefined
     const container = node as Record<string, unknown>
     if (!has(container, token)) return undefined
     node = container[token]
@@ -348,7 +349,7 @@ const idCache = new WeakMap<object, ReadonlyMap<string, unknown>>()
 
 /** Every `$id` in the document (and `#anchor`-less plain names, as TypeBox uses them), mapped to its schema. */
 function collectIds(root: unknown): ReadonlyMap<string, unknown> {
-  if (!isObject(root)) return new Map()
+  if (!isRecord(root)) return new Map()
   const cached = idCache.get(root)
   if (cached !== undefined) return cached
   const ids = new Map<string, unknown>()
@@ -377,8 +378,4 @@ function matches(pattern: string, key: string): boolean {
 
 function has(object: object, key: string): boolean {
   return Object.prototype.hasOwnProperty.call(object, key)
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }

@@ -1,5 +1,6 @@
 import type { JsonSchema } from 'result-views'
 import { setOwn } from '../json/clone.js'
+import { isRecord } from '../json/guards.js'
 
 /** Keywords whose value is one subschema (2020-12 names; `additionalItems` is handled apart). */
 const SUBSCHEMA_KEYWORDS: ReadonlySet<string> = new Set([
@@ -39,9 +40,9 @@ export function toMcpSchema(schema: JsonSchema): JsonSchema {
 }
 
 function translate(schema: unknown, root: unknown): unknown {
-  if (!isObject(schema)) return schema
+  if (!isRecord(schema)) return schema
   const tuple = Array.isArray(schema.items)
-  const renameDefinitions = isObject(schema.definitions) && !hasOwn(schema, '$defs')
+  const renameDefinitions = isRecord(schema.definitions) && !hasOwn(schema, '$defs')
   const out: Record<string, unknown> = {}
   let changed = false
   for (const key of Object.keys(schema)) {
@@ -70,7 +71,7 @@ function translate(schema: unknown, root: unknown): unknown {
     if (key === '$ref' && typeof value === 'string') next = translateRef(value, root)
     else if (SUBSCHEMA_KEYWORDS.has(key)) next = translate(value, root)
     else if (SUBSCHEMA_LIST_KEYWORDS.has(key) && Array.isArray(value)) next = translateList(value, root)
-    else if (SUBSCHEMA_MAP_KEYWORDS.has(key) && isObject(value)) next = translateMap(value, root)
+    else if (SUBSCHEMA_MAP_KEYWORDS.has(key) && isRecord(value)) next = translateMap(value, root)
     if (next !== value) changed = true
     setOwn(out, key, next)
   }
@@ -108,7 +109,7 @@ function translateRef(ref: string, root: unknown): string {
   let index = 0
   for (; index < segments.length; index++) {
     const raw = segments[index]!
-    if (!isObject(node) && !Array.isArray(node)) break
+    if (!isRecord(node) && !Array.isArray(node)) break
     if (position === 'list' || position === 'map') {
       const name = decodeSegment(raw)
       node = Array.isArray(node) ? node[Number(name)] : (node as Record<string, unknown>)[name]
@@ -116,14 +117,14 @@ function translateRef(ref: string, root: unknown): string {
       position = 'schema'
       continue
     }
-    if (!isObject(node)) break
+    if (!isRecord(node)) break
     const tuple = Array.isArray(node.items)
     if (raw === 'items' && tuple) {
       out.push('prefixItems')
       position = 'list'
     } else if (raw === 'additionalItems' && tuple) {
       out.push('items')
-    } else if (raw === 'definitions' && isObject(node.definitions) && !hasOwn(node, '$defs')) {
+    } else if (raw === 'definitions' && isRecord(node.definitions) && !hasOwn(node, '$defs')) {
       out.push('$defs')
       position = 'map'
     } else if (SUBSCHEMA_KEYWORDS.has(raw) || raw === 'additionalItems') {
@@ -156,8 +157,4 @@ function decodeSegment(segment: string): string {
 
 function hasOwn(value: Record<string, unknown>, key: string): boolean {
   return Object.prototype.hasOwnProperty.call(value, key)
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }

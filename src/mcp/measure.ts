@@ -54,6 +54,11 @@ function checkedDescriptors(tools: unknown): ToolDescriptor[] {
   const descriptors: ToolDescriptor[] = []
   const firstIndex = new Map<string, number>()
   for (let index = 0; index < tools.length; index++) {
+    if (!(index in tools)) {
+      // A hole: reported once, and the rest not walked (an array of 2^32 - 1 holes is one problem).
+      problems.push({ path: `/${index}`, code: 'not_a_tool', message: `tools[${index}] is a hole, not a tool from defineTool or a tool descriptor` })
+      break
+    }
     const entry: unknown = tools[index]
     let descriptor: ToolDescriptor | undefined
     if (isDefinedTool(entry)) descriptor = describeTool(entry)

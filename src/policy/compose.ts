@@ -1,3 +1,4 @@
+import { firstHole } from '../json/guards.js'
 import { checkDecision } from './decision.js'
 import { isPolicyDefinitionError, PolicyDefinitionError } from './policy-definition-error.js'
 import type { PolicyApprovalRequired, PolicyDecision, PolicyRequest, ToolPolicy } from './policy.js'
@@ -24,6 +25,8 @@ export function intersectPolicies(policies: readonly ToolPolicy[]): ToolPolicy {
   if (!Array.isArray(policies) || policies.length === 0) {
     throw new PolicyDefinitionError([{ path: '/policies', code: 'invalid_policy', message: 'an intersection needs at least one policy' }])
   }
+  const hole = firstHole(policies)
+  if (hole !== -1) throw new PolicyDefinitionError([{ path: `/policies/${hole}`, code: 'invalid_policy', message: 'a hole in the policies array, not a policy' }])
   const members = [...policies]
   const problems = members.flatMap((policy, index) =>
     typeof policy?.decide === 'function' ? [] : [{ path: `/policies/${index}`, code: 'invalid_policy', message: 'a policy must have a decide function' }],

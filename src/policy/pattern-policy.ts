@@ -1,5 +1,6 @@
 import { compilePatterns, type PatternList } from './patterns.js'
 import type { UsageProblem } from '../errors/usage-error.js'
+import { firstHole } from '../json/guards.js'
 import { PolicyDefinitionError } from './policy-definition-error.js'
 import type { PolicyDecision, PolicyRequest, ToolPolicy } from './policy.js'
 import type { RetiredIdFilter } from './retired.js'
@@ -130,6 +131,11 @@ function checkList(list: unknown, path: string, problems: UsageProblem[]): void 
   if (list === undefined) return
   if (!Array.isArray(list)) {
     problems.push({ path, code: 'invalid_list', message: 'must be an array of ID patterns' })
+    return
+  }
+  const hole = firstHole(list)
+  if (hole !== -1) {
+    problems.push({ path: `${path}/${hole}`, code: 'invalid_pattern', message: 'a pattern must be a non-empty string (a hole is none)' })
     return
   }
   list.forEach((entry, index) => {

@@ -1,6 +1,7 @@
 import { safeLog, type Logger } from '../log/logger.js'
 import { isWildcard } from './patterns.js'
 import type { UsageProblem } from '../errors/usage-error.js'
+import { firstHole } from '../json/guards.js'
 import { PolicyDefinitionError } from './policy-definition-error.js'
 import { registerFilterAnnouncer } from './retired-warnings.js'
 
@@ -133,6 +134,11 @@ function checkIds(ids: unknown, path: string, problems: UsageProblem[]): string[
   if (ids === undefined) return []
   if (!Array.isArray(ids)) {
     problems.push({ path, code: 'invalid_retired_ids', message: 'must be an array of exact IDs' })
+    return []
+  }
+  const hole = firstHole(ids)
+  if (hole !== -1) {
+    problems.push({ path: `${path}/${hole}`, code: 'invalid_retired_ids', message: 'a retired ID must be a non-empty exact ID (a hole is none)' })
     return []
   }
   ids.forEach((id, index) => {

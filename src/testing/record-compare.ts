@@ -1,5 +1,6 @@
 import { appendPointer } from '../json/pointer.js'
 import { setOwn } from '../json/clone.js'
+import { isRecord } from '../json/guards.js'
 
 /** `value` as short text for messages: JSON cut to `maxChars` characters, or `String(value)`. */
 export function formatValue(value: unknown, maxChars = 200): string {
@@ -12,10 +13,6 @@ export function formatValue(value: unknown, maxChars = 200): string {
   return text.length > maxChars ? `${text.slice(0, maxChars)}…` : text
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null
-}
-
 function hasOwn(target: object, key: string): boolean {
   return Object.prototype.hasOwnProperty.call(target, key)
 }
@@ -23,7 +20,7 @@ function hasOwn(target: object, key: string): boolean {
 /** A deep copy of a JSON-like record (own enumerable keys; `__proto__` stays an own key). */
 export function snapshotRecord(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(snapshotRecord)
-  if (isObject(value)) {
+  if (isRecord(value)) {
     const copy: Record<string, unknown> = {}
     for (const key of Object.keys(value)) setOwn(copy, key, snapshotRecord(value[key]))
     return copy
@@ -50,7 +47,7 @@ export function firstDifference(before: unknown, after: unknown, pointer = ''): 
     }
     return undefined
   }
-  if (isObject(before) && isObject(after) && !Array.isArray(before) && !Array.isArray(after)) {
+  if (isRecord(before) && isRecord(after)) {
     for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
       const at = appendPointer(pointer, key)
       if (!hasOwn(before, key) || !hasOwn(after, key)) {
@@ -90,8 +87,8 @@ export function findSubsetViolation(compact: unknown, full: unknown): SubsetViol
         }
         stack.push([left[index], right[index], appendPointer(pointer, index)])
       }
-    } else if (isObject(left)) {
-      if (!isObject(right) || Array.isArray(right)) {
+    } else if (isRecord(left)) {
+      if (!isRecord(right)) {
         return { pointer, value: left, detail: `the compact record has an object here, the full record has ${formatValue(right)}` }
       }
       const keys = Object.keys(left)

@@ -1,4 +1,5 @@
 import type { TSchema } from 'typebox'
+import { firstHole } from '../json/guards.js'
 import { isJsonValueError } from '../json/json-value-error.js'
 import { frozenJsonCopy } from '../json/own-copy.js'
 import { appendPointer } from '../json/pointer.js'
@@ -207,7 +208,7 @@ type Report = (path: string, code: string, message: string) => void
 
 function stringList(value: unknown, path: string, problem: Report): readonly string[] {
   if (value === undefined) return Object.freeze([])
-  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string' || v.length === 0)) {
+  if (!Array.isArray(value) || firstHole(value) !== -1 || value.some((v) => typeof v !== 'string' || v.length === 0)) {
     problem(path, 'invalid_string_list', `${path.slice(1)} must be an array of non-empty strings`)
     return Object.freeze([])
   }

@@ -1,6 +1,7 @@
 import { appendPointer } from '../json/pointer.js'
 import type { JsonSchema } from '../schema/json-schema.js'
 import { RESULT_VIEW_KEY } from '../views/view.js'
+import { isRecord } from '../json/guards.js'
 
 /** A place where a native tool's input schema claims or constrains the `result_view` key. */
 export interface SelectorConflict {
@@ -21,14 +22,14 @@ const OWNED = 'a native tool must not declare "result_view": the library adds th
 export function selectorConflicts(input: JsonSchema, at = ''): SelectorConflict[] {
   const conflicts: SelectorConflict[] = []
   const properties = input.properties as Record<string, unknown> | undefined
-  if (isObject(properties) && Object.prototype.hasOwnProperty.call(properties, RESULT_VIEW_KEY)) {
+  if (isRecord(properties) && Object.prototype.hasOwnProperty.call(properties, RESULT_VIEW_KEY)) {
     conflicts.push({ pointer: appendPointer(at, 'properties', RESULT_VIEW_KEY), message: OWNED })
   }
   if (Array.isArray(input.required) && input.required.includes(RESULT_VIEW_KEY)) {
     conflicts.push({ pointer: appendPointer(at, 'required'), message: OWNED })
   }
   const patterns = input.patternProperties as Record<string, unknown> | undefined
-  if (isObject(patterns)) {
+  if (isRecord(patterns)) {
     for (const pattern of Object.keys(patterns)) {
       if (matches(pattern, RESULT_VIEW_KEY)) {
         conflicts.push({ pointer: appendPointer(at, 'patternProperties', pattern), message: `pattern ${JSON.stringify(pattern)} matches "result_view": ${OWNED}` })
@@ -47,14 +48,10 @@ export function selectorConflicts(input: JsonSchema, at = ''): SelectorConflict[
     const branches = input[keyword]
     if (!Array.isArray(branches)) continue
     branches.forEach((branch, index) => {
-      if (isObject(branch)) conflicts.push(...selectorConflicts(branch as JsonSchema, appendPointer(at, keyword, index)))
+      if (isRecord(branch)) conflicts.push(...selectorConflicts(branch as JsonSchema, appendPointer(at, keyword, index)))
     })
   }
   return conflicts
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 /** Whether a `patternProperties` pattern (ECMAScript regex, unicode as ajv compiles it) matches `key`; an invalid pattern does not. */

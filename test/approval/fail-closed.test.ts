@@ -153,3 +153,58 @@ describe('fail closed: a failing policy denies', () => {
     expect(calls).toEqual([])
   })
 })
+
+describe('fail closed: a store or host callback whose answer cannot be read', () => {
+  const trap = (): never => {
+    throw new Error('trap')
+  }
+  /** An answer every property read of which throws, `then` included. */
+  const hostile = () => new Proxy({}, { get: trap, getPrototypeOf: trap, ownKeys: trap })
+
+  it.each([
+    ['tokens.get', 'token'],
+    ['grants.get', 'grant'],
+  ] as const)('fails the call closed when %s answers a Proxy whose traps throw, never rejecting invoke', async (method, path) => {
+    const inner = createMemoryApprovalStores()
+    const [store, name] = method.split('.') as ['tokens' | 'grants', 'get']
+    const stores = { ...inner, [store]: { ...inner[store], [name]: () => hostile() } } as ApprovalStores
+    const dispatcher = createDispatcher({ tools: [deployTool()], approvals: stores })
+    const minted = path === 'token' ? (await createDispatcher({ tools: [deployTool()], approvals: inner }).approvals.mintApprovalToken({ tool_id: 'ops__deploy', scope: SCOPE, input: { target: 'prod' } })).token : undefined
+    const outcome = await dispatcher.invoke({ tool_id: 'ops__deploy', input: { target: 'prod' }, scope: SCOPE, ...(minted === undefined ? {} : { approval_token: minted }) })
+    expect(outcome).toMatchObject({ status: 'error', error: { code: 'approval_unavailable', reason: 'store_failed', details: { store, operation: 'get' } } })
+  })
+
+  it('rejects management calls with store_failed when a store answers a getter that throws or a sparse list', async () => {
+    const inner = createMemoryApprovalStores()
+    const sparse: unknown[] = []
+    sparse.length = 2 ** 32 - 1
+    const unreadable = Object.defineProperty({}, 'approval_id', { enumerable: true, get: trap })
+    const stores: ApprovalStores = { ...inner, grants: { ...inner.grants, list: () => sparse as never }, pending: { ...inner.pending, get: () => unreadable as never } }
+    const dispatcher = createDispatcher({ tools: [deployTool()], approvals: stores })
+    expect(await rejectionOf(dispatcher.approvals.listGrants({ workspace_id: 'ws-1' }))).toEqual(['approval_unavailable', 'store_failed'])
+    expect(await rejectionOf(dispatcher.approvals.show('a-1', { profile_id: 'prof-owner' }))).toEqual(['approval_unavailable', 'store_failed'])
+  })
+
+  it('fails the call closed when a policy, a prompt or a pre-call hook answers such a Proxy; an observer that does is logged', async () => {
+    const approvalTool = deployTool()
+    const viaPolicy = createDispatcher({ tools: [approvalTool], policy: { decide: () => hostile() as never } })
+    expect(codeOf(await viaPolicy.invoke({ tool_id: 'ops__deploy', input: { target: 'prod' }, scope: SCOPE }))).toEqual(['tool_denied', 'policy_failed'])
+    const viaPrompt = createDispatcher({ tools: [approvalTool], approvals: { prompt: () => hostile() as never } })
+    expect(await viaPrompt.invoke({ tool_id: 'ops__deploy', input: { target: 'prod' }, scope: SCOPE })).toMatchObject({ error: { code: 'approval_unavailable', reason: 'prompt_failed' } })
+    const viaHook = createDispatcher({ tools: [approvalTool], hooks: { 'tool.pre_call': () => hostile() as never } })
+    expect(await viaHook.invoke({ tool_id: 'ops__deploy', input: { target: 'prod' }, scope: SCOPE })).toMatchObject({ error: { code: 'tool_hook_failed', reason: 'hook_threw' } })
+    const logged: unknown[] = []
+    const logger = { debug() {}, info() {}, warn() {}, error: (fields: unknown) => void logged.push(fields) }
+    const viaObserver = createDispatcher({ tools: [approvalTool], policy: { decide: () => ({ decision: 'allow' }) }, logger, hooks: { 'tool.post_call': () => hostile() as never } })
+    expect((await viaObserver.invoke({ tool_id: 'ops__deploy', input: { target: 'prod' }, scope: SCOPE })).status).toBe('ok')
+    expect(logged).toEqual([expect.objectContaining({ event: 'tool.post_call', timed_out: false })])
+  })
+
+  it('reads a policy decision inside the guard: a decision whose getter throws is invalid_decision', async () => {
+    const decision = Object.defineProperty({}, 'decision', { enumerable: true, get: trap })
+    const dispatcher = createDispatcher({ tools: [deployTool()], policy: { decide: () => decision as never } })
+    expect(await dispatcher.invoke({ tool_id: 'ops__deploy', input: { target: 'prod' }, scope: SCOPE })).toMatchObject({
+      error: { code: 'tool_denied', reason: 'policy_failed', details: { problem: 'invalid_decision' } },
+    })
+  })
+})
