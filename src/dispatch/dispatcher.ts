@@ -20,7 +20,7 @@ import { describeInScope, type ScopedToolDescription } from './diagnostics.js'
 import { emitPostCall, emitPostError, type EventCall } from './events.js'
 import { execute } from './execute.js'
 import { runPreCall } from './pre-call.js'
-import { prepareInput, rejectedInputOf } from './prepare.js'
+import { prepareInput } from './prepare.js'
 import { checkScope, normalizeScope, snapshotRequest } from './request.js'
 import { resumeApproved } from './resume.js'
 import type { Dispatcher, DispatcherOptions } from './types.js'
@@ -54,11 +54,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
 
     const base = createCallBase(request, tool, toolCallId)
     if (isToolError(base)) return { status: 'error', tool_call_id: toolCallId, error: base }
-    const prepared = prepareInput(base, request.input)
-    if (isToolError(prepared)) {
-      const rejected = rejectedInputOf(prepared)
-      return fail({ ...base, input: rejected?.input ?? null, view: rejected?.view }, prepared)
-    }
+    const input = prepareInput(base, request.input)
+    if (!input.ok) return fail({ ...base, input: input.input, view: input.view }, input.error)
+    const prepared = input.call
 
     // No awaits where nothing can answer: each await of an idle stage costs a task-queue turn.
     const call = hooks.has('tool.pre_call') ? await runPreCall(prepared, hooks, logger) : prepared

@@ -1,5 +1,6 @@
 import type { ToolError } from '../errors/tool-error.js'
 import { assertPlainJson } from '../json/canonical.js'
+import { isPlainObject } from '../json/guards.js'
 import { isJsonValueError } from '../json/json-value-error.js'
 import { ownJsonCopy } from '../json/own-copy.js'
 import type { Tool } from '../tool/types.js'
@@ -27,7 +28,7 @@ export function resultOf(call: Call, record: unknown): ToolResult | ToolError {
     if (!isPlainRoot(record)) return notPlainJson(tool, record)
     let judged = validateOutput(tool, record)
     let source = record
-    if (judged instanceof Threw) {
+    if (judged.kind === 'unreadable') {
       // ajv could not read the record as it is (a throwing getter, a null-prototype object under
       // uniqueItems, a recursion past the call stack): judge a checked copy of it instead.
       try {
@@ -36,9 +37,9 @@ export function resultOf(call: Call, record: unknown): ToolResult | ToolError {
         return notPlainJson(tool, record, error)
       }
       judged = validateOutput(tool, source)
-      if (judged instanceof Threw) return notPlainJson(tool, source, judged.error)
+      if (judged.kind === 'unreadable') return notPlainJson(tool, source, judged.thrown)
     }
-    if (judged !== undefined) return judged
+    if (judged.kind === 'invalid') return judged.error
     let structured: unknown
     try {
       // The projection is plain JSON by construction: it checks each value it copies.
@@ -56,40 +57,44 @@ export function resultOf(call: Call, record: unknown): ToolResult | ToolError {
     return notPlainJson(tool, record, error)
   }
   const judged = validateOutput(tool, copy)
-  if (judged instanceof Threw) return notPlainJson(tool, copy, judged.error)
+  if (judged.kind === 'unreadable') return notPlainJson(tool, copy, judged.thrown)
+  if (judged.kind === 'invalid') return judged.error
   // A tool's own preview gets the handler's record, never the copy the caller receives.
-  return judged ?? { structured: copy, preview: tool.preview(record, copy) }
+  return { structured: copy, preview: tool.preview(record, copy) }
 }
 
 /** Whether a record is a scalar, an array or a plain object (prototype `Object.prototype` or `null`). */
 function isPlainRoot(record: unknown): boolean {
   if (typeof record !== 'object' || record === null) return true
   try {
-    if (Array.isArray(record)) return true
-    const proto = Object.getPrototypeOf(record)
-    return proto === Object.prototype || proto === null
+    return Array.isArray(record) || isPlainObject(record)
   } catch {
+    // A Proxy whose getPrototypeOf trap throws.
     return false
   }
 }
 
-/** What {@link validateOutput} answers when ajv threw while reading the record. */
-class Threw {
-  constructor(readonly error: unknown) {}
-}
+/**
+ * What the full schema says of a record: `valid`; `invalid` with the typed error (the record
+ * fails the schema, or the schema cannot be compiled); or `unreadable` when ajv threw while
+ * reading the record, with what it threw.
+ */
+type Judgement = { readonly kind: 'valid' } | { readonly kind: 'invalid'; readonly error: ToolError } | { readonly kind: 'unreadable'; readonly thrown: unknown }
 
-/** The record against the full schema: `undefined` when valid, the typed error, or what ajv threw. */
-function validateOutput(tool: Tool, record: unknown): ToolError | undefined | Threw {
+const VALID: Judgement = Object.freeze({ kind: 'valid' })
+
+/** The record against the full schema (see {@link Judgement}). */
+function validateOutput(tool: Tool, record: unknown): Judgement {
   let validate
   try {
     validate = validatorFor(fullSchemaOf(tool))
   } catch (error) {
-    return schemaCompileFailed(tool, 'output', error)
+    return { kind: 'invalid', error: schemaCompileFailed(tool, 'output', error) }
   }
   try {
-    return validate(record) ? undefined : outputInvalid(tool, { issues: toIssues(validate.errors) })
-  } catch (error) {
-    return new Threw(error)
+    return validate(record) ? VALID : { kind: 'invalid', error: outputInvalid(tool, { issues: toIssues(validate.errors) }) }
+  } catch (thrown) {
+    return { kind: 'unreadable', thrown }
   }
 }
 

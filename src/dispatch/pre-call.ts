@@ -80,7 +80,8 @@ function applyPatch(call: Call, patch: Record<string, unknown>): Call | ToolErro
   }
   const unresolved = restoreRedacted(input, call.input, call.sensitivePaths)
   if (unresolved !== undefined) return hookPatchInvalid(tool, unresolved)
-  return prepareInput(call, input)
+  const prepared = prepareInput(call, input)
+  return prepared.ok ? prepared.call : prepared.error
 }
 
 function sameScope(scope: unknown, current: Call['scope']): boolean {

@@ -11,14 +11,31 @@ import type { View } from '../views/view.js'
 import { toIssues, validatorFor } from './validators.js'
 
 /**
- * The input stages of the lifecycle (`docs/architecture.md` "The invocation lifecycle"): the input
- * must be plain JSON, then the `result_view` selector rules (`docs/views.md` "The selector"), then
- * the tool's input schema (ajv, compiled once per tool on first use). Run again on an input a
- * pre-call hook patched.
- *
- * @returns the call with `view` and `handlerInput` set, or the typed input error.
+ * What the input stages answer: the prepared call, or the typed input error together with the
+ * call's own copy of the rejected input and the view it selected, which `tool.post_error` shows
+ * (never a second read of the caller's object).
  */
-export function prepareInput(base: CallBase, sent: unknown): Call | ToolError {
+export type PreparedInput =
+  | { readonly ok: true; readonly call: Call }
+  | {
+      readonly ok: false
+      readonly error: ToolError
+      /** The call's own copy of the input; `null` when it was not plain JSON (no copy was made). */
+      readonly input: unknown
+      /** The view the input selected, when the `result_view` rules passed (a schema error after a valid `result_view`). */
+      readonly view: View | undefined
+    }
+
+/**
+ * The input stages of the lifecycle (`docs/architecture.md` "The invocation lifecycle"): the
+ * input must be plain JSON, then the `result_view` selector rules (`docs/views.md` "The
+ * selector"), then the tool's input schema (ajv, compiled once per tool on first use). Run again
+ * on an input a pre-call hook patched.
+ *
+ * @returns the call with `view` and `handlerInput` set, or the typed input error with what it was
+ *   made on.
+ */
+export function prepareInput(base: CallBase, sent: unknown): PreparedInput {
   const { tool } = base
   let input: unknown
   try {
@@ -27,16 +44,17 @@ export function prepareInput(base: CallBase, sent: unknown): Call | ToolError {
     input = ownJsonCopy(sent)
   } catch (error) {
     // Only JsonValueErrors are expected; anything else that escaped a read fails closed too.
-    return inputNotJson(tool, isJsonValueError(error) ? error : new JsonValueError('unreadable', '', 'the input could not be read'))
+    const why = isJsonValueError(error) ? error : new JsonValueError('unreadable', '', 'the input could not be read')
+    return { ok: false, error: inputNotJson(tool, why), input: null, view: undefined }
   }
   const selection = selectView(tool, input, base.request.pinned_result_view)
-  if (!selection.ok) return rejected(selection.error, input)
+  if (!selection.ok) return { ok: false, error: selection.error, input, view: undefined }
   const secrets = mergeSecrets(base.secrets, collectSecrets(input, base.sensitivePaths))
   const invalid = validateInput(tool, selection.input)
-  if (invalid !== undefined) return rejected(scrubError(invalid, secrets), input, selection.view)
+  if (invalid !== undefined) return { ok: false, error: scrubError(invalid, secrets), input, view: selection.view }
   // An explicit literal, not `{ ...base, secrets, ... }`: V8 turns a spread whose later keys
   // override earlier ones into a slow path (microseconds per call on this hot path).
-  return {
+  const call: Call = {
     request: base.request,
     tool,
     tool_call_id: base.tool_call_id,
@@ -47,29 +65,7 @@ export function prepareInput(base: CallBase, sent: unknown): Call | ToolError {
     view: selection.view,
     handlerInput: selection.input,
   }
-}
-
-/** What each rejection was made on: the checked copy of the input, and the view it selected (for `tool.post_error`). */
-const rejections = new WeakMap<ToolError, RejectedInput>()
-
-/** The call's own copy of a rejected input, and the view it selected if the selection passed. */
-export interface RejectedInput {
-  readonly input: unknown
-  readonly view: View | undefined
-}
-
-function rejected(error: ToolError, input: unknown, view?: View): ToolError {
-  rejections.set(error, { input, view })
-  return error
-}
-
-/**
- * What `prepareInput` rejected: its own copy of the input, and the selected view when the view
- * rules passed (a schema error after a valid `result_view`); `undefined` when the input was not
- * plain JSON (no copy was made). Events show it, never a second read of the caller's object.
- */
-export function rejectedInputOf(error: ToolError): RejectedInput | undefined {
-  return rejections.get(error)
+  return { ok: true, call }
 }
 
 function validateInput(tool: Tool, input: unknown): ToolError | undefined {

@@ -52,8 +52,9 @@ export async function resumeApproved(record: PendingApprovalRecord, held: HeldIn
   }
   const base = createCallBase(request, tool, record.tool_call_id)
   if (isToolError(base)) return error(base)
-  const call = prepareInput(base, input)
-  if (isToolError(call)) return error(call)
+  const prepared = prepareInput(base, input)
+  if (!prepared.ok) return error(prepared.error)
+  const { call } = prepared
   if (digestOf(call) !== record.input_digest) {
     const why = held === undefined && base.sensitivePaths.length > 0
       ? 'its sensitive input is held only by the process that opened it'

@@ -1,9 +1,20 @@
 import { JsonValueError, isJsonValueError, type JsonValueProblem } from '../json/json-value-error.js'
 
 /**
+ * The one definition of the projector's leaf check, as JavaScript source: an expression over the
+ * variable named `v` that is true exactly when it holds a JSON scalar (a well-formed string, a
+ * finite number, a boolean or `null`). The generated projector inlines it; {@link isJsonLeaf} is
+ * the same test as a function, for the loop variant and the scalar positions (a property test
+ * holds the two to each other on arbitrary values).
+ */
+export function jsonLeafTest(v: string): string {
+  return `(typeof ${v} === "string" ? ${v}.isWellFormed() : typeof ${v} === "number" ? ${v} - ${v} === 0 : typeof ${v} === "boolean" || ${v} === null)`
+}
+
+/**
  * Whether a value the projector copies as it is (a scalar) is a JSON scalar: a well-formed
- * string, a finite number, a boolean or `null`. Objects and arrays never reach it: the projector
- * builds those itself or copies them with a check.
+ * string, a finite number, a boolean or `null` ({@link jsonLeafTest}, as a function). Objects and
+ * arrays never reach it: the projector builds those itself or copies them with a check.
  */
 export function isJsonLeaf(value: unknown): boolean {
   switch (typeof value) {

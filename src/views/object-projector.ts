@@ -1,5 +1,5 @@
 import { setOwn } from '../json/clone.js'
-import { assertPlainObject, jsonLeaf } from './json-leaf.js'
+import { assertPlainObject, jsonLeaf, jsonLeafTest } from './json-leaf.js'
 import type { Parts, Structured } from './parts.js'
 
 const hasOwn = Object.prototype.hasOwnProperty
@@ -115,9 +115,7 @@ function emitObject(plan: ObjectPlan, source: string, depth: number, emitted: Em
       lines.push(`${isObject} ${v} = Array.isArray(${v}) ? a${n}_${i}(${v}) : o${n}_${i}(${v});`)
     }
     // A scalar is copied as it is, once checked (inline for the common kinds, `L` for the rest).
-    lines.push(
-      `else if (${v} !== undefined && typeof ${v} !== "boolean" && ${v} !== null && !(typeof ${v} === "string" ? ${v}.isWellFormed() : typeof ${v} === "number" && ${v} - ${v} === 0)) L(${v});`,
-    )
+    lines.push(`else if (${v} !== undefined && !${jsonLeafTest(v)}) L(${v});`)
     if (required[i] === true && key !== '__proto__') literal.push(i)
     else appended.push(i)
   }

@@ -116,6 +116,35 @@ describe('generated projector', () => {
     )
   })
 
+  it('checks a scalar exactly as the loop does: one leaf check, inlined or called, on every kind of value', () => {
+    // Scalar positions of a declared property, an inlined child and a union: the generated code
+    // inlines the leaf check there, the loop calls it; both must accept and refuse the same values.
+    const schema: JsonSchema = {
+      type: 'object',
+      properties: {
+        s: { type: ['string', 'number', 'boolean', 'null'] },
+        inner: { type: 'object', properties: { t: {} , u: { anyOf: [{ type: 'string' }, { type: 'integer' }] } } },
+      },
+    }
+    const { generated, looped } = bothVariants(schema)
+    const scalar = fc.oneof(
+      fc.string({ unit: 'binary' }),
+      fc.double(),
+      fc.integer(),
+      fc.boolean(),
+      fc.constantFrom(null, undefined, NaN, Infinity, -Infinity, -0, '\ud800', 'a\udfff', '\ud83d\ude80', 10n, Symbol('s'), () => 1),
+    )
+    fc.assert(
+      fc.property(scalar, scalar, scalar, (s, t, u) => {
+        for (const record of [{ s }, { inner: { t, u } }]) expect(outcome(() => generated(record))).toEqual(outcome(() => looped(record)))
+        const accepted = outcome(() => generated({ s })) as { thrown?: unknown }
+        const json = s === undefined || s === null || typeof s === 'boolean' || (typeof s === 'number' && Number.isFinite(s)) || (typeof s === 'string' && (s as string & { isWellFormed(): boolean }).isWellFormed())
+        expect(accepted.thrown === undefined).toBe(json)
+      }),
+      { numRuns: 2000 },
+    )
+  })
+
   it('keeps the key order (required keys first) when every key is present, nested objects included', () => {
     const schema: JsonSchema = {
       type: 'object',
