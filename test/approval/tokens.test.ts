@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
+import Type from 'typebox'
 import { describe, expect, it, vi } from 'vitest'
-import { createDispatcher, createMemoryApprovalStores, createPatternPolicy, inputDigest, type ApprovalTokenRecord, type CallScope } from 'result-views'
+import { createDispatcher, createMemoryApprovalStores, createPatternPolicy, defineTool, inputDigest, type ApprovalTokenRecord, type CallScope } from 'result-views'
 import { SCOPE, codeOf, deployTool, errorOf, extensionTool, manualClock, recordingStores, rejectionOf, statusTool } from './fixtures.js'
 
 const crypto = vi.hoisted(() => ({ timingSafeEqualCalls: 0 }))
@@ -224,5 +225,17 @@ describe('a supplied approval token (spec 001: checked first, and final)', () =>
     clock.advance(60 * 60_000 + 1)
     await mint()
     expect(codeOf(await deploy(old.token))).toEqual(['approval_invalid', 'token_unknown'])
+  })
+})
+
+describe('the dispatcher clock', () => {
+  it('drives token expiry (createDispatcher({ clock }))', async () => {
+    let now = Date.parse('2026-11-10T14:00:00Z')
+    const tool = defineTool({ id: 'c2', description: 'd', approval: 'required', input: Type.Object({}), output: Type.Object({}), handler: () => ({}) })
+    const dispatcher = createDispatcher({ tools: [tool], clock: () => now })
+    const { token, expires_at } = await dispatcher.approvals.mintApprovalToken({ tool_id: 'c2', input: {}, ttlMs: 1000 })
+    expect(expires_at).toBe('2026-11-10T14:00:01.000Z')
+    now += 2000
+    expect(errorOf(await dispatcher.invoke({ tool_id: 'c2', input: {}, approval_token: token })).reason).toBe('token_expired')
   })
 })

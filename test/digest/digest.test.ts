@@ -83,3 +83,9 @@ describe('inputDigest', () => {
     )
   })
 })
+
+describe('inputDigest options', () => {
+  it('refuses an unknown inputDigest origin', () => {
+    expect(() => inputDigest({}, { origin: 'bogus' as never })).toThrow(expect.objectContaining({ code: 'digest_options_invalid', problems: [expect.objectContaining({ path: '/origin', code: 'invalid_origin' })] }))
+  })
+})

@@ -66,3 +66,14 @@ describe('hook registration misuse (HookRegistrationError)', () => {
     expect(error.problems[0]!.path).toBe('/hooks/a~1b~0c')
   })
 })
+
+describe('hook registration misuse, by code', () => {
+  it('refuses unknown hook events given to createDispatcher', () => {
+    expect(() => createDispatcher({ tools: [], hooks: { 'tool.bogus': () => undefined } as never })).toThrow(expect.objectContaining({ code: 'hook_registration_invalid' }))
+    expect(() => createDispatcher({ tools: [], hooks: 'x' as never })).toThrow(expect.objectContaining({ code: 'hook_registration_invalid' }))
+  })
+
+  it('refuses a hookTimeoutMs that is not a positive number', () => {
+    expect(() => createDispatcher({ tools: [], hookTimeoutMs: 0 })).toThrow(expect.objectContaining({ code: 'hook_registration_invalid' }))
+  })
+})

@@ -138,3 +138,16 @@ describe('sensitive input fields (spec 001 "Sensitive input fields")', () => {
     )
   })
 })
+
+describe('sensitive object keys', () => {
+  it('scrubs keys found inside a sensitive object from previews and events', async () => {
+    const events: unknown[] = []
+    const dispatcher = createDispatcher({
+      tools: [defineTool({ id: 'k', description: 'd', input: Type.Object({ nested: Type.Record(Type.String(), Type.Number()) }), output: Type.Object({ echo: Type.Record(Type.String(), Type.Number()) }), handler: (i) => ({ echo: i.nested }) })],
+      hooks: { 'tool.post_call': (p) => void events.push(p) },
+    })
+    const outcome = await dispatcher.invoke({ tool_id: 'k', input: { nested: { 'CANARY-deep-444': 1 } }, sensitive_input_fields: ['nested'] })
+    expect(JSON.stringify(events)).not.toContain('CANARY-deep-444')
+    expect((outcome as { result: { preview: string } }).result.preview).not.toContain('CANARY-deep-444')
+  })
+})

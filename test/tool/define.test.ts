@@ -121,3 +121,25 @@ describe('defineTool', () => {
     }
   })
 })
+
+describe('definitions that cannot be read', () => {
+  it('turns a throwing getter into a ToolDefinitionError', () => {
+    const definition = { get id(): string { throw new Error('getter boom') } }
+    expect(() => defineTool(definition as never)).toThrow(expect.objectContaining({ code: 'tool_definition_invalid' }))
+  })
+})
+
+describe('schemas with a __proto__ key', () => {
+  it('are refused by defineTool with the pointer of the key', () => {
+    const closed = Type.Object({ ['__proto__']: Type.String() }, { additionalProperties: false })
+    let thrown: unknown
+    try {
+      defineTool({ id: 'p', description: 'd', input: closed, output: Type.Object({}), handler: () => ({}) })
+    } catch (error) {
+      thrown = error
+    }
+    expect((thrown as { problems?: unknown }).problems).toEqual([
+      expect.objectContaining({ path: '/input/properties/__proto__', code: 'schema_proto_key' }),
+    ])
+  })
+})

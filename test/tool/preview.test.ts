@@ -83,3 +83,58 @@ describe('default preview', () => {
     }
   })
 })
+
+describe("a tool's preview never costs the result", () => {
+  const make = (preview: (record: { id: string }) => unknown, sensitive: string[] = []) =>
+    createDispatcher({
+      tools: [
+        defineTool({
+          id: 'p',
+          description: 'd',
+          input: Type.Object({ secret: Type.Optional(Type.String()) }),
+          output: Type.Object({ id: Type.String() }),
+          sensitiveInputFields: sensitive,
+          preview: preview as never,
+          handler: () => ({ id: 'r1' }),
+        }),
+      ],
+    })
+
+  it.each([
+    ['throws', () => { throw new Error('preview boom') }],
+    ['returns a number', () => 5],
+    ['returns an object', (r: { id: string }) => ({ shown: r.id })],
+    ['returns a promise', async () => 'late'],
+  ])('falls back to the default preview when it %s', async (_name, preview) => {
+    const outcome = await make(preview, ['secret']).invoke({ tool_id: 'p', input: { secret: 'sk-live-123456' } })
+    expect(outcome).toMatchObject({ status: 'ok', result: { structured: { id: 'r1' }, preview: '{"id":"r1"}' } })
+  })
+})
+
+describe("a tool's own preview", () => {
+  it("a tool's own preview never changes the result, and a label that is not well-formed falls back", async () => {
+    const Full = Type.Object({ id: Type.String(), n: Type.Number() })
+    const meddle = (r: Record<string, unknown>) => {
+      r.n = NaN
+      r.when = new Date(0)
+      r.id = '\ud800'
+      return 'label \udc00'
+    }
+    const dispatcher = createDispatcher({
+      tools: [
+        defineTool({ id: 'v', description: 'd', input: Type.Object({}), output: { compact: Type.Object({ id: Type.String() }), full: Full }, handler: () => ({ id: 'a', n: 1 }), preview: meddle as never }),
+        defineTool({ id: 's', description: 'd', input: Type.Object({}), output: Full, handler: () => ({ id: 'a', n: 1 }), preview: meddle as never }),
+      ],
+    })
+    for (const [tool_id, input, structured] of [
+      ['v', {}, { id: 'a' }],
+      ['v', { result_view: 'full' }, { id: 'a', n: 1 }],
+      ['s', {}, { id: 'a', n: 1 }],
+    ] as const) {
+      const outcome = await dispatcher.invoke({ tool_id, input })
+      if (outcome.status !== 'ok') throw new Error(JSON.stringify(outcome))
+      expect(outcome.result.structured).toEqual(structured)
+      expect(outcome.result.preview).toBe(JSON.stringify(structured))
+    }
+  })
+})

@@ -1,0 +1,118 @@
+// The output stage: the handler's record is checked (plain JSON, full schema) before anything of it
+// is returned, and the caller, the events and the handler never share a record.
+import Type from 'typebox'
+import { describe, expect, it } from 'vitest'
+import { createDispatcher, defineTool, isToolError, type InvokeOutcome } from 'result-views'
+
+const errorOf = (outcome: InvokeOutcome) => {
+  if (outcome.status !== 'error') throw new Error(`expected an error, got ${JSON.stringify(outcome)}`)
+  expect(isToolError(outcome.error)).toBe(true)
+  return outcome.error
+}
+
+describe('results and events do not share objects', () => {
+  it('a post_call hook never freezes the record the handler keeps, and callers get their own copy', async () => {
+    const cache = { id: 'n', title: 't', body: 'b', tags: ['x'] as string[] }
+    const Full = Type.Object({ id: Type.String(), title: Type.String(), body: Type.String(), tags: Type.Array(Type.String()) })
+    const dispatcher = createDispatcher({
+      tools: [defineTool({ id: 'c', description: 'd', input: Type.Object({}), output: { compact: Type.Object({ id: Type.String() }, { additionalProperties: false }), full: Full }, handler: () => (cache.tags.push('y'), cache) })],
+      hooks: { 'tool.post_call': () => undefined },
+    })
+    for (let i = 0; i < 2; i++) {
+      const outcome = await dispatcher.invoke({ tool_id: 'c', input: { result_view: 'full' } })
+      expect(outcome.status).toBe('ok')
+      expect((outcome as { result: { structured: unknown } }).result.structured).not.toBe(cache)
+    }
+    expect(Object.isFrozen(cache)).toBe(false)
+  })
+})
+
+describe('compact results are plain JSON at positions copied whole', () => {
+  class Secretive {
+    token = 'sk-live'
+  }
+  const values: Array<[string, unknown, string]> = [
+    ['a Date', new Date(0), 'non_plain_object'],
+    ['a Map', new Map([['a', 1]]), 'non_plain_object'],
+    ['a class instance', new Secretive(), 'non_plain_object'],
+    ['a boxed string', new String('x'), 'non_plain_object'],
+    ['an array with toJSON', Object.assign([1, 2], { toJSON: () => [] }), 'to_json'],
+  ]
+  for (const [name, meta, problem] of values) {
+    it(`refuses ${name} in an unconstrained compact position, in both views`, async () => {
+      const dispatcher = createDispatcher({
+        tools: [
+          defineTool({
+            id: 'm',
+            description: 'd',
+            input: Type.Object({}),
+            output: { compact: Type.Object({ id: Type.String(), meta: Type.Any() }), full: Type.Object({ id: Type.String(), meta: Type.Any() }) },
+            handler: () => ({ id: 'a', meta }),
+          }),
+        ],
+      })
+      for (const result_view of ['compact', 'full']) {
+        const outcome = await dispatcher.invoke({ tool_id: 'm', input: { result_view } })
+        expect(errorOf(outcome)).toMatchObject({ code: 'tool_output_invalid', details: { pointer: '/meta', problem } })
+        expect(JSON.stringify(outcome)).not.toContain('sk-live')
+      }
+    })
+  }
+})
+
+describe('a class instance returned as the whole record', () => {
+  it('is refused in both views, before anything reads it through its prototype', async () => {
+    class Session {
+      get id() {
+        return 'a'
+      }
+    }
+    const dispatcher = createDispatcher({
+      tools: [
+        defineTool({
+          id: 's',
+          description: 'd',
+          input: Type.Object({}),
+          output: { compact: Type.Object({ id: Type.String() }), full: Type.Object({ id: Type.String() }) },
+          handler: () => new Session() as never,
+        }),
+      ],
+    })
+    for (const result_view of ['compact', 'full']) {
+      const error = errorOf(await dispatcher.invoke({ tool_id: 's', input: { result_view } }))
+      expect([error.code, error.details]).toEqual(['tool_output_invalid', { pointer: '', problem: 'non_plain_object' }])
+    }
+  })
+})
+
+describe('odd records the output checks judge', () => {
+  it('judges a record ajv cannot read as it is (null-prototype objects under uniqueItems) on a checked copy', async () => {
+    const dispatcher = createDispatcher({
+      tools: [
+        defineTool({
+          id: 't',
+          description: 'd',
+          input: Type.Object({}),
+          output: { compact: Type.Object({ id: Type.String() }), full: Type.Object({ id: Type.String(), tags: Type.Array(Type.Object({}), { uniqueItems: true }) }) },
+          handler: () => ({ id: 'a', tags: [Object.create(null), Object.create(null)] }),
+        }),
+      ],
+    })
+    for (const result_view of ['compact', 'full']) {
+      const error = errorOf(await dispatcher.invoke({ tool_id: 't', input: { result_view } }))
+      expect(error.details!.issues).toEqual([expect.objectContaining({ instancePath: '/tags', keyword: 'uniqueItems' })])
+    }
+  })
+
+  it('answers a valid record nested deeper than the call stack allows with ok or too_deep, never unreadable', async () => {
+    const Node = Type.Cyclic({ Node: Type.Object({ child: Type.Optional(Type.Ref('Node')) }) }, 'Node')
+    let deep: Record<string, unknown> = {}
+    for (let i = 0; i < 4_990; i++) deep = { child: deep }
+    const dispatcher = createDispatcher({
+      tools: [defineTool({ id: 'deep', description: 'd', input: Type.Object({}), output: { compact: Node, full: Node }, handler: () => deep as never })],
+    })
+    const outcome = await dispatcher.invoke({ tool_id: 'deep', input: {} })
+    if (outcome.status === 'error') expect(outcome.error.details).toEqual({ pointer: '', problem: 'too_deep' })
+    else expect(outcome.status).toBe('ok')
+  })
+})
