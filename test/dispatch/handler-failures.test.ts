@@ -1,13 +1,8 @@
 // What a handler throws or returns never makes invoke reject: every case ends as a typed outcome.
 import Type from 'typebox'
 import { describe, expect, it } from 'vitest'
-import { createDispatcher, defineTool, isToolError, type InvokeOutcome } from 'result-views'
-
-const errorOf = (outcome: InvokeOutcome) => {
-  if (outcome.status !== 'error') throw new Error(`expected an error, got ${JSON.stringify(outcome)}`)
-  expect(isToolError(outcome.error)).toBe(true)
-  return outcome.error
-}
+import { createDispatcher, defineTool } from 'result-views'
+import { errorOf } from '../support/outcomes.js'
 
 describe('typed errors thrown by handlers', () => {
   it('treats a branded look-alike with a foreign code as a handler failure', async () => {

@@ -2,13 +2,8 @@
 // is returned, and the caller, the events and the handler never share a record.
 import Type from 'typebox'
 import { describe, expect, it } from 'vitest'
-import { createDispatcher, defineTool, isToolError, type InvokeOutcome } from 'result-views'
-
-const errorOf = (outcome: InvokeOutcome) => {
-  if (outcome.status !== 'error') throw new Error(`expected an error, got ${JSON.stringify(outcome)}`)
-  expect(isToolError(outcome.error)).toBe(true)
-  return outcome.error
-}
+import { createDispatcher, defineTool } from 'result-views'
+import { errorOf } from '../support/outcomes.js'
 
 describe('results and events do not share objects', () => {
   it('a post_call hook never freezes the record the handler keeps, and callers get their own copy', async () => {

@@ -1,13 +1,8 @@
 // The invoke request itself: the fields that select, scope or pin a call, checked before the tool runs.
 import Type from 'typebox'
 import { describe, expect, it } from 'vitest'
-import { createDispatcher, defineTool, isToolError, type InvokeOutcome } from 'result-views'
-
-const errorOf = (outcome: InvokeOutcome) => {
-  if (outcome.status !== 'error') throw new Error(`expected an error, got ${JSON.stringify(outcome)}`)
-  expect(isToolError(outcome.error)).toBe(true)
-  return outcome.error
-}
+import { createDispatcher, defineTool } from 'result-views'
+import { errorOf } from '../support/outcomes.js'
 
 describe('request fields that select, scope or pin', () => {
 

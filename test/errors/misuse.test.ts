@@ -24,6 +24,7 @@ import { isLoopError, lintLoop, migrateRunSnapshot, parseLoopDefinition, runLoop
 import { createMcpServer, isMcpOptionsError } from 'result-views/mcp'
 import { createSqliteApprovalStores } from 'result-views/sqlite'
 import { assertViewsConsistent, isSchemaArbitraryError, jsonSchemaArbitrary } from 'result-views/testing'
+import { thrown } from '../support/outcomes.js'
 
 const loop = { graph: { nodes: [{ id: 'a', class: 'action', kind: 'k', params: { x: '{{ .nodes.ghost.output.y }}' } }] } }
 
@@ -43,15 +44,6 @@ const misuses: Record<UsageErrorCode, { run: () => unknown; guard: (value: unkno
   loop_lint_failed: { run: () => startRun(loop, []), guard: isLoopError },
   loop_snapshot_invalid: { run: () => migrateRunSnapshot({ pins: 1 }), guard: isLoopError },
   loop_options_invalid: { run: () => lintLoop(loop, 'tools' as never), guard: isLoopError },
-}
-
-function thrown(run: () => unknown): unknown {
-  try {
-    run()
-  } catch (error) {
-    return error
-  }
-  throw new Error('expected a throw')
 }
 
 const JSON_POINTER = /^(\/([^~/]|~[01])*)*$/

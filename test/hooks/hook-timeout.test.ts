@@ -2,13 +2,8 @@
 // observer past it is logged and the outcome kept.
 import Type from 'typebox'
 import { describe, expect, it } from 'vitest'
-import { createDispatcher, defineTool, isToolError, type InvokeOutcome } from 'result-views'
-
-const errorOf = (outcome: InvokeOutcome) => {
-  if (outcome.status !== 'error') throw new Error(`expected an error, got ${JSON.stringify(outcome)}`)
-  expect(isToolError(outcome.error)).toBe(true)
-  return outcome.error
-}
+import { createDispatcher, defineTool } from 'result-views'
+import { errorOf } from '../support/outcomes.js'
 
 describe('hook time budget (hookTimeoutMs)', () => {
 

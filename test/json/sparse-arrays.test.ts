@@ -3,28 +3,15 @@
 // indices or running out of memory (before, canonicalJson and invoke ran the process out of memory).
 import Type from 'typebox'
 import { describe, expect, it } from 'vitest'
-import { canonicalJson, createDispatcher, createPatternPolicy, createRetiredIdFilter, defineTool, inputDigest, intersectPolicies, type InvokeOutcome } from 'result-views'
+import { canonicalJson, createDispatcher, createPatternPolicy, createRetiredIdFilter, defineTool, inputDigest, intersectPolicies } from 'result-views'
 import { lintLoop } from 'result-views/loop'
 import { measureCatalog } from 'result-views/mcp'
+import { errorOf, thrown } from '../support/outcomes.js'
 
 function holes(): unknown[] {
   const array: unknown[] = []
   array.length = 2 ** 32 - 1
   return array
-}
-
-function thrown(run: () => unknown): unknown {
-  try {
-    run()
-  } catch (error) {
-    return error
-  }
-  throw new Error('expected a throw')
-}
-
-const errorOf = (outcome: InvokeOutcome) => {
-  if (outcome.status !== 'error') throw new Error(`expected an error, got ${outcome.status}`)
-  return outcome.error
 }
 
 const tool = defineTool({

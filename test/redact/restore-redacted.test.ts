@@ -2,13 +2,8 @@
 // stood, never moved to another array item, and never reaches the handler as the marker.
 import Type from 'typebox'
 import { describe, expect, it } from 'vitest'
-import { REDACTED, createDispatcher, defineTool, isToolError, type InvokeOutcome } from 'result-views'
-
-const errorOf = (outcome: InvokeOutcome) => {
-  if (outcome.status !== 'error') throw new Error(`expected an error, got ${JSON.stringify(outcome)}`)
-  expect(isToolError(outcome.error)).toBe(true)
-  return outcome.error
-}
+import { REDACTED, createDispatcher, defineTool } from 'result-views'
+import { errorOf } from '../support/outcomes.js'
 
 describe('redacted array items', () => {
   const make = (received: unknown[], patch: (items: Array<Record<string, unknown>>) => unknown) => {
