@@ -1,15 +1,16 @@
 import type { View } from 'result-views'
 import { indexCatalog, type CatalogTool, type LoopCatalog } from './catalog.js'
 import type { LoopDefinition, LoopNode } from './definition.js'
-import { diagnostic, type LoopDiagnostic } from './diagnostics.js'
+import { diagnostic, type LoopDiagnostic, type LoopDiagnosticCode } from './diagnostics.js'
 import { analyzeGraph, type LoopGraphIndex } from './graph.js'
 import * as messages from './lint-messages.js'
 import { parseLoopDefinition } from './parse.js'
-import { toPointer } from '../json/pointer.js'
+import { parsePointer, toPointer } from '../json/pointer.js'
 import { paramLabel, templatesIn } from './references.js'
 import { resolveSchemaPath, type SchemaPathResolution } from './schema-path.js'
 import { hasResultViewParam, roleOf, RESULT_VIEW_PARAM, type NodeRole } from './selection.js'
 import { formatReference } from './templates.js'
+import { sourceOf, type LoopSource } from './yaml-source.js'
 
 /** Options of {@link lintLoop}. */
 export interface LintOptions {
@@ -39,7 +40,9 @@ export interface LintOptions {
  *   `reference_not_upstream`); duplicate IDs, edges to unknown nodes and cycles are errors;
  *   malformed templates are `template_malformed`.
  *
- * @param definition - a definition (checked with `parseLoopDefinition` first).
+ * @param definition - a definition (checked with `parseLoopDefinition` first). For one parsed
+ *   from YAML (`parseLoopYaml`), every diagnostic also carries the `line` and `column` of what it
+ *   refers to: the `{{` of a template, or the value at its `path` (`docs/loops.md` "Positions").
  * @param catalog - tools (`defineTool`) or descriptors (`dispatcher.list()`).
  * @returns the diagnostics in definition order (graph findings first); empty when all is well.
  * @throws LoopError `loop_definition_invalid` for a definition without the Loop shape, or
@@ -55,10 +58,12 @@ export function lintLoop(definition: LoopDefinition, catalog: LoopCatalog, optio
   for (const node of loop.graph.nodes) {
     if (!roles.has(node.id)) roles.set(node.id, effectiveRole(node, tools, pinned))
   }
-  const context: Context = { loop, graph, roles, diagnostics: [...graph.diagnostics] }
+  const source = sourceOf(loop)
+  const located = source === undefined ? graph.diagnostics : graph.diagnostics.map((d) => diagnostic(d.code, d.node_id, d.path, d.message, source.locate(parsePointer(d.path))))
+  const context: Context = { loop, graph, roles, source, diagnostics: [...located] }
   loop.graph.nodes.forEach((node, index) => {
     const role = effectiveRole(node, tools, pinned)
-    const at = (...tokens: (string | number)[]): string => toPointer(['graph', 'nodes', index, ...tokens])
+    const at = (...tokens: (string | number)[]): Where => ({ tokens: ['graph', 'nodes', index, ...tokens] })
     if (actions !== undefined && role.role === 'other' && !actions.has(node.kind) && !own(pinned, node.id)) {
       report(context, 'unknown_kind', node.id, at('kind'), `node "${node.id}" kind "${node.kind}" is neither a tool in the catalog nor a host action`)
     }
@@ -67,12 +72,13 @@ export function lintLoop(definition: LoopDefinition, catalog: LoopCatalog, optio
       const where = at('params', ...template.tokens)
       if (!template.parse.ok) {
         const { message, offset } = template.parse.problem
-        report(context, 'template_malformed', node.id, where, `node "${node.id}" ${paramLabel(template.tokens)} has a malformed template at character ${offset + 1}: ${message}`)
+        report(context, 'template_malformed', node.id, { ...where, charOffset: offset }, `node "${node.id}" ${paramLabel(template.tokens)} has a malformed template at character ${offset + 1}: ${message}`)
         continue
       }
-      for (const reference of template.parse.references) {
-        if (reference.root !== 'nodes') continue
-        checkReference(context, node, where, `node "${node.id}" reads ${formatReference(reference)}`, reference.node_id, reference.path)
+      for (const part of template.parse.parts) {
+        if (part.kind !== 'reference' || part.reference.root !== 'nodes') continue
+        const { reference } = part
+        checkReference(context, node, { ...where, charOffset: part.start }, `node "${node.id}" reads ${formatReference(reference)}`, reference.node_id, reference.path)
       }
     }
     if (role.role !== 'other') {
@@ -88,11 +94,20 @@ interface Context {
   readonly loop: LoopDefinition
   readonly graph: LoopGraphIndex
   readonly roles: ReadonlyMap<string, NodeRole>
+  /** Where the definition's values are written, for a definition parsed from YAML. */
+  readonly source: LoopSource | undefined
   readonly diagnostics: LoopDiagnostic[]
 }
 
-function report(context: Context, code: Parameters<typeof diagnostic>[0], nodeId: string | null, path: string, message: string): void {
-  context.diagnostics.push(diagnostic(code, nodeId, path, message))
+/** What a diagnostic is about: the value at `tokens` or, with `charOffset`, that character of the string there (a template's `{{`). */
+interface Where {
+  readonly tokens: readonly (string | number)[]
+  readonly charOffset?: number
+}
+
+function report(context: Context, code: LoopDiagnosticCode, nodeId: string | null, where: Where, message: string): void {
+  const position = context.source?.locate(where.tokens, where.charOffset)
+  context.diagnostics.push(diagnostic(code, nodeId, toPointer(where.tokens), message, position))
 }
 
 /** The node's role, with a pinned view replacing the selected one. */
@@ -102,7 +117,7 @@ function effectiveRole(node: LoopNode, tools: ReadonlyMap<string, CatalogTool>, 
   return role
 }
 
-function checkResultView(context: Context, node: LoopNode, role: NodeRole, path: string): void {
+function checkResultView(context: Context, node: LoopNode, role: NodeRole, path: Where): void {
   if (!hasResultViewParam(node)) return
   const value = node.params![RESULT_VIEW_PARAM]
   if (role.role === 'viewed' && value !== 'compact' && value !== 'full') {
@@ -112,7 +127,7 @@ function checkResultView(context: Context, node: LoopNode, role: NodeRole, path:
   }
 }
 
-function checkReference(context: Context, reader: LoopNode, path: string, subject: string, sourceId: string, outputPath: readonly string[]): void {
+function checkReference(context: Context, reader: LoopNode, path: Where, subject: string, sourceId: string, outputPath: readonly string[]): void {
   const source = context.roles.get(sourceId)
   if (source === undefined) {
     return report(context, 'unknown_node', reader.id, path, `${subject}, but the graph has no node "${sourceId}"`)
@@ -135,7 +150,7 @@ function checkReference(context: Context, reader: LoopNode, path: string, subjec
  * Resolves `outputPath` in the output of `sourceId`, a tool node, against the view it selected
  * (spec 000 "Loops"), reporting at `path` for node `nodeId`.
  */
-function checkOutputPath(context: Context, nodeId: string, path: string, subject: string, sourceId: string, source: Exclude<NodeRole, { role: 'other' }>, outputPath: readonly string[]): void {
+function checkOutputPath(context: Context, nodeId: string, path: Where, subject: string, sourceId: string, source: Exclude<NodeRole, { role: 'other' }>, outputPath: readonly string[]): void {
   const descriptor = source.tool.descriptor
   const toolId = descriptor.tool_id
   if (source.role === 'single') {
@@ -157,7 +172,7 @@ function checkOutputPath(context: Context, nodeId: string, path: string, subject
   reportResolution(context, nodeId, path, subject, toolId, 'compact', compact)
 }
 
-function reportResolution(context: Context, nodeId: string, path: string, subject: string, toolId: string, view: View | undefined, resolution: SchemaPathResolution): void {
+function reportResolution(context: Context, nodeId: string, path: Where, subject: string, toolId: string, view: View | undefined, resolution: SchemaPathResolution): void {
   if (resolution.status === 'missing') {
     const deepest = resolution.steps.map((step) => step.segment)
     report(context, 'unresolvable_path', nodeId, path, messages.unresolvable(subject, toolId, view, deepest, resolution.available, resolution.accepts_index))

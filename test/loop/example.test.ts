@@ -14,7 +14,7 @@ describe('the spec Loop over the example tools (examples/tools)', () => {
 
   it('produces exactly the spec error without result_view: full and passes with it', () => {
     expect(lintLoop(parseLoopYaml(specLoop.replace('        result_view: full\n', '')), catalog)).toEqual([
-      { node_id: 'report', code: 'result_view_field_requires_full', severity: 'error', message: specRequiresFullMessage, path: '/graph/nodes/1/params/prompt' },
+      { node_id: 'report', code: 'result_view_field_requires_full', severity: 'error', message: specRequiresFullMessage, path: '/graph/nodes/1/params/prompt', line: 13, column: 33 },
     ])
     expect(lintLoop(parseLoopYaml(specLoop), catalog)).toEqual([])
   })

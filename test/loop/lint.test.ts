@@ -25,7 +25,7 @@ const reads = (prompt: string, params: Record<string, unknown> = {}): LoopDefini
 describe('lintLoop: the spec example (spec 000 "Loops")', () => {
   it('stops the Loop without result_view: full, with exactly the spec error', () => {
     expect(lintLoop(parseLoopYaml(specLoopYamlCompact), catalog)).toEqual([
-      { node_id: 'report', code: 'result_view_field_requires_full', severity: 'error', message: specRequiresFullMessage, path: '/graph/nodes/1/params/prompt' },
+      { node_id: 'report', code: 'result_view_field_requires_full', severity: 'error', message: specRequiresFullMessage, path: '/graph/nodes/1/params/prompt', line: 13, column: 33 },
     ])
   })
 

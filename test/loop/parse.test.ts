@@ -114,6 +114,11 @@ describe('parseLoopYaml', () => {
     expect(error.problems).toEqual([{ path: '/graph/nodes/0/params/n', message: 'value at "/graph/nodes/0/params/n" is not plain JSON: Infinity is not a finite number', line: 6, column: 20 }])
   })
 
+  it('locates a shape problem under a numeric key at its value, not at the enclosing mapping', () => {
+    const error = thrown(() => parseLoopYaml('graph:\n  nodes:\n    - id: a\n      class: action\n      kind: k\n      params: { 1: ok, 2: .nan }\n'))
+    expect(error.problems).toEqual([{ path: '/graph/nodes/0/params/2', message: expect.stringContaining('is not plain JSON'), line: 6, column: 27 }])
+  })
+
   it('refuses a source that is not a string', () => {
     expect(thrown(() => parseLoopYaml(42 as unknown as string)).problems).toEqual([{ path: '', message: 'YAML source must be a string' }])
   })
