@@ -45,7 +45,10 @@ export interface LoopDiagnostic {
   readonly node_id: string | null
   readonly code: LoopDiagnosticCode
   readonly severity: DiagnosticSeverity
-  /** Human-readable; the spec's exact text for `result_view_not_literal` and `result_view_field_requires_full`. */
+  /**
+   * Human-readable. Starts with the spec's exact text for `result_view_not_literal` and
+   * `result_view_field_requires_full`; may end with a suggestion (`did you mean output.<path>?`).
+   */
   readonly message: string
   /** JSON Pointer (RFC 6901) into the definition, e.g. `/graph/nodes/1/params/prompt`. */
   readonly path: string

@@ -109,12 +109,12 @@ describe('lintLoop: references resolved against the selected view', () => {
         code: 'unresolvable_path',
         severity: 'error',
         message:
-          'node "report" reads nodes.inspect.output.session.lineage.permision_policy, which neither view of compozy__session_status includes; deepest valid segment: output.session.lineage, where the compact result has fields root_session_id',
+          'node "report" reads nodes.inspect.output.session.lineage.permision_policy, which neither view of compozy__session_status includes; deepest valid segment: output.session.lineage, where the compact result has fields root_session_id; did you mean output.session.lineage.permission_policy (only the full result has it: add `result_view: full` to the params of node "inspect")?',
         path: '/graph/nodes/1/params/prompt',
       },
     ])
     expect(lintLoop(reads('{{ .nodes.inspect.output.sessions }}'), catalog)[0]!.message).toBe(
-      'node "report" reads nodes.inspect.output.sessions, which neither view of compozy__session_status includes; deepest valid segment: output, where the compact result has fields session',
+      'node "report" reads nodes.inspect.output.sessions, which neither view of compozy__session_status includes; deepest valid segment: output, where the compact result has fields session; did you mean output.session?',
     )
   })
 
