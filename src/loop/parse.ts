@@ -8,12 +8,16 @@ import { parsePointer, toPointer } from '../json/pointer.js'
 /** Most aliases a YAML definition may expand (the `yaml` package's guard against alias bombs). */
 const MAX_YAML_ALIASES = 100
 
+/** The only node class: every node is an action node, and its `kind` names what it runs. */
+const LOOP_NODE_CLASS = 'action'
+
 /**
  * Checks that `value` has the Loop shape and returns a frozen plain-JSON copy (key order and
  * the keys this library does not read are kept). The shape: `{ graph: { nodes: [...], edges?: [...] } }`; each node has a
- * string `id` matching `LOOP_NODE_ID_PATTERN`, non-empty string `class` and `kind`, optional
- * `params` (an object) and optional `produces` (dotted paths such as `session.id`); each edge has
- * string `from` and `to`. Graph rules (unique IDs, known nodes, no cycles) are lint's job.
+ * string `id` matching `LOOP_NODE_ID_PATTERN`, `class: "action"` (required; the only node class,
+ * see `docs/loops.md` "Definitions"), a non-empty string `kind`, optional `params` (an object) and
+ * optional `produces` (dotted paths such as `session.id`); each edge has string `from` and `to`.
+ * Graph rules (unique IDs, known nodes, no cycles) are lint's job.
  *
  * A copy of a definition returned by {@link parseLoopYaml} keeps its YAML positions, so lint
  * diagnostics of the copy still carry `line` and `column`.
@@ -128,9 +132,10 @@ function nodeProblems(node: unknown, at: (string | number)[], add: Add): void {
   if (typeof node.id !== 'string' || !LOOP_NODE_ID_PATTERN.test(node.id)) {
     add([...at, 'id'], 'node id must be a string of letters, digits, "_" and "-", starting with a letter or "_"')
   }
-  for (const key of ['class', 'kind'] as const) {
-    if (typeof node[key] !== 'string' || node[key] === '') add([...at, key], `node ${key} must be a non-empty string`)
+  if (node.class !== LOOP_NODE_CLASS) {
+    add([...at, 'class'], `node class must be "${LOOP_NODE_CLASS}" (every node is an action node; its kind names the tool or host action it runs)`)
   }
+  if (typeof node.kind !== 'string' || node.kind === '') add([...at, 'kind'], 'node kind must be a non-empty string')
   if (node.params !== undefined && !isRecord(node.params)) add([...at, 'params'], 'node params must be an object')
   if (node.produces !== undefined) {
     if (!Array.isArray(node.produces)) return add([...at, 'produces'], 'node produces must be a list of output paths')
