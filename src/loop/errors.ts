@@ -44,7 +44,7 @@ export class LoopError extends Error {
   constructor(code: LoopErrorCode, summary: string, problems: readonly LoopProblem[], diagnostics: readonly LoopDiagnostic[] = []) {
     const lines =
       code === 'loop_lint_failed'
-        ? diagnostics.filter((d) => d.severity === 'error').map((d) => `  - ${d.code}: ${d.message}`)
+        ? diagnostics.filter((d) => d.severity === 'error').map((d) => `  - ${d.code}${d.line === undefined ? '' : ` at line ${d.line}, column ${d.column ?? 1}`}: ${d.message}`)
         : problems.map((p) => `  - ${where(p)}: ${p.message}`)
     super(lines.length === 0 ? summary : `${summary}:\n${lines.join('\n')}`)
     this.code = code

@@ -74,7 +74,7 @@ describe('runLoop: the spec example', () => {
     const error = await rejection(runLoop(parseLoopYaml(specLoopYaml), { dispatcher: recording, inputs: { session_id: 's' } }))
     expect(error.code).toBe('loop_lint_failed')
     expect(error.diagnostics).toEqual([
-      { node_id: 'report', code: 'unknown_kind', severity: 'error', message: 'node "report" kind "run-agent" is neither a tool in the catalog nor a host action', path: '/graph/nodes/1/kind' },
+      { node_id: 'report', code: 'unknown_kind', severity: 'error', message: 'node "report" kind "run-agent" is neither a tool in the catalog nor a host action', path: '/graph/nodes/1/kind', line: 11, column: 13 },
     ])
   })
 })
