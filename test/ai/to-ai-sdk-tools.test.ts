@@ -43,12 +43,6 @@ describe('toAiSdkTools: the tool set', () => {
     expect(skills.properties).not.toHaveProperty('result_view')
     expect(tools['ops__deploy']!.needsApproval).toBeUndefined()
   })
-
-  it('keeps a tool ID "__proto__"-safe as an own key', () => {
-    const tools = toAiSdkTools(adapterCatalog().dispatcher)
-    expect(Object.getPrototypeOf(tools)).toBe(Object.prototype)
-    expect(Object.keys(tools)).toContain('vault__fetch')
-  })
 })
 
 describe('toAiSdkTools through generateText (mock model, offline)', () => {
