@@ -31,6 +31,8 @@ async function run() {
   assert(typeof testing.assertViewsConsistent === 'function' && typeof testing.describeApprovalStoreConformance === 'function', 'testing entry')
   assert(loop.lintLoop(loop.parseLoopYaml(LOOP_YAML), [tool]).length === 0, 'loop entry')
   assert(mcp.measureCatalog([tool]).mcp_bytes > 0 && typeof mcp.createMcpServer(dispatcher, { name: 'smoke', version: '0.0.0' }).connect === 'function', 'mcp entry')
+  assert(Object.keys(ai.toAiSdkTools(dispatcher)).join() === 'demo__read' && typeof ai.isAiSdkToolError === 'function', 'ai entry')
+  assert(agents.toAgentsTools(dispatcher).map((t) => t.name).join() === 'demo__read', 'openai-agents entry')
   const stores = sqlite.createSqliteApprovalStores({ filename: DB })
   const withStores = rv.createDispatcher({ tools: [tool], approvals: stores })
   const minted = await withStores.approvals.mintApprovalToken({ tool_id: 'demo__read', input: { id: 'a' } })
@@ -42,17 +44,20 @@ async function run() {
 const shared = (kind) => `const KIND = '${kind}'\nconst DB = ${JSON.stringify(`${dir}/approvals-`)} + KIND + '.db'\nconst LOOP_YAML = 'graph:\\n  nodes:\\n    - id: read\\n      class: action\\n      kind: demo__read\\n      params: { id: a }\\n  edges: []\\n'`
 writeFileSync(
   `${dir}/esm.mjs`,
-  body(`import * as rv from 'result-views'\nimport * as testing from 'result-views/testing'\nimport * as loop from 'result-views/loop'\nimport * as mcp from 'result-views/mcp'\nimport * as sqlite from 'result-views/sqlite'\n${shared('esm')}`),
+  body(`import * as rv from 'result-views'\nimport * as testing from 'result-views/testing'\nimport * as loop from 'result-views/loop'\nimport * as mcp from 'result-views/mcp'\nimport * as sqlite from 'result-views/sqlite'\nimport * as ai from 'result-views/ai'\nimport * as agents from 'result-views/openai-agents'\n${shared('esm')}`),
 )
 writeFileSync(
   `${dir}/cjs.cjs`,
-  body(`const rv = require('result-views')\nconst testing = require('result-views/testing')\nconst loop = require('result-views/loop')\nconst mcp = require('result-views/mcp')\nconst sqlite = require('result-views/sqlite')\n${shared('cjs')}`),
+  body(`const rv = require('result-views')\nconst testing = require('result-views/testing')\nconst loop = require('result-views/loop')\nconst mcp = require('result-views/mcp')\nconst sqlite = require('result-views/sqlite')\nconst ai = require('result-views/ai')\nconst agents = require('result-views/openai-agents')\n${shared('cjs')}`),
 )
 writeFileSync(
   `${dir}/consumer.ts`,
   `import Type from 'typebox'
 import { createDispatcher, defineTool, type InvokeOutcome, type ViewedTool } from 'result-views'
 import { assertViewsConsistent } from 'result-views/testing'
+import { toAiSdkTools } from 'result-views/ai'
+import { toAgentsTools, type AgentsTool } from 'result-views/openai-agents'
+import type { ToolSet } from 'ai'
 const tool: ViewedTool = defineTool({
   id: 'demo__read',
   description: 'demo',
@@ -66,6 +71,10 @@ const tool: ViewedTool = defineTool({
 const outcome: Promise<InvokeOutcome> = createDispatcher({ tools: [tool] }).invoke({ tool_id: 'demo__read', input: { id: 'a' } })
 void outcome
 assertViewsConsistent(tool, { runs: 1 })
+const aiTools: ToolSet = toAiSdkTools(createDispatcher({ tools: [tool] }), { approvals: 'framework' })
+const agentsTools: AgentsTool[] = toAgentsTools(createDispatcher({ tools: [tool] }), { scope: ({ context }) => ({ workspace_id: String(context) }) })
+void aiTools
+void agentsTools
 `,
 )
 writeFileSync(
@@ -78,7 +87,7 @@ writeFileSync(
 
 // The root bundle never pulls in an optional part (STYLE.md 3): no import of a subpath's peers.
 const rootBundles = ['index.js', 'index.cjs'].map((file) => readFileSync(`${root}dist/${file}`, 'utf8'))
-for (const heavy of ['@modelcontextprotocol/sdk', 'better-sqlite3', 'yaml', 'fast-check', 'vitest']) {
+for (const heavy of ['@modelcontextprotocol/sdk', 'better-sqlite3', 'yaml', 'fast-check', 'vitest', 'ai', '@openai/agents']) {
   if (rootBundles.some((code) => code.includes(`from '${heavy}`) || code.includes(`from "${heavy}`) || code.includes(`require("${heavy}`))) {
     console.error(`consumer smoke failed: the root bundle imports ${heavy}`)
     process.exit(1)

@@ -66,6 +66,11 @@ export type { CallScope } from './dispatch/scope.js'
 export type { ScopedToolDescription, ToolAvailability, ToolDiagnostics } from './dispatch/diagnostics.js'
 export type { ValidationIssue } from './dispatch/validators.js'
 
+// What the model reads (shared by the MCP, AI SDK and OpenAI Agents adapters)
+export { outcomeForModel } from './model-output/model-outcome.js'
+export type { ModelOutcome, ModelOutcomeError, ModelOutcomeOk, ModelOutcomePending } from './model-output/model-outcome.js'
+export { toModelSchema } from './model-output/model-schema.js'
+
 // Hooks, redaction and logging
 export { HookRegistrationError } from './hooks/registry.js'
 export type { HookOptions } from './hooks/registry.js'

@@ -64,6 +64,10 @@ export const UsageErrorCodes = {
   hook_registration_invalid: { thrownBy: 'HookRegistrationError' },
   /** `createMcpServer` or another MCP entry function got bad options (`McpOptionsError`). */
   mcp_options_invalid: { thrownBy: 'McpOptionsError' },
+  /** `toAiSdkTools` (`result-views/ai`) got a dispatcher that is not one or bad options (`AiSdkOptionsError`). */
+  ai_sdk_options_invalid: { thrownBy: 'AiSdkOptionsError' },
+  /** `toAgentsTools` (`result-views/openai-agents`) got a dispatcher that is not one, bad options, or tools whose names collide (`AgentsOptionsError`). */
+  openai_agents_options_invalid: { thrownBy: 'AgentsOptionsError' },
   /** `canonicalJson`, `schemaDigest` or `inputDigest` got a value that is not plain JSON (`JsonValueError`). */
   non_json_value: { thrownBy: 'JsonValueError' },
   /** A `result-views/testing` generator got a schema it cannot generate values for (`SchemaArbitraryError`). */
