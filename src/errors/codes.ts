@@ -64,6 +64,8 @@ export const UsageErrorCodes = {
   hook_registration_invalid: { thrownBy: 'HookRegistrationError' },
   /** `createMcpServer` or another MCP entry function got bad options (`McpOptionsError`). */
   mcp_options_invalid: { thrownBy: 'McpOptionsError' },
+  /** `result-views/postgres` (`createPostgresApprovalStores`, `migrate`) got bad options, or tables of a newer schema (`PostgresOptionsError`). */
+  postgres_options_invalid: { thrownBy: 'PostgresOptionsError' },
   /** `canonicalJson`, `schemaDigest` or `inputDigest` got a value that is not plain JSON (`JsonValueError`). */
   non_json_value: { thrownBy: 'JsonValueError' },
   /** A `result-views/testing` generator got a schema it cannot generate values for (`SchemaArbitraryError`). */
