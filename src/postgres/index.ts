@@ -5,9 +5,9 @@
  * `export *`), each with a doc comment.
  */
 export { createPostgresApprovalStores } from './stores.js'
-export type { PostgresApprovalStores, PostgresApprovalStoresOptions } from './stores.js'
+export type { PostgresApprovalStores } from './stores.js'
+export type { PostgresApprovalStoresOptions } from './options.js'
 export { migrate } from './migrate.js'
 export type { MigrateOptions, MigrateResult } from './migrate.js'
-export type { PostgresConnectionOptions } from './options.js'
 export { PostgresOptionsError, isPostgresOptionsError } from './postgres-options-error.js'
 export { SCHEMA_VERSION as POSTGRES_APPROVAL_SCHEMA_VERSION } from './schema.js'

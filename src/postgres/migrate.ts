@@ -1,11 +1,11 @@
 import type pg from 'pg'
 import type { UsageProblem } from 'result-views'
-import { readOptions, type PostgresConnectionOptions } from './options.js'
+import { readOptions, type PostgresApprovalStoresOptions } from './options.js'
 import { PostgresOptionsError } from './postgres-options-error.js'
 import { MIGRATIONS, SCHEMA_VERSION, migrationLockKey, migrationsTableDdl, q, type TableNames } from './schema.js'
 
 /** Options of {@link migrate}: the stores' options, plus how long to wait for another instance's migration. */
-export interface MigrateOptions extends PostgresConnectionOptions {
+export interface MigrateOptions extends PostgresApprovalStoresOptions {
   /**
    * How long to wait for the migration lock (another instance migrating the same tables), in
    * milliseconds. Default 30000. Past it, `migrate` rejects with PostgreSQL's `lock_timeout` error

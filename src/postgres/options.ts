@@ -3,8 +3,11 @@ import type { UsageProblem } from 'result-views'
 import { PostgresOptionsError } from './postgres-options-error.js'
 import { DEFAULT_TABLE_PREFIX, MAX_TABLE_PREFIX_LENGTH, TABLE_PREFIX, tableNames, type TableNames } from './schema.js'
 
-/** How the stores reach PostgreSQL: the host's pool, or a connection string (then the entry owns a pool). */
-export interface PostgresConnectionOptions {
+/**
+ * Options of `createPostgresApprovalStores` (and of `migrate`): how the stores reach PostgreSQL —
+ * the host's pool, or a connection string (then the entry owns a pool) — and the table prefix.
+ */
+export interface PostgresApprovalStoresOptions {
   /**
    * A node-postgres pool (`new pg.Pool(...)`) the stores query. It stays the host's: `close()` does
    * not end it, and the host listens for its `'error'` events. Give this or `connectionString`.

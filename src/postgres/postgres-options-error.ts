@@ -23,7 +23,9 @@ const BRAND = Symbol.for('result-views.PostgresOptionsError')
  * or `isUsageError` and `code`, not `instanceof`.
  */
 export class PostgresOptionsError extends UsageError {
+  /** Always `'PostgresOptionsError'`. */
   override readonly name: string = 'PostgresOptionsError'
+  /** Always `'postgres_options_invalid'` (registered in `UsageErrorCodes`). */
   declare readonly code: 'postgres_options_invalid'
 
   /**

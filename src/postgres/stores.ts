@@ -1,13 +1,10 @@
 import type pg from 'pg'
 import type { ApprovalStores } from 'result-views'
 import { postgresGrantStore } from './grant-store.js'
-import { readOptions, type PostgresConnectionOptions } from './options.js'
+import { readOptions, type PostgresApprovalStoresOptions } from './options.js'
 import { postgresPendingStore } from './pending-store.js'
 import { queryOn } from './rows.js'
 import { postgresTokenStore } from './token-store.js'
-
-/** Options of {@link createPostgresApprovalStores}: a pool or a connection string, and a table prefix. */
-export type PostgresApprovalStoresOptions = PostgresConnectionOptions
 
 /**
  * The three approval stores on one PostgreSQL database, and the pool they share. Pass it to

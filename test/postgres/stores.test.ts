@@ -255,6 +255,45 @@ describe('postgres stores', () => {
   })
 })
 
+describe('postgres stores need only SELECT, INSERT, UPDATE and DELETE on the three store tables', () => {
+  it('serve every approval path as a role with exactly those privileges', async () => {
+    const tablePrefix = newPrefix()
+    await migrate({ pool: db.pool, tablePrefix })
+    const role = `rv_app_${createHash('sha256').update(tablePrefix + Math.random()).digest('hex').slice(0, 8)}`
+    await db.pool.query(`CREATE ROLE ${role} LOGIN PASSWORD 'app-password'`)
+    try {
+      for (const table of ['approval_tokens', 'approval_grants', 'pending_approvals']) await db.pool.query(`GRANT SELECT, INSERT, UPDATE, DELETE ON "${tablePrefix}${table}" TO ${role}`)
+      const url = new URL(db.url)
+      url.username = role
+      url.password = 'app-password'
+      const stores = createPostgresApprovalStores({ connectionString: url.href, tablePrefix })
+      try {
+        const runs: unknown[] = []
+        const dispatcher = createDispatcher({ tools: [deployTool(runs)], approvals: stores })
+        const prompted = createDispatcher({ tools: [deployTool(runs)], approvals: { ...stores, prompt: () => 'allow_always' } })
+        const { token } = await dispatcher.approvals.mintApprovalToken({ tool_id: 'ops__deploy', scope: SCOPE, input: { target: 'a' } })
+        expect((await dispatcher.invoke({ tool_id: 'ops__deploy', input: { target: 'a' }, scope: SCOPE, approval_token: token })).status).toBe('ok')
+        expect((await prompted.invoke({ tool_id: 'ops__deploy', input: { target: 'b' }, scope: SCOPE })).status).toBe('ok')
+        expect((await dispatcher.invoke({ tool_id: 'ops__deploy', input: { target: 'b' }, scope: SCOPE })).status).toBe('ok')
+        await dispatcher.approvals.setGrant({ workspace_id: 'ws-1', tool_id: 'ops__deploy', scope: 'tool', decision: 'allow' })
+        const replaced = await dispatcher.approvals.setGrant({ workspace_id: 'ws-1', tool_id: 'ops__deploy', scope: 'tool', decision: 'reject' })
+        expect((await dispatcher.approvals.listGrants({ workspace_id: 'ws-1' })).map((g) => g.decision)).toEqual(['allow', 'reject'])
+        expect(await dispatcher.approvals.revokeGrant({ workspace_id: 'ws-1', grant_id: replaced.grant_id })).toBe(true)
+        const pending = await dispatcher.invoke({ tool_id: 'ops__deploy', input: { target: 'c' }, scope: SCOPE })
+        const resolved = await dispatcher.approvals.resolve((pending as { approval_id: string }).approval_id, { decision: 'approved', profile_id: SCOPE.profile_id })
+        expect(resolved.execution_status).toBe('completed')
+        expect(runs).toEqual([{ target: 'a' }, { target: 'b' }, { target: 'b' }, { target: 'c' }])
+        expect(await stores.tokens.deleteExpired!(new Date(Date.now() + 3_600_000).toISOString())).toBe(1)
+      } finally {
+        await stores.close()
+      }
+    } finally {
+      await db.pool.query(`DROP OWNED BY ${role}`)
+      await db.pool.query(`DROP ROLE ${role}`)
+    }
+  })
+})
+
 describe('postgres stores fail closed', () => {
   const invokeDeploy = (stores: PostgresApprovalStores, timeoutMs?: number) =>
     createDispatcher({ tools: [deployTool()], approvals: { ...stores, ...(timeoutMs === undefined ? {} : { timeoutMs }) } }).invoke({ tool_id: 'ops__deploy', input: { target: 'prod' }, scope: SCOPE })
