@@ -5,7 +5,7 @@ import { createHash, randomBytes } from 'node:crypto'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { createDispatcher, grantKeyText, type ApprovalGrant } from 'result-views'
 import { createPostgresApprovalStores, migrate, type PostgresApprovalStores } from 'result-views/postgres'
-import { SCOPE, deployTool, rotateTool } from './fixtures/catalog.js'
+import { SCOPE, deployTool } from '../approval/fixtures.js'
 import { useTestDatabase } from './support/database.js'
 import { startWorker, type Worker } from './support/workers.js'
 
@@ -21,7 +21,7 @@ beforeAll(async () => {
   workers = await Promise.all(Array.from({ length: 4 }, () => startWorker(db.url, tablePrefix)))
 })
 
-const parent = () => createDispatcher({ tools: [deployTool(), rotateTool()], approvals: stores })
+const parent = () => createDispatcher({ tools: [deployTool()], approvals: stores })
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex')
 
 /** Mints `count` tokens for ops__deploy {target: 'prod'} through the parent's dispatcher, 20 at a time. */
@@ -98,7 +98,7 @@ describe('pending approvals across processes', () => {
   })
 
   it('an approval whose tool has a sensitive field opened in one process fails closed in another: the tool never runs', async () => {
-    const outcome = await parent().invoke({ tool_id: 'vault__rotate', input: { account: 'root', password: 'hunter2' }, scope: SCOPE })
+    const outcome = await parent().invoke({ tool_id: 'ops__deploy', input: { target: 'prod', note: 'hunter2' }, scope: SCOPE, sensitive_input_fields: ['note'] })
     const id = (outcome as { approval_id: string }).approval_id
     const result = await workers[0]!.send<{ outcomes: string[]; runs: unknown[] }>('resolve', { approval_ids: [id] })
     expect(result).toEqual({ outcomes: ['failed:record_invalid'], runs: [] })

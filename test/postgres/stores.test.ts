@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto'
 import { createServer, type Socket } from 'node:net'
 import { describe, expect, it } from 'vitest'
-import { REDACTED, createDispatcher, isToolError, isUsageError, type InvokeOutcome, type ToolError } from 'result-views'
+import { REDACTED, createDispatcher, isUsageError } from 'result-views'
 import { POSTGRES_APPROVAL_SCHEMA_VERSION, createPostgresApprovalStores, isPostgresOptionsError, migrate, type PostgresApprovalStores } from 'result-views/postgres'
 import { describeApprovalStoreConformance } from 'result-views/testing'
-import { SCOPE, deployTool, rotateTool } from './fixtures/catalog.js'
+import { SCOPE, codeOf, deployTool, errorOf, rejectionOf } from '../approval/fixtures.js'
 import { useTestDatabase } from './support/database.js'
 
 const db = useTestDatabase('stores')
@@ -34,13 +34,6 @@ function problemsOf(error: unknown): Array<[string, string]> {
   expect(isUsageError(error)).toBe(true)
   expect((error as { code: string }).code).toBe('postgres_options_invalid')
   return (error as { problems: Array<{ path: string; code: string }> }).problems.map((p) => [p.path, p.code])
-}
-
-function errorOf(outcome: InvokeOutcome): ToolError {
-  expect(outcome.status, JSON.stringify(outcome)).toBe('error')
-  const error = (outcome as { error: unknown }).error
-  expect(isToolError(error)).toBe(true)
-  return error as ToolError
 }
 
 /** The rows of every table whose name starts with `prefix`, each cast to text (what a `pg_dump` of the data would show). */
@@ -230,8 +223,7 @@ describe('postgres stores', () => {
     expect(await stores.tokens.get('not-a-hash\u0000')).toBeUndefined()
     expect(await stores.tokens.consume('A'.repeat(64), '2026-11-10T14:00:00.000Z')).toBe(false)
     const dispatcher = createDispatcher({ tools: [deployTool()], approvals: stores })
-    const shown = await dispatcher.approvals.show('approval\u0000', { profile_id: 'prof-owner' }).then(() => undefined, (e: unknown) => e)
-    expect([(shown as ToolError).code, (shown as ToolError).reason]).toEqual(['approval_not_found', 'unknown_approval'])
+    expect(await rejectionOf(dispatcher.approvals.show('approval\u0000', { profile_id: 'prof-owner' }))).toEqual(['approval_not_found', 'unknown_approval'])
   })
 
   it('never consume a token past its expires_at at the consuming instant, and purge by expires_at', async () => {
@@ -297,10 +289,6 @@ describe('postgres stores need only SELECT, INSERT, UPDATE and DELETE on the thr
 describe('postgres stores fail closed', () => {
   const invokeDeploy = (stores: PostgresApprovalStores, timeoutMs?: number) =>
     createDispatcher({ tools: [deployTool()], approvals: { ...stores, ...(timeoutMs === undefined ? {} : { timeoutMs }) } }).invoke({ tool_id: 'ops__deploy', input: { target: 'prod' }, scope: SCOPE })
-  const reasonOf = (outcome: InvokeOutcome) => {
-    const error = errorOf(outcome)
-    return [error.code, error.reason]
-  }
 
   it('on a pool the host ended', async () => {
     const pool = db.newPool()
@@ -308,7 +296,7 @@ describe('postgres stores fail closed', () => {
     await migrate({ pool, tablePrefix })
     const stores = createPostgresApprovalStores({ pool, tablePrefix })
     await pool.end()
-    expect(reasonOf(await invokeDeploy(stores))).toEqual(['approval_unavailable', 'store_failed'])
+    expect(codeOf(await invokeDeploy(stores))).toEqual(['approval_unavailable', 'store_failed'])
   })
 
   it('on stores whose own pool was closed', async () => {
@@ -316,7 +304,7 @@ describe('postgres stores fail closed', () => {
     await migrate({ pool: db.pool, tablePrefix })
     const stores = createPostgresApprovalStores({ connectionString: db.url, tablePrefix })
     await stores.close()
-    expect(reasonOf(await invokeDeploy(stores))).toEqual(['approval_unavailable', 'store_failed'])
+    expect(codeOf(await invokeDeploy(stores))).toEqual(['approval_unavailable', 'store_failed'])
   })
 
   it('before migrate (no tables): the cause names the missing relation', async () => {
@@ -335,7 +323,7 @@ describe('postgres stores fail closed', () => {
   it('when the server refuses connections', async () => {
     const port = await closedPort()
     const stores = createPostgresApprovalStores({ connectionString: `postgres://u:p@127.0.0.1:${port}/db` })
-    expect(reasonOf(await invokeDeploy(stores))).toEqual(['approval_unavailable', 'store_failed'])
+    expect(codeOf(await invokeDeploy(stores))).toEqual(['approval_unavailable', 'store_failed'])
     await stores.close()
   })
 
@@ -346,7 +334,7 @@ describe('postgres stores fail closed', () => {
     try {
       const { port } = silent.address() as { port: number }
       const stores = createPostgresApprovalStores({ connectionString: `postgres://u:p@127.0.0.1:${port}/db` })
-      expect(reasonOf(await invokeDeploy(stores, 300))).toEqual(['approval_unavailable', 'store_timeout'])
+      expect(codeOf(await invokeDeploy(stores, 300))).toEqual(['approval_unavailable', 'store_timeout'])
       for (const socket of sockets) socket.destroy()
       await stores.close()
     } finally {
@@ -373,22 +361,23 @@ describe('a planted secret never reaches the PostgreSQL tables in clear', () => 
     const secret = `pw-"canary"/~${createHash('sha256').update(String(Math.random())).digest('hex').slice(0, 16)}\\end`
     const marker = `target-marker-${Date.now()}`
     const runs: unknown[] = []
-    const dispatcher = createDispatcher({ tools: [deployTool(), rotateTool(runs)], approvals: stores })
-    const rotatePrompted = createDispatcher({ tools: [rotateTool(runs)], approvals: { ...stores, prompt: () => 'allow_always' } })
+    const dispatcher = createDispatcher({ tools: [deployTool(runs)], approvals: stores })
+    const prompted = createDispatcher({ tools: [deployTool(runs)], approvals: { ...stores, prompt: () => 'allow_always' } })
     const { token } = await dispatcher.approvals.mintApprovalToken({ tool_id: 'ops__deploy', scope: SCOPE, input: { target: marker } })
     expect((await dispatcher.invoke({ tool_id: 'ops__deploy', input: { target: marker }, scope: SCOPE, approval_token: token })).status).toBe('ok')
     expect(errorOf(await dispatcher.invoke({ tool_id: 'ops__deploy', input: { target: marker }, scope: SCOPE, approval_token: token })).reason).toBe('token_replayed')
-    const pending = await dispatcher.invoke({ tool_id: 'vault__rotate', input: { account: marker, password: secret }, scope: SCOPE })
+    const secretCall = { tool_id: 'ops__deploy', input: { target: marker, note: secret }, scope: SCOPE, sensitive_input_fields: ['note'] }
+    const pending = await dispatcher.invoke(secretCall)
     expect(pending.status).toBe('approval_pending')
     const resolved = await dispatcher.approvals.resolve((pending as { approval_id: string }).approval_id, { decision: 'approved', profile_id: SCOPE.profile_id })
     expect(resolved.execution_status).toBe('completed')
-    expect((await rotatePrompted.invoke({ tool_id: 'vault__rotate', input: { account: marker, password: secret }, scope: SCOPE })).status).toBe('ok')
-    expect(runs).toEqual([{ account: marker, password: secret }, { account: marker, password: secret }])
+    expect((await prompted.invoke(secretCall)).status).toBe('ok')
+    expect(runs).toEqual([{ target: marker }, { target: marker, note: secret }, { target: marker, note: secret }])
 
     const encodings = [secret, JSON.stringify(secret).slice(1, -1), secret.replace(/~/g, '~0').replace(/\//g, '~1'), secret.slice(0, 12), secret.slice(-12)]
     const secrets = [...encodings, token, token.slice(0, 16), token.slice(-16)]
     const rows = await dumpTables(tablePrefix)
-    for (const control of [marker, REDACTED, 'vault__rotate', createHash('sha256').update(token).digest('hex')]) expect(rows).toContain(control)
+    for (const control of [marker, REDACTED, '"note"', createHash('sha256').update(token).digest('hex')]) expect(rows).toContain(control)
     for (const value of secrets) expect(rows, value).not.toContain(value)
     expect(await db.filesContaining([marker, ...secrets])).toEqual([marker])
   })
