@@ -1,5 +1,5 @@
 import { grantKeyText, type ApprovalGrant, type ApprovalGrantStore, type GrantKey } from 'result-views'
-import { parseRecord, storable, type Query } from './rows.js'
+import { isTextKey, parseRecord, requireTextKey, type Query } from './rows.js'
 import { q, type TableNames } from './schema.js'
 
 /**
@@ -18,7 +18,7 @@ ON CONFLICT (grant_key) DO UPDATE SET workspace_key = EXCLUDED.workspace_key, gr
   const remove = `DELETE FROM ${table} WHERE workspace_key = $1 AND grant_id = $2`
   return {
     async put(grant: ApprovalGrant): Promise<void> {
-      await query(put, [grantKeyText(grant), JSON.stringify(grant.workspace_id), grant.grant_id, JSON.stringify(grant)])
+      await query(put, [grantKeyText(grant), JSON.stringify(grant.workspace_id), requireTextKey(grant.grant_id, 'grant_id'), JSON.stringify(grant)])
     },
     async get(key: GrantKey): Promise<ApprovalGrant | undefined> {
       return parseRecord<ApprovalGrant>((await query(get, [grantKeyText(key)])).rows[0])
@@ -28,7 +28,7 @@ ON CONFLICT (grant_key) DO UPDATE SET workspace_key = EXCLUDED.workspace_key, gr
       return rows.map((row) => parseRecord<ApprovalGrant>(row)!)
     },
     async delete(workspaceId: string, grantId: string): Promise<boolean> {
-      if (!storable(grantId)) return false
+      if (!isTextKey(grantId)) return false
       return ((await query(remove, [JSON.stringify(workspaceId), grantId])).rowCount ?? 0) > 0
     },
   }

@@ -1,5 +1,5 @@
 import type { PendingApprovalRecord, PendingApprovalStore, PendingState } from 'result-views'
-import { instant, parseRecord, storable, type Query } from './rows.js'
+import { instant, isTextKey, parseRecord, requireTextKey, type Query } from './rows.js'
 import { q, type TableNames } from './schema.js'
 
 /**
@@ -15,14 +15,14 @@ export function postgresPendingStore(query: Query, t: TableNames): PendingApprov
   const update = `UPDATE ${table} SET state = $3, expires_at = ${instant('$4')}, record = $5 WHERE approval_id = $1 AND state = $2`
   return {
     async insert(record: PendingApprovalRecord): Promise<void> {
-      await query(insert, [record.approval_id, record.state, Date.parse(record.expires_at), JSON.stringify(record)])
+      await query(insert, [requireTextKey(record.approval_id, 'approval_id'), record.state, Date.parse(record.expires_at), JSON.stringify(record)])
     },
     async get(approvalId: string): Promise<PendingApprovalRecord | undefined> {
-      if (!storable(approvalId)) return undefined
+      if (!isTextKey(approvalId)) return undefined
       return parseRecord<PendingApprovalRecord>((await query(get, [approvalId])).rows[0])
     },
     async update(approvalId: string, from: PendingState, next: PendingApprovalRecord): Promise<boolean> {
-      if (!storable(approvalId) || !storable(from)) return false
+      if (!isTextKey(approvalId) || !isTextKey(from)) return false
       const record = { ...next, approval_id: approvalId }
       return (await query(update, [approvalId, from, record.state, Date.parse(record.expires_at), JSON.stringify(record)])).rowCount === 1
     },

@@ -22,13 +22,26 @@ export function parseRecord<T>(row: { record?: unknown } | undefined): T | undef
 }
 
 /**
- * True for a string PostgreSQL text can hold as sent: no U+0000 (the server refuses it). A lookup
- * by a key it cannot hold finds nothing, without asking the server. (Lone surrogates reach the
- * server as U+FFFD; the columns they could confuse hold JSON text instead: see docs/approvals.md
- * "Running on several machines".)
+ * True for a string PostgreSQL text holds exactly as sent: no U+0000 (the server refuses it) and
+ * no lone surrogate (node-postgres sends it as U+FFFD, which would make `"a\ud800"` and
+ * `"a\ufffd"` one key). A lookup by any other key finds nothing, without asking the server; a
+ * write of one is refused ({@link requireTextKey}). Workspace IDs, which callers choose, are keyed
+ * as JSON text instead, so every string works there (see docs/approvals.md "The tables").
  */
-export function storable(value: unknown): value is string {
-  return typeof value === 'string' && !value.includes('\u0000')
+export function isTextKey(value: unknown): value is string {
+  return typeof value === 'string' && !value.includes('\u0000') && (value as string & { isWellFormed(): boolean }).isWellFormed()
+}
+
+/**
+ * Refuses to write a key column PostgreSQL text cannot hold exactly: the store call then fails
+ * (and the dispatcher fails closed with `approval_unavailable`) instead of storing a record that
+ * no lookup could find. The library's own IDs (UUIDs, hex hashes) always pass.
+ *
+ * @throws RangeError naming the field.
+ */
+export function requireTextKey(value: unknown, field: string): string {
+  if (!isTextKey(value)) throw new RangeError(`${field} holds U+0000 or a lone surrogate, which a PostgreSQL text key cannot hold exactly`)
+  return value
 }
 
 /**

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto'
 import { createServer, type Socket } from 'node:net'
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { REDACTED, createDispatcher, isUsageError } from 'result-views'
+import { REDACTED, createDispatcher, createMemoryApprovalStores, isUsageError, type ApprovalGrant, type GrantKey } from 'result-views'
 import { POSTGRES_APPROVAL_SCHEMA_VERSION, createPostgresApprovalStores, isPostgresOptionsError, migrate, type PostgresApprovalStores } from 'result-views/postgres'
 import { describeApprovalStoreConformance } from 'result-views/testing'
 import { SCOPE, codeOf, deployTool, errorOf, rejectionOf } from '../approval/fixtures.js'
@@ -216,10 +217,61 @@ describe('postgres stores', () => {
     expect((await grants.list('ws\ufffd')).map((g) => g.grant_id)).toEqual(['g-2'])
   })
 
-  it('answer a lookup by a key PostgreSQL text cannot hold (U+0000) with "not found", never a failure', async () => {
+  it('keep grants exactly as the memory store does, for any strings as IDs (fast-check, the memory store as model)', async () => {
+    const tablePrefix = newPrefix()
+    const { grants } = await freshStores(tablePrefix)
+    // Short strings of any UTF-16 code units (U+0000 and lone surrogates included), often colliding.
+    const text = fc.oneof(fc.constantFrom('ws', 'ws\ud800', 'ws\udc00', 'ws\ufffd', 'ws\u0000', ''), fc.array(fc.integer({ min: 0, max: 0xffff }), { maxLength: 3 }).map((units) => String.fromCharCode(...units)))
+    const key = fc.record({ workspace_id: text, tool_id: text, scope: fc.constantFrom('exact', 'agent', 'tool') as fc.Arbitrary<GrantKey['scope']>, agent_name: fc.option(text, { nil: undefined }), input_digest: fc.option(text, { nil: undefined }) })
+    const op = fc.oneof(
+      fc.record({ kind: fc.constant('put' as const), key, decision: fc.constantFrom('allow', 'reject') as fc.Arbitrary<'allow' | 'reject'> }),
+      fc.record({ kind: fc.constant('get' as const), key }),
+      fc.record({ kind: fc.constant('list' as const), workspace_id: text }),
+      fc.record({ kind: fc.constant('delete' as const), workspace_id: text, pick: fc.nat() }),
+    )
+    const canonical = (grant: ApprovalGrant | undefined) => (grant === undefined ? 'none' : JSON.stringify(Object.entries(grant).sort(([a], [b]) => (a < b ? -1 : 1))))
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { maxLength: 12 }), async (ops) => {
+        await db.pool.query(`TRUNCATE "${tablePrefix}approval_grants"`)
+        const model = createMemoryApprovalStores().grants
+        const ids: string[] = []
+        for (const o of ops) {
+          if (o.kind === 'put') {
+            const grant_id = `g-${ids.push('') - 1}`
+            ids[ids.length - 1] = grant_id
+            const { agent_name, input_digest, ...rest } = o.key
+            const grant: ApprovalGrant = { ...rest, ...(agent_name === undefined ? {} : { agent_name }), ...(input_digest === undefined ? {} : { input_digest }), grant_id, decision: o.decision, origin: 'management', created_at: '2026-11-10T14:00:00.000Z' }
+            await model.put(grant)
+            await grants.put(grant)
+          } else if (o.kind === 'get') {
+            expect(canonical(await grants.get(o.key))).toBe(canonical(await model.get(o.key)))
+          } else if (o.kind === 'list') {
+            expect((await grants.list(o.workspace_id)).map(canonical)).toEqual((await model.list(o.workspace_id)).map(canonical))
+          } else {
+            const grantId = ids.length === 0 ? 'g-none' : ids[o.pick % ids.length]!
+            expect(await grants.delete(o.workspace_id, grantId)).toBe(await model.delete(o.workspace_id, grantId))
+          }
+        }
+      }),
+      { numRuns: 60 },
+    )
+  })
+
+  it('answer a lookup by an ID PostgreSQL text cannot hold exactly (U+0000, a lone surrogate) with "not found", and refuse to write one', async () => {
     const stores = await freshStores()
-    expect(await stores.pending.get('approval\u0000')).toBeUndefined()
-    expect(await stores.pending.update('approval\u0000', 'pending', {} as never)).toBe(false)
+    const record = { approval_id: 'a\ufffd', state: 'pending', tool_id: 'ops__deploy', tool_call_id: 'c', scope: {}, input: {}, input_digest: 'sha256:x', created_at: '2026-11-10T14:00:00.000Z', expires_at: '2026-11-10T14:15:00.000Z' } as const
+    await stores.pending.insert(record)
+    for (const id of ['a\ud800', 'a\u0000']) {
+      expect(await stores.pending.get(id), JSON.stringify(id)).toBeUndefined()
+      expect(await stores.pending.update(id, 'pending', { ...record, state: 'canceled' })).toBe(false)
+      await expect(Promise.resolve(stores.pending.insert({ ...record, approval_id: id }))).rejects.toThrow(RangeError)
+    }
+    expect((await stores.pending.get('a\ufffd'))?.state).toBe('pending')
+    const grant = { grant_id: 'g\ufffd', workspace_id: 'ws-1', tool_id: 'ops__deploy', scope: 'tool', decision: 'allow', origin: 'management', created_at: '2026-11-10T14:00:00.000Z' } as const
+    await stores.grants.put(grant)
+    expect(await stores.grants.delete('ws-1', 'g\ud800')).toBe(false)
+    await expect(Promise.resolve(stores.grants.put({ ...grant, tool_id: 'other', grant_id: 'g\udfff' }))).rejects.toThrow(RangeError)
+    expect((await stores.grants.list('ws-1')).map((g) => g.grant_id)).toEqual(['g\ufffd'])
     expect(await stores.tokens.get('not-a-hash\u0000')).toBeUndefined()
     expect(await stores.tokens.consume('A'.repeat(64), '2026-11-10T14:00:00.000Z')).toBe(false)
     const dispatcher = createDispatcher({ tools: [deployTool()], approvals: stores })
