@@ -97,7 +97,7 @@ describe('pending approvals across processes', () => {
     for (const id of ids) expect((await stores.pending.get(id))?.state).toBe('completed')
   })
 
-  it('an approval whose tool has a sensitive field opened in one process fails closed in another: the tool never runs', async () => {
+  it('an approval with a sensitive input field opened in one process fails closed in another: the tool never runs', async () => {
     const outcome = await parent().invoke({ tool_id: 'ops__deploy', input: { target: 'prod', note: 'hunter2' }, scope: SCOPE, sensitive_input_fields: ['note'] })
     const id = (outcome as { approval_id: string }).approval_id
     const result = await workers[0]!.send<{ outcomes: string[]; runs: unknown[] }>('resolve', { approval_ids: [id] })
