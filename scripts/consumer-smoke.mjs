@@ -38,17 +38,23 @@ async function run() {
   const minted = await withStores.approvals.mintApprovalToken({ tool_id: 'demo__read', input: { id: 'a' } })
   assert(typeof minted.token === 'string', 'sqlite entry')
   stores.close()
+  const pgStores = postgres.createPostgresApprovalStores({ connectionString: 'postgres://smoke@127.0.0.1:1/smoke' })
+  assert(typeof pgStores.tokens.consume === 'function' && typeof postgres.migrate === 'function' && postgres.POSTGRES_APPROVAL_SCHEMA_VERSION === 1, 'postgres entry')
+  await pgStores.close()
+  let misuse
+  try { postgres.createPostgresApprovalStores({}) } catch (error) { misuse = error }
+  assert(postgres.isPostgresOptionsError(misuse) && rv.isUsageError(misuse) && misuse.code === 'postgres_options_invalid', 'postgres misuse error')
   console.log('consumer smoke (' + KIND + '): ok')
 }
 `
 const shared = (kind) => `const KIND = '${kind}'\nconst DB = ${JSON.stringify(`${dir}/approvals-`)} + KIND + '.db'\nconst LOOP_YAML = 'graph:\\n  nodes:\\n    - id: read\\n      class: action\\n      kind: demo__read\\n      params: { id: a }\\n  edges: []\\n'`
 writeFileSync(
   `${dir}/esm.mjs`,
-  body(`import * as rv from 'result-views'\nimport * as testing from 'result-views/testing'\nimport * as loop from 'result-views/loop'\nimport * as mcp from 'result-views/mcp'\nimport * as sqlite from 'result-views/sqlite'\nimport * as ai from 'result-views/ai'\nimport * as agents from 'result-views/openai-agents'\n${shared('esm')}`),
+  body(`import * as rv from 'result-views'\nimport * as testing from 'result-views/testing'\nimport * as loop from 'result-views/loop'\nimport * as mcp from 'result-views/mcp'\nimport * as sqlite from 'result-views/sqlite'\nimport * as postgres from 'result-views/postgres'\nimport * as ai from 'result-views/ai'\nimport * as agents from 'result-views/openai-agents'\n${shared('esm')}`),
 )
 writeFileSync(
   `${dir}/cjs.cjs`,
-  body(`const rv = require('result-views')\nconst testing = require('result-views/testing')\nconst loop = require('result-views/loop')\nconst mcp = require('result-views/mcp')\nconst sqlite = require('result-views/sqlite')\nconst ai = require('result-views/ai')\nconst agents = require('result-views/openai-agents')\n${shared('cjs')}`),
+  body(`const rv = require('result-views')\nconst testing = require('result-views/testing')\nconst loop = require('result-views/loop')\nconst mcp = require('result-views/mcp')\nconst sqlite = require('result-views/sqlite')\nconst postgres = require('result-views/postgres')\nconst ai = require('result-views/ai')\nconst agents = require('result-views/openai-agents')\n${shared('cjs')}`),
 )
 writeFileSync(
   `${dir}/consumer.ts`,
@@ -58,6 +64,7 @@ import { assertViewsConsistent } from 'result-views/testing'
 import { toAiSdkTools } from 'result-views/ai'
 import { toAgentsTools, type AgentsTool } from 'result-views/openai-agents'
 import type { ToolSet } from 'ai'
+import { createPostgresApprovalStores, migrate, type MigrateResult, type PostgresApprovalStores } from 'result-views/postgres'
 const tool: ViewedTool = defineTool({
   id: 'demo__read',
   description: 'demo',
@@ -75,6 +82,10 @@ const aiTools: ToolSet = toAiSdkTools(createDispatcher({ tools: [tool] }), { app
 const agentsTools: AgentsTool[] = toAgentsTools(createDispatcher({ tools: [tool] }), { scope: ({ context }) => ({ workspace_id: String(context) }) })
 void aiTools
 void agentsTools
+const pgStores: PostgresApprovalStores = createPostgresApprovalStores({ connectionString: 'postgres://x@127.0.0.1/x', tablePrefix: 'app_' })
+const migrated: Promise<MigrateResult> = migrate({ pool: pgStores.database, lockTimeoutMs: 1_000 })
+void migrated
+void createDispatcher({ tools: [tool], approvals: pgStores })
 `,
 )
 writeFileSync(
@@ -87,7 +98,7 @@ writeFileSync(
 
 // The root bundle never pulls in an optional part (STYLE.md 3): no import of a subpath's peers.
 const rootBundles = ['index.js', 'index.cjs'].map((file) => readFileSync(`${root}dist/${file}`, 'utf8'))
-for (const heavy of ['@modelcontextprotocol/sdk', 'better-sqlite3', 'yaml', 'fast-check', 'vitest', 'ai', '@openai/agents']) {
+  for (const heavy of ['@modelcontextprotocol/sdk', 'better-sqlite3', 'pg', 'yaml', 'fast-check', 'vitest', 'ai', '@openai/agents']) {
   if (rootBundles.some((code) => code.includes(`from '${heavy}`) || code.includes(`from "${heavy}`) || code.includes(`require("${heavy}`))) {
     console.error(`consumer smoke failed: the root bundle imports ${heavy}`)
     process.exit(1)

@@ -68,6 +68,8 @@ export const UsageErrorCodes = {
   ai_sdk_options_invalid: { thrownBy: 'AiSdkOptionsError' },
   /** `toAgentsTools` (`result-views/openai-agents`) got a dispatcher that is not one, bad options, or tools whose names collide (`AgentsOptionsError`). */
   openai_agents_options_invalid: { thrownBy: 'AgentsOptionsError' },
+  /** `result-views/postgres` (`createPostgresApprovalStores`, `migrate`) got bad options, or tables of a newer schema (`PostgresOptionsError`). */
+  postgres_options_invalid: { thrownBy: 'PostgresOptionsError' },
   /** `canonicalJson`, `schemaDigest` or `inputDigest` got a value that is not plain JSON (`JsonValueError`). */
   non_json_value: { thrownBy: 'JsonValueError' },
   /** A `result-views/testing` generator got a schema it cannot generate values for (`SchemaArbitraryError`). */
