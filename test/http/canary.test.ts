@@ -1,37 +1,20 @@
 // Sensitive input fields over HTTP: a canary planted in input keys and values (with "/", "~", quotes
 // and backslashes) never appears in any response body or log line, on success, on an input error,
 // on a handler failure that quotes its input, or through a pending approval and its outcome.
-import Type from 'typebox'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { createDispatcher, defineTool, type ToolPolicy } from 'result-views'
+import { createDispatcher } from 'result-views'
 import { createHttpHandler } from 'result-views/http'
+import { approveByMode, CANARY, CANARY_CORE, plantedInput, SENSITIVE_FIELDS, vaultTool } from '../support/canary-catalog.js'
 import { fetchJson, recordingLogger, serve, type Answer, type Served } from './support.js'
 
-/** Its core `c4n4ry` survives every encoding (raw, JSON-escaped, JSON-Pointer-escaped, percent-encoded). */
-const CANARY = 'c4n4ry/~0"\\\'secret~1'
-const CANARY_CORE = 'c4n4ry'
-
-const vault = defineTool({
-  id: 'vault__use',
-  description: 'Use a secret.',
-  input: Type.Object({ mode: Type.String(), secret_ref: Type.Optional(Type.String()), nested: Type.Optional(Type.Unknown()) }, { additionalProperties: false }),
-  output: Type.Object({ ok: Type.Boolean() }, { additionalProperties: false }),
-  // A careless handler: its failure message quotes the whole input.
-  handler: (input) => {
-    if (input.mode.includes('fail')) throw new Error(`could not use ${JSON.stringify(input)}`)
-    return { ok: true }
-  },
-})
-const policy: ToolPolicy = { decide: ({ input }) => ((input as { mode?: string }).mode?.startsWith('approve') ? { decision: 'approval_required' } : { decision: 'allow' }) }
 const handlerLog = recordingLogger()
 const dispatcherLog = recordingLogger()
 const SCOPE = { workspace_id: 'ws-1', agent_name: 'agent', profile_id: 'prof-1' }
-const SENSITIVE = ['secret_ref', 'nested']
 let served: Served
 const seen: string[] = []
 
 beforeAll(async () => {
-  const dispatcher = createDispatcher({ tools: [vault], policy, logger: dispatcherLog.logger })
+  const dispatcher = createDispatcher({ tools: [vaultTool], policy: approveByMode, logger: dispatcherLog.logger })
   served = await serve(createHttpHandler(dispatcher, { logger: handlerLog.logger }))
 })
 afterAll(() => served.close())
@@ -41,8 +24,8 @@ async function call(method: string, path: string, body?: unknown): Promise<Answe
   seen.push(JSON.stringify(answer.body), [...answer.headers].join('\n'))
   return answer
 }
-const invoke = (input: Record<string, unknown>) => call('POST', '/api/tools/vault__use/invoke', { input, scope: SCOPE, sensitive_input_fields: SENSITIVE })
-const planted = (mode: string) => ({ mode, secret_ref: CANARY, nested: { [CANARY]: CANARY, list: [CANARY, { [`k${CANARY}`]: CANARY }] } })
+const invoke = (input: Record<string, unknown>) => call('POST', '/api/tools/vault__use/invoke', { input, scope: SCOPE, sensitive_input_fields: SENSITIVE_FIELDS })
+const planted = plantedInput
 
 it('never shows a sensitive key or value in an answer or a log line', async () => {
   expect((await invoke(planted('ok'))).status).toBe(200)
