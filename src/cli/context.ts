@@ -1,9 +1,9 @@
 import type { Command } from 'commander'
 import type { CallScope } from 'result-views'
 import type { CliIo, ExitCodeValue } from './io.js'
-import { outputFormat, type OutputFormat } from './output.js'
+import { outputFormat, report, type OutputFormat, type TextRenderer } from './output.js'
 import { openTarget, type TargetOptions } from './target-options.js'
-import type { Target } from './target.js'
+import type { ApiRequest, Target } from './target.js'
 
 /** What every command group gets when it registers its commands (`commands/<group>.ts`). */
 export interface CliContext {
@@ -16,6 +16,11 @@ export interface CliContext {
   target(options: TargetOptions, command: Command): Promise<Target>
   /** The output format the command's `-o` asks for. */
   format(options: { readonly output?: string }): OutputFormat
+  /**
+   * The whole of most commands: sends one call to the target the options name and prints its
+   * answer in the format they ask for (`report`); returns the exit code.
+   */
+  send(options: TargetOptions, command: Command, request: ApiRequest, text: TextRenderer): Promise<ExitCodeValue>
 }
 
 /** A command group: registers its commands on the program (see `program.ts`). */
@@ -51,16 +56,18 @@ export function scopeOf(options: ScopeOptions): CallScope | undefined {
 /** Builds the context one run of the program shares; `exit` records the code of the action that ran. */
 export function createContext(io: CliIo, exit: (code: ExitCodeValue) => void): CliContext {
   const usage = (command: Command, message: string): never => command.error(`error: ${message}`, { exitCode: 2, code: 'result-views.usage' })
+  const target = async (options: TargetOptions, command: Command): Promise<Target> => {
+    const opened = await openTarget(options, io)
+    return 'problem' in opened ? usage(command, opened.problem) : opened
+  }
   return {
     io,
     action:
       <A extends unknown[]>(run: (...args: A) => Promise<ExitCodeValue>) =>
       async (...args: A) => exit(await run(...args)),
     usage,
-    target: async (options, command) => {
-      const target = await openTarget(options, io)
-      return 'problem' in target ? usage(command, target.problem) : target
-    },
+    target,
     format: (options) => outputFormat(options.output, io),
+    send: async (options, command, request, text) => report(await (await target(options, command)).send(request), outputFormat(options.output, io), io, text),
   }
 }

@@ -8,7 +8,9 @@ import { UsageError, isUsageError, type UsageProblem } from 'result-views'
  * "Options".
  */
 export class HttpOptionsError extends UsageError {
+  /** The class name, for logs. */
   override readonly name = 'HttpOptionsError'
+  /** Always `'http_options_invalid'` (`UsageErrorCodes`). */
   declare readonly code: 'http_options_invalid'
 
   /** @param problems - every problem found, at least one. */

@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander'
 import type { CliContext } from '../context.js'
-import { isRecord, report } from '../output.js'
+import { isRecord } from '../output.js'
 import { addTargetOptions, type TargetOptions } from '../target-options.js'
 import { apiPath } from '../target.js'
 
@@ -22,32 +22,25 @@ export function registerApprovalCommands(program: Command, cli: CliContext): voi
       .requiredOption('--profile <owner>', 'the profile that created the approval')
 
   owned('show', 'a pending approval: its tool, input (sensitive fields redacted), status and, once run, its outcome').action(
-    cli.action(async (id: string, options: ApprovalOptions, command: Command) => {
-      const format = cli.format(options)
-      const target = await cli.target(options, command)
-      return report(await target.send({ method: 'GET', path: apiPath('tools', 'approvals', id), query: { profile: options.profile } }), format, cli.io, approvalText)
-    }),
+    cli.action((id: string, options: ApprovalOptions, command: Command) =>
+      cli.send(options, command, { method: 'GET', path: apiPath('tools', 'approvals', id), query: { profile: options.profile } }, approvalText),
+    ),
   )
 
   owned('resolve', 'approve (the call runs under the current policy) or deny a pending approval')
     .addOption(new Option('--decision <decision>', 'approved or denied').choices(['approved', 'denied']).makeOptionMandatory())
     .option('--no-wait', 'answer once the decision is recorded (execution_status dispatching) instead of once the call has run')
     .action(
-      cli.action(async (id: string, options: ApprovalOptions, command: Command) => {
-        const format = cli.format(options)
-        const target = await cli.target(options, command)
+      cli.action((id: string, options: ApprovalOptions, command: Command) => {
         const body = options.wait ? { decision: options.decision } : { decision: options.decision, wait: false }
-        const path = apiPath('tools', 'approvals', id, 'resolve')
-        return report(await target.send({ method: 'POST', path, query: { profile: options.profile }, body }), format, cli.io, approvalText)
+        return cli.send(options, command, { method: 'POST', path: apiPath('tools', 'approvals', id, 'resolve'), query: { profile: options.profile }, body }, approvalText)
       }),
     )
 
   owned('cancel', 'cancel a pending approval: it never runs').action(
-    cli.action(async (id: string, options: ApprovalOptions, command: Command) => {
-      const format = cli.format(options)
-      const target = await cli.target(options, command)
-      return report(await target.send({ method: 'POST', path: apiPath('tools', 'approvals', id, 'cancel'), query: { profile: options.profile } }), format, cli.io, approvalText)
-    }),
+    cli.action((id: string, options: ApprovalOptions, command: Command) =>
+      cli.send(options, command, { method: 'POST', path: apiPath('tools', 'approvals', id, 'cancel'), query: { profile: options.profile } }, approvalText),
+    ),
   )
 }
 

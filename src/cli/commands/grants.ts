@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander'
 import type { CliContext } from '../context.js'
-import { isRecord, report } from '../output.js'
+import { isRecord } from '../output.js'
 import { addTargetOptions, type TargetOptions } from '../target-options.js'
 import { apiPath } from '../target.js'
 
@@ -28,35 +28,27 @@ export function registerGrantCommands(program: Command, cli: CliContext): void {
     .addOption(new Option('--scope <scope>', 'agent: one agent, every input; tool: every agent and input').choices(['agent', 'tool']).makeOptionMandatory())
     .option('--agent <name>', 'the agent (required for --scope agent, refused for --scope tool)')
     .action(
-      cli.action(async (toolId: string, options: GrantOptions, command: Command) => {
-        const format = cli.format(options)
-        const target = await cli.target(options, command)
+      cli.action((toolId: string, options: GrantOptions, command: Command) => {
         const body = { workspace_id: options.workspace, tool_id: toolId, decision: options.decision, scope: options.scope, ...(options.agent === undefined ? {} : { agent_name: options.agent }) }
-        return report(await target.send({ method: 'PUT', path: '/tool-approval-grants', body }), format, cli.io, (answer) => grantLine(answer.grant))
+        return cli.send(options, command, { method: 'PUT', path: '/tool-approval-grants', body }, (answer) => grantLine(answer.grant))
       }),
     )
 
   inWorkspace('list', "every remembered decision of the workspace (exact ones from prompt answers included)")
     .option('--tool <tool-id>', 'only the decisions of this tool')
     .action(
-      cli.action(async (options: GrantOptions, command: Command) => {
-        const format = cli.format(options)
-        const target = await cli.target(options, command)
-        const answer = await target.send({ method: 'GET', path: '/tool-approval-grants', query: { workspace_id: options.workspace, tool_id: options.tool } })
-        return report(answer, format, cli.io, (body) => {
+      cli.action((options: GrantOptions, command: Command) =>
+        cli.send(options, command, { method: 'GET', path: '/tool-approval-grants', query: { workspace_id: options.workspace, tool_id: options.tool } }, (body) => {
           const list = Array.isArray(body.grants) ? body.grants : []
           return list.length === 0 ? `no remembered decisions in workspace ${options.workspace}` : list.map(grantLine).join('\n')
-        })
-      }),
+        }),
+      ),
     )
 
   inWorkspace('revoke <grant-id>', 'forget one remembered decision').action(
-    cli.action(async (grantId: string, options: GrantOptions, command: Command) => {
-      const format = cli.format(options)
-      const target = await cli.target(options, command)
-      const answer = await target.send({ method: 'DELETE', path: apiPath('tool-approval-grants', grantId), query: { workspace_id: options.workspace } })
-      return report(answer, format, cli.io, () => `revoked ${grantId}`)
-    }),
+    cli.action((grantId: string, options: GrantOptions, command: Command) =>
+      cli.send(options, command, { method: 'DELETE', path: apiPath('tool-approval-grants', grantId), query: { workspace_id: options.workspace } }, () => `revoked ${grantId}`),
+    ),
   )
 }
 

@@ -31,7 +31,7 @@ export function registerToolCommands(program: Command, cli: CliContext): void {
     .option('--tool-call-id <id>', 'correlates the call in events and logs (default: a generated one)')
     .action(
       cli.action(async (toolId: string, options: InvokeOptions, command: Command) => {
-        const format = cli.format(options)
+        // The target first: a command without one stops before it waits for stdin.
         const target = await cli.target(options, command)
         const input = await readInput(options, cli.io)
         if ('problem' in input) return cli.usage(command, input.problem)
@@ -44,28 +44,22 @@ export function registerToolCommands(program: Command, cli: CliContext): void {
           ...(options.sensitiveInputField.length === 0 ? {} : { sensitive_input_fields: options.sensitiveInputField }),
           ...(options.toolCallId === undefined ? {} : { tool_call_id: options.toolCallId }),
         }
-        return report(await target.send({ method: 'POST', path: apiPath('tools', toolId, 'invoke'), body }), format, cli.io, invokeText(toolId))
+        return report(await target.send({ method: 'POST', path: apiPath('tools', toolId, 'invoke'), body }), cli.format(options), cli.io, invokeText(toolId))
       }),
     )
 
   addScopeOptions(addTargetOptions(tool.command('info <tool-id>')))
     .description("a tool's descriptor (both view contracts), and with a scope its diagnostics there")
     .action(
-      cli.action(async (toolId: string, options: ListOptions, command: Command) => {
-        const format = cli.format(options)
-        const target = await cli.target(options, command)
-        return report(await target.send({ method: 'GET', path: apiPath('tools', toolId), query: scopeQuery(options) }), format, cli.io, infoText)
-      }),
+      cli.action((toolId: string, options: ListOptions, command: Command) =>
+        cli.send(options, command, { method: 'GET', path: apiPath('tools', toolId), query: scopeQuery(options) }, infoText),
+      ),
     )
 
   addScopeOptions(addTargetOptions(tool.command('list')))
     .description('every tool of the catalog, and with a scope its diagnostics there')
     .action(
-      cli.action(async (options: ListOptions, command: Command) => {
-        const format = cli.format(options)
-        const target = await cli.target(options, command)
-        return report(await target.send({ method: 'GET', path: '/tools', query: scopeQuery(options) }), format, cli.io, listText)
-      }),
+      cli.action((options: ListOptions, command: Command) => cli.send(options, command, { method: 'GET', path: '/tools', query: scopeQuery(options) }, listText)),
     )
 }
 
