@@ -25,7 +25,12 @@ export async function catalogTarget(path: string, cwd: string): Promise<Target |
   } catch (error) {
     return { problem: `cannot load --catalog ${path}: ${describeError(error)}` }
   }
-  const found = dispatcherOf(module, path)
+  let found: { dispatcher: Dispatcher } | CatalogProblem
+  try {
+    found = dispatcherOf(module, path)
+  } catch {
+    return { problem: `--catalog ${path}: its exports could not be read (a getter or a Proxy threw)` }
+  }
   if ('problem' in found) return found
   const handle = createFetchHandler(found.dispatcher)
   return {

@@ -32,11 +32,11 @@ export function report(answer: ApiAnswer, format: OutputFormat, io: CliIo, text:
   if (!answer.ok) return printError(answer.error, format, io)
   const body = answer.body
   if (answer.status === 200 && isRecord(body) && !('error' in body)) {
-    io.stdout.write(format === 'json' ? `${JSON.stringify(body)}\n` : `${text(body)}\n`)
+    io.stdout.write(format === 'json' ? `${JSON.stringify(body)}\n` : `${terminalSafe(text(body))}\n`)
     return ExitCode.ok
   }
   if (answer.status === 202 && isRecord(body) && typeof body.approval_id === 'string') {
-    io.stdout.write(format === 'json' ? `${JSON.stringify({ approval_id: body.approval_id })}\n` : pendingText(body.approval_id))
+    io.stdout.write(format === 'json' ? `${JSON.stringify({ approval_id: body.approval_id })}\n` : terminalSafe(pendingText(body.approval_id)))
     return ExitCode.pending
   }
   if (isRecord(body) && isRecord(body.error) && typeof body.error.code === 'string' && typeof body.error.reason === 'string') {
@@ -49,7 +49,7 @@ export function report(answer: ApiAnswer, format: OutputFormat, io: CliIo, text:
 export function printError(error: ToolErrorPayload, format: OutputFormat, io: CliIo): ExitCodeValue {
   const shown = { code: error.code, reason: error.reason, message: error.message }
   if (format === 'json') io.stdout.write(`${JSON.stringify({ error: shown })}\n`)
-  else io.stderr.write(`error: ${shown.message} (${shown.code}/${shown.reason})\n`)
+  else io.stderr.write(`${terminalSafe(`error: ${shown.message} (${shown.code}/${shown.reason})`)}\n`)
   return ExitCode.failed
 }
 
@@ -65,6 +65,17 @@ function cliError(code: string, reason: string, message: unknown): ToolErrorPayl
 
 function pendingText(approvalId: string): string {
   return `approval pending: ${approvalId}\n  see it:    result-views approvals show ${approvalId} --profile <owner>\n  decide it: result-views approvals resolve ${approvalId} --decision approved|denied --profile <owner>\n`
+}
+
+/** Control characters (but the line feed), C1 controls and bidirectional overrides: never written raw to a terminal. */
+const UNPRINTABLE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g
+
+/**
+ * Text with every character that could drive a terminal (escape sequences, carriage returns,
+ * bidirectional overrides) written as `\u{…}`: text output quotes data from tools and servers.
+ */
+export function terminalSafe(text: string): string {
+  return text.replace(UNPRINTABLE, (char) => `\\u{${char.charCodeAt(0).toString(16)}}`)
 }
 
 /** Whether a value is a non-array object. */

@@ -49,4 +49,18 @@ describe('--catalog', () => {
     expect(missing.code).toBe(2)
     expect(missing.stderr).toMatch(/^error: cannot load --catalog \.\/no-such-module\.js: /)
   })
+
+  it('refuses a module whose exports throw when read (exit 2)', async () => {
+    const run = await runCli(['tool', 'invoke', 'x', '--input', '{}', '--catalog', './hostile-exports.ts', '-o', 'json'], { cwd: fixtures })
+    expect(run).toEqual({ code: 2, stdout: '', stderr: 'error: --catalog ./hostile-exports.ts: its exports could not be read (a getter or a Proxy threw)\n' })
+  })
+
+  it('never writes terminal control characters from a tool or a descriptor in -o text', async () => {
+    const invoked = await runCli(['tool', 'invoke', 'tricks__echo', '--input', '{}', '--catalog', './terminal-tricks.ts', '-o', 'text'], { cwd: fixtures })
+    expect(invoked.code).toBe(0)
+    expect(invoked.stdout.split('\n')[0]).toBe('tricks__echo: done\\u{d}\\u{1b}[31mFAKE\\u{9b}')
+    const info = await runCli(['tool', 'info', 'tricks__echo', '--catalog', './terminal-tricks.ts', '-o', 'text'], { cwd: fixtures })
+    for (const run of [invoked, info]) expect(run.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e]/)
+    expect(info.stdout).toContain('\\u{202e}this')
+  })
 })

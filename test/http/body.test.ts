@@ -55,6 +55,30 @@ describe('JSON bodies', () => {
     }
   })
 
+  it('answers hostile JSON with typed errors: 5,000-deep nesting, lone surrogates, __proto__ and constructor keys', async () => {
+    const deep = '['.repeat(5_000) + ']'.repeat(5_000)
+    const big = createHttpHandler(createDispatcher({ tools: catalog.tools }))
+    const alone = await serve(big)
+    try {
+      const cases: [string, number, string | undefined][] = [
+        [`{"input":{"job":"a","payload":${deep}}}`, 400, 'non_json_input'],
+        ['{"input":{"job":"\\ud800"}}', 400, 'non_json_input'],
+        ['{"input":{"job":"a","payload":{"__proto__":{"polluted":true}}}}', 200, undefined],
+        ['{"input":{"job":"a"},"scope":{"__proto__":{"workspace_id":"x"}}}', 400, 'request_invalid'],
+        ['{"__proto__":{"input":{"job":"a"}}}', 400, 'request_invalid'],
+        ['{"input":{"job":"a"},"constructor":{}}', 400, 'request_invalid'],
+      ]
+      for (const [body, status, reason] of cases) {
+        const answer = await fetchJson(alone.origin, 'POST', INVOKE, body)
+        expect(answer.status, body.slice(0, 60)).toBe(status)
+        expect(answer.body.error?.reason).toBe(reason)
+      }
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined()
+    } finally {
+      await alone.close()
+    }
+  })
+
   it('accepts a body of exactly maxBodyBytes', async () => {
     const prefix = '{"input":{"job":"a","payload":"'
     const body = prefix + 'x'.repeat(LIMIT - prefix.length - 4) + '"}}'

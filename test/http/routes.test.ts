@@ -323,3 +323,27 @@ describe('a failing approval store', () => {
     }
   })
 })
+
+describe('denials and failures from hooks and tools', () => {
+  it('answers a hook denial with 403 and a failing hook with 500, each message redacted', async () => {
+    const hooked = exampleDispatcher()
+    hooked.hook('tool.pre_call', (payload) => {
+      const input = payload.tool_input as { session_id?: string }
+      if (input.session_id === 'deny-me') return { deny: true, deny_reason: 'secret reason' }
+      if (input.session_id === 'break-me') throw new Error('hook broke on secret input')
+      return undefined
+    })
+    const broken = await serve(createHttpHandler(hooked))
+    try {
+      const call = (session_id: string) => fetchJson(broken.origin, 'POST', '/api/tools/compozy__session_status/invoke', { input: { session_id } })
+      const denied = await call('deny-me')
+      expect(denied.status).toBe(403)
+      expect(denied.body).toEqual({ error: { code: 'tool_denied', reason: 'hook_denied', message: 'tool invocation denied' } })
+      const failed = await call('break-me')
+      expect(failed.status).toBe(500)
+      expect(failed.body).toEqual({ error: { code: 'tool_hook_failed', reason: 'hook_threw', message: 'tool invocation failed' } })
+    } finally {
+      await broken.close()
+    }
+  })
+})
