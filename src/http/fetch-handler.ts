@@ -55,7 +55,8 @@ function fetchExchange(request: Request, info: FetchRequestInfo | undefined): Ex
       headers: () => headers,
       remoteAddress,
       local,
-      hasBody: request.body !== null,
+      // A runtime may hand a bodiless request (Content-Length: 0) an empty stream rather than null.
+      hasBody: request.body !== null && declaredLength !== 0,
       declaredLength: declaredLength !== undefined && Number.isSafeInteger(declaredLength) ? declaredLength : undefined,
       readBody: (maxBytes, timeoutMs) => readBody(request, maxBytes, timeoutMs),
     }

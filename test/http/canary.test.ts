@@ -31,6 +31,7 @@ it('never shows a sensitive key or value in an answer or a log line', async () =
   expect((await invoke(planted('ok'))).status).toBe(200)
   expect((await invoke(planted('fail'))).status).toBe(500)
   expect((await invoke({ ...planted('ok'), extra: CANARY })).status).toBe(400)
+  expect((await invoke({ ...planted('ok'), [CANARY]: 1 })).status).toBe(400)
 
   const pending = await invoke(planted('approve'))
   expect(pending.status).toBe(202)

@@ -80,6 +80,8 @@ describe('createFetchHandler', () => {
       await used.text()
       expect(await reason(await handle(used))).toEqual([500, 'body_already_read'])
       expect(await reason(await handle(json('POST', '/api/tools/jobs__run/invoke', { input: { job: 'a' } })))).toEqual([200, undefined])
+      const emptyCancel = new Request(`${ORIGIN}/api/tools/approvals/a1/cancel?profile=p`, { method: 'POST', headers: { 'content-length': '0' }, body: '' })
+      expect(await reason(await handle(emptyCancel, { local: true }))).toEqual([404, 'unknown_approval'])
       expect(catalog.runs()).toBe(1)
     })
 
