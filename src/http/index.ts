@@ -1,5 +1,5 @@
 /**
- * result-views/http: the spec's HTTP/UDS routes over a dispatcher (tool list, search and info,
+ * result-views/http: the HTTP/UDS routes over a dispatcher (tool list, search and info,
  * invocation, pending approvals, remembered grants), as a Node request listener and as a
  * fetch-style handler, on `node:http` only (no web framework). See `docs/http.md`.
  *

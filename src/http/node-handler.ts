@@ -13,7 +13,7 @@ import { replyHeaders, replyText } from './write.js'
 export type HttpRequestListener = (request: IncomingMessage, response: ServerResponse) => void
 
 /**
- * The spec's HTTP/UDS routes over a dispatcher, as a Node request listener (`docs/http.md`):
+ * The HTTP/UDS routes of `docs/http.md` over a dispatcher, as a Node request listener:
  * `http.createServer(createHttpHandler(dispatcher)).listen(port, '127.0.0.1')` or
  * `.listen('/run/tools.sock')`; it also mounts in Express or Connect (before any body parser,
  * with `basePath` set to what the mount leaves of the path).

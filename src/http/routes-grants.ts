@@ -3,7 +3,7 @@ import { field, unknownKey, type RouteContext } from './context.js'
 import { approvalFieldInvalid, scopeForbidden, shown, unknownGrant } from './errors.js'
 import { ok, type Reply } from './exchange.js'
 
-/** The fields a `PUT /tool-approval-grants` body may have (spec: `{ tool_id, decision, scope, agent_name? }` plus the workspace). */
+/** The fields a `PUT /tool-approval-grants` body may have: `{ tool_id, decision, scope, agent_name? }` plus the workspace (`docs/http.md` "Remembered decisions"). */
 const GRANT_FIELDS = ['workspace_id', 'tool_id', 'decision', 'scope', 'agent_name'] as const
 
 /**

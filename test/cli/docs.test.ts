@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { EXAMPLE_SCOPE, exampleHttpDispatcher, startExampleServers, type ExampleServers } from '../../examples/http-server.js'
 import { documentMatches } from '../support/doc-match.js'
+import { ExitCode } from '../../src/cli/io.js'
 import { runCli } from './support.js'
 
 const page = readFileSync(new URL('../../docs/cli.md', import.meta.url), 'utf8')
@@ -62,6 +63,14 @@ beforeAll(async () => {
 afterAll(async () => {
   await servers.close()
   rmSync(cwd, { recursive: true, force: true })
+})
+
+describe('docs/cli.md', () => {
+  it('documents exactly the exit codes the command uses', () => {
+    const table = page.split('## Exit codes')[1]!.split('\n## ')[0]!
+    const documented = [...table.matchAll(/^\| (\d) \|/gm)].map((match) => Number(match[1]))
+    expect(documented).toEqual(Object.values(ExitCode).sort())
+  })
 })
 
 describe('docs/cli.md examples', () => {

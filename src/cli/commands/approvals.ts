@@ -12,7 +12,7 @@ interface ApprovalOptions extends TargetOptions {
 
 /**
  * `result-views approvals show|resolve|cancel <approval-id> --profile <owner>` (`docs/cli.md`
- * "approvals"): `GET /tools/approvals/{id}`, `POST …/resolve`, `POST …/cancel`.
+ * "`approvals show | resolve | cancel`"): `GET /tools/approvals/{id}`, `POST …/resolve`, `POST …/cancel`.
  */
 export function registerApprovalCommands(program: Command, cli: CliContext): void {
   const approvals = program.command('approvals').description('show, resolve or cancel a pending approval (as the profile that created it)')

@@ -13,7 +13,7 @@ interface GrantOptions extends TargetOptions {
 }
 
 /**
- * `result-views tool approvals set|list|revoke` (`docs/cli.md` "tool approvals"): the remembered
+ * `result-views tool approvals set|list|revoke` (`docs/cli.md` "`tool approvals set | list | revoke`"): the remembered
  * decisions of a workspace, `PUT|GET /tool-approval-grants`, `DELETE /tool-approval-grants/{id}`.
  * Registers under the `tool` command (created if no group made it yet).
  */

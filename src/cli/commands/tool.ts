@@ -16,7 +16,7 @@ interface InvokeOptions extends TargetOptions, ScopeOptions {
 type ListOptions = TargetOptions & ScopeOptions
 
 /**
- * `result-views tool invoke|info|list` (`docs/cli.md` "tool invoke", "tool info", "tool list"):
+ * `result-views tool invoke|info|list` (`docs/cli.md` "`tool invoke`", "`tool info` and `tool list`"):
  * `POST /tools/{id}/invoke`, `GET /tools/{id}`, `GET /tools`.
  */
 export function registerToolCommands(program: Command, cli: CliContext): void {
