@@ -15,10 +15,11 @@ const common: Options = {
 }
 
 /**
- * Two builds, run in order by scripts/build.mjs: the root entry first, then the subpath entries,
+ * Three builds, run in order by scripts/build.mjs: the root entry first, then the subpath entries,
  * whose declarations then import the root's types from 'result-views' (resolved to the built
- * dist/index.d.ts) instead of inlining copies. The tsconfig path alias that tests and examples use
- * is switched off for declarations for the same reason.
+ * dist/index.d.ts) instead of inlining copies, then the `result-views` command (package `bin`,
+ * ESM only, no declarations: it is a program, not an entry). The tsconfig path alias that tests
+ * and examples use is switched off for declarations for the same reason.
  */
 export default defineConfig([
   { ...common, name: 'root', entry: { index: 'src/index.ts' }, dts: { compilerOptions: { paths: {} } } },
@@ -28,4 +29,5 @@ export default defineConfig([
     entry: Object.fromEntries(subpathEntries.map((name) => [name, `src/${name}/index.ts`])),
     dts: { compilerOptions: { paths: {} } },
   },
+  { ...common, name: 'cli', entry: { cli: 'src/cli/bin.ts' }, format: ['esm'], dts: false },
 ])

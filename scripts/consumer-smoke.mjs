@@ -1,7 +1,8 @@
 // Consumer smoke test: imports the built package (dist/) by its name, as ESM and as CJS, the way
-// a host would, runs one viewed tool end to end in each, and type-checks a TypeScript consumer
-// against the published .d.ts files. Files go to temp/consumer/ (inside the package, so the name
-// `result-views` resolves through the package's own "exports").
+// a host would, runs one viewed tool end to end in each, type-checks a TypeScript consumer
+// against the published .d.ts files, and runs the built `result-views` command. Files go to
+// temp/consumer/ (inside the package, so the name `result-views` resolves through the package's
+// own "exports").
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
@@ -33,6 +34,9 @@ async function run() {
   assert(mcp.measureCatalog([tool]).mcp_bytes > 0 && typeof mcp.createMcpServer(dispatcher, { name: 'smoke', version: '0.0.0' }).connect === 'function', 'mcp entry')
   assert(Object.keys(ai.toAiSdkTools(dispatcher)).join() === 'demo__read' && typeof ai.isAiSdkToolError === 'function', 'ai entry')
   assert(agents.toAgentsTools(dispatcher).map((t) => t.name).join() === 'demo__read', 'openai-agents entry')
+  const answer = await http.createFetchHandler(dispatcher)(new Request('http://smoke/api/tools/demo__read/invoke', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"input":{"id":"a"}}' }))
+  const body = await answer.json()
+  assert(answer.status === 200 && JSON.stringify(body.result.structured) === '{"id":"a"}' && body.result_view === 'compact' && typeof http.createHttpHandler(dispatcher) === 'function', 'http entry')
   const stores = sqlite.createSqliteApprovalStores({ filename: DB })
   const withStores = rv.createDispatcher({ tools: [tool], approvals: stores })
   const minted = await withStores.approvals.mintApprovalToken({ tool_id: 'demo__read', input: { id: 'a' } })
@@ -50,11 +54,11 @@ async function run() {
 const shared = (kind) => `const KIND = '${kind}'\nconst DB = ${JSON.stringify(`${dir}/approvals-`)} + KIND + '.db'\nconst LOOP_YAML = 'graph:\\n  nodes:\\n    - id: read\\n      class: action\\n      kind: demo__read\\n      params: { id: a }\\n  edges: []\\n'`
 writeFileSync(
   `${dir}/esm.mjs`,
-  body(`import * as rv from 'result-views'\nimport * as testing from 'result-views/testing'\nimport * as loop from 'result-views/loop'\nimport * as mcp from 'result-views/mcp'\nimport * as sqlite from 'result-views/sqlite'\nimport * as postgres from 'result-views/postgres'\nimport * as ai from 'result-views/ai'\nimport * as agents from 'result-views/openai-agents'\n${shared('esm')}`),
+  body(`import * as rv from 'result-views'\nimport * as testing from 'result-views/testing'\nimport * as loop from 'result-views/loop'\nimport * as mcp from 'result-views/mcp'\nimport * as sqlite from 'result-views/sqlite'\nimport * as postgres from 'result-views/postgres'\nimport * as http from 'result-views/http'\nimport * as ai from 'result-views/ai'\nimport * as agents from 'result-views/openai-agents'\n${shared('esm')}`),
 )
 writeFileSync(
   `${dir}/cjs.cjs`,
-  body(`const rv = require('result-views')\nconst testing = require('result-views/testing')\nconst loop = require('result-views/loop')\nconst mcp = require('result-views/mcp')\nconst sqlite = require('result-views/sqlite')\nconst postgres = require('result-views/postgres')\nconst ai = require('result-views/ai')\nconst agents = require('result-views/openai-agents')\n${shared('cjs')}`),
+  body(`const rv = require('result-views')\nconst testing = require('result-views/testing')\nconst loop = require('result-views/loop')\nconst mcp = require('result-views/mcp')\nconst sqlite = require('result-views/sqlite')\nconst postgres = require('result-views/postgres')\nconst http = require('result-views/http')\nconst ai = require('result-views/ai')\nconst agents = require('result-views/openai-agents')\n${shared('cjs')}`),
 )
 writeFileSync(
   `${dir}/consumer.ts`,
@@ -110,3 +114,30 @@ run(process.execPath, ['esm.mjs'])
 run(process.execPath, ['cjs.cjs'])
 run(process.execPath, [`${root}node_modules/typescript/bin/tsc`, '-p', 'tsconfig.json'])
 console.log('consumer smoke (types): ok')
+
+// The built command (package bin) against a catalog module that imports the package by name.
+writeFileSync(
+  `${dir}/catalog.mjs`,
+  `import { createDispatcher, defineTool } from 'result-views'
+const schema = { type: 'object', required: ['id'], properties: { id: { type: 'string' } }, additionalProperties: false }
+export const tools = [defineTool({ id: 'demo__read', description: 'demo', input: schema, output: schema, handler: ({ id }) => ({ id }) })]
+`,
+)
+const bin = JSON.parse(readFileSync(`${root}package.json`, 'utf8')).bin['result-views']
+const cli = (args) => execFileSync(process.execPath, [`${root}${bin}`, ...args], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+const invoked = cli(['tool', 'invoke', 'demo__read', '--input', '{"id":"a"}', '--catalog', './catalog.mjs', '-o', 'json'])
+if (JSON.stringify(JSON.parse(invoked).result.structured) !== '{"id":"a"}') {
+  console.error(`consumer smoke failed: the result-views command printed ${JSON.stringify(invoked)}`)
+  process.exit(1)
+}
+let usage
+try {
+  cli(['tool', 'invoke', 'demo__read', '--inptu', '{}', '--catalog', './catalog.mjs'])
+} catch (error) {
+  usage = error.status
+}
+if (usage !== 2) {
+  console.error(`consumer smoke failed: a usage error exited ${usage}, not 2`)
+  process.exit(1)
+}
+console.log('consumer smoke (bin): ok')

@@ -3,4 +3,4 @@
 // reports, the test aliases and the repository conventions test all read it; package.json
 // `exports` must list the same names (checked by test/repo/conventions.test.ts).
 // Add a new entry here, then to package.json `exports`.
-export const subpathEntries = ['testing', 'loop', 'mcp', 'sqlite', 'postgres', 'ai', 'openai-agents']
+export const subpathEntries = ['testing', 'loop', 'mcp', 'sqlite', 'postgres', 'http', 'ai', 'openai-agents']

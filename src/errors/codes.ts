@@ -25,7 +25,7 @@ export const ToolErrorCodes = {
   approval_invalid: { kind: 'denial' },
   /** An approval store, the prompt callback or the owner check failed or timed out: nothing that needs approval runs. */
   approval_unavailable: { kind: 'failure' },
-  /** No pending approval has the given ID. */
+  /** No pending approval (or, on the HTTP and CLI surfaces, no remembered grant of the workspace) has the given ID. */
   approval_not_found: { kind: 'input' },
   /** A pending approval was shown, resolved or canceled by another profile, or its owner is no longer available. */
   approval_forbidden: { kind: 'denial' },
@@ -37,6 +37,14 @@ export const ToolErrorCodes = {
   loop_contract_stale: { kind: 'failure' },
   /** A Loop node failed outside a tool call: its host action threw, or its call awaits an approval. */
   loop_node_failed: { kind: 'failure' },
+  /** `result-views/http`: a request the routes cannot serve (malformed JSON, a wrong content type, a body over the limit, cut short or too slow, a bad query parameter, an unknown route or method). */
+  http_request_invalid: { kind: 'input' },
+  /** `result-views/http`: the host's `authenticate` callback refused the request (HTTP 401). */
+  http_unauthenticated: { kind: 'denial' },
+  /** `result-views/http`: the handler itself failed (the host's `authenticate` callback threw, hung or answered nonsense; an unexpected exception). */
+  http_handler_failed: { kind: 'failure' },
+  /** The `result-views` command could not reach its target or could not read its answer. */
+  cli_target_unavailable: { kind: 'failure' },
 } as const satisfies Record<string, { kind: ToolErrorKind }>
 
 /** How a code is treated on redacting surfaces. */
@@ -74,6 +82,8 @@ export const UsageErrorCodes = {
   non_json_value: { thrownBy: 'JsonValueError' },
   /** A `result-views/testing` generator got a schema it cannot generate values for (`SchemaArbitraryError`). */
   schema_arbitrary_unsupported: { thrownBy: 'SchemaArbitraryError' },
+  /** `createHttpHandler` or `createFetchHandler` got a dispatcher that is not one or bad options (`HttpOptionsError`). */
+  http_options_invalid: { thrownBy: 'HttpOptionsError' },
 } as const satisfies Record<string, { thrownBy: string }>
 
 /** Every stable misuse code (`keyof typeof UsageErrorCodes`). */
