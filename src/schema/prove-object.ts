@@ -1,5 +1,6 @@
 import { appendPointer } from '../json/pointer.js'
 import type { ObjectShape } from './compact-shape.js'
+import { containObject } from './contain-object.js'
 import { fullPattern, fullProperty, type FullBranch } from './full-facts.js'
 import type { ProofContext } from './proof-context.js'
 
@@ -12,6 +13,7 @@ import type { ProofContext } from './proof-context.js'
  * then covers every full key it matches (full `patternProperties` apply to declared keys too).
  */
 export function proveObject(ctx: ProofContext, object: ObjectShape, branch: FullBranch): void {
+  if (ctx.containment !== undefined) return containObject(ctx, object, branch, ctx.containment)
   for (const property of object.properties) {
     const full = fullProperty(ctx.full, branch, property.key)
     if (!full.declared) {
