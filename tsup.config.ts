@@ -9,6 +9,8 @@ const common: Options = {
   target: 'node20',
   splitting: false,
   treeshake: true,
+  // `import.meta.url` in the CJS build (the token counter resolves its optional peer from it).
+  shims: true,
   // Subpath entries import the root API as 'result-views', so one copy of it exists at run time;
   // vitest is the conformance suite's peer.
   external: ['result-views', 'vitest'],

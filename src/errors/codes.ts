@@ -68,6 +68,10 @@ export const UsageErrorCodes = {
   non_json_value: { thrownBy: 'JsonValueError' },
   /** A `result-views/testing` generator got a schema it cannot generate values for (`SchemaArbitraryError`). */
   schema_arbitrary_unsupported: { thrownBy: 'SchemaArbitraryError' },
+  /** A `result-views/contracts` function (or `assertViewBudget`) got an argument, lock or option it cannot use (`ContractsError`). */
+  contracts_invalid: { thrownBy: 'ContractsError' },
+  /** Tokens had to be counted, no `countTokens` was given and the optional peer `gpt-tokenizer` cannot be loaded (`TokenizerUnavailableError`). */
+  tokenizer_unavailable: { thrownBy: 'TokenizerUnavailableError' },
 } as const satisfies Record<string, { thrownBy: string }>
 
 /** Every stable misuse code (`keyof typeof UsageErrorCodes`). */
