@@ -12,8 +12,11 @@ import { contractLock } from './sources.js'
 
 /** What a command produced: its exit code (0 ok, 1 the check failed, 2 usage) and its output. */
 export interface CommandOutput {
+  /** 0: ok (no drift, lock written, note printed); 1: the check found drift; 2: a usage problem. */
   readonly exitCode: 0 | 1 | 2
+  /** What the command prints on standard output (ends with a newline when not empty). */
   readonly stdout: string
+  /** What it prints on standard error: the reason of an exit 2. */
   readonly stderr: string
 }
 

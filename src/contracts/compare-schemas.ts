@@ -36,6 +36,7 @@ export type ContractReasonCode =
 export interface ContractReason {
   /** `breaking`: the proof found this difference; `unproven`: it could not decide this position. */
   readonly kind: 'breaking' | 'unproven'
+  /** What kind of difference (see {@link ContractReasonCode}). */
   readonly code: ContractReasonCode
   /** What differs, in a sentence that speaks of the old and the new schema. */
   readonly message: string
@@ -49,6 +50,7 @@ export interface ContractReason {
 
 /** The verdict on one changed schema. */
 export interface SchemaVerdict {
+  /** `compatible`, `breaking` (a reason is breaking) or `unproven` (every reason is unproven). */
   readonly verdict: SchemaVerdictKind
   /** Every reason found (empty when compatible), breaking ones first. */
   readonly reasons: readonly ContractReason[]
@@ -79,7 +81,7 @@ const REASONS: Readonly<Record<ViewViolationCode, readonly [output: ContractReas
 const AS_WRITTEN = /"(pattern|format|multipleOf)"|projecting the elements/
 
 /**
- * Compares a changed schema with the one it replaces (`docs/contracts.md` "What is compatible").
+ * Compares a changed schema with the one it replaces (`docs/contracts.md` "What is compatible, and why").
  * The decision is the view proof's machinery read as containment (no projection): sound when it
  * says `compatible`, so `compatible` means every value the direction of `role` requires is
  * accepted; `breaking` means the proof found a difference of a listed kind (a field removed, a

@@ -35,11 +35,15 @@ export interface SchemaComparison {
   readonly schema: ContractSchemaName
   /** The schema of the old contract it is compared with (another one when the tool gained or lost views). */
   readonly compared_with: ContractSchemaName
+  /** `compatible`, `breaking` or `unproven` (see `compareSchemas`). */
   readonly verdict: SchemaVerdictKind
   /** Whether an `unproven` verdict was accepted (`acceptUnproven`). */
   readonly accepted: boolean
+  /** Schema digest of the old schema. */
   readonly before_digest: string
+  /** Schema digest of the new schema. */
   readonly after_digest: string
+  /** Why the schema is breaking or unproven (empty when compatible), breaking reasons first. */
   readonly reasons: readonly ContractReason[]
 }
 
@@ -50,7 +54,9 @@ export interface SchemaComparison {
  */
 export interface BudgetComparison {
   readonly status: 'within' | 'exceeded' | 'added' | 'removed' | 'incomparable'
+  /** The budget the old lock recorded (absent when `added`). */
   readonly before?: ViewBudget
+  /** The budget measured now (absent when `removed`). */
   readonly after?: ViewBudget
   /** What failed or changed, in a sentence (absent when `within`). */
   readonly message?: string
@@ -58,12 +64,15 @@ export interface BudgetComparison {
 
 /** How one tool compares. */
 export interface ToolComparison {
+  /** The tool's ID. */
   readonly tool_id: string
   /** `changed` when a schema, the kind, the origin or the budget (past `within`) differs. */
   readonly status: 'added' | 'removed' | 'unchanged' | 'changed'
   /** Whether this tool's change breaks consumers: removed, a breaking or unaccepted unproven schema, another origin, a budget exceeded. */
   readonly breaking: boolean
+  /** The kind in the old contract (absent when `added`). */
   readonly before_kind?: ContractToolKind
+  /** The kind in the new contract (absent when `removed`). */
   readonly after_kind?: ContractToolKind
   /**
    * The tool gained or lost views, so callers that send no `result_view` now get another record
@@ -74,6 +83,7 @@ export interface ToolComparison {
   readonly origin_changed?: { readonly before: string; readonly after: string }
   /** The changed schemas, each with its verdict. */
   readonly schemas: readonly SchemaComparison[]
+  /** How the compact budgets compare, when either side recorded one. */
   readonly budget?: BudgetComparison
 }
 
@@ -83,13 +93,14 @@ export interface ContractComparison {
   readonly drifted: boolean
   /** True when any tool's change is breaking. */
   readonly breaking: boolean
+  /** How many tools are in each status, and how many are breaking. */
   readonly summary: { readonly added: number; readonly removed: number; readonly changed: number; readonly unchanged: number; readonly breaking: number }
   /** Every tool of either side, sorted by ID. */
   readonly tools: readonly ToolComparison[]
 }
 
 /**
- * Compares two contract sets (`docs/contracts.md` "What is compatible"): each a lock (as
+ * Compares two contract sets (`docs/contracts.md` "What is compatible, and why"): each a lock (as
  * `contractLock` makes it, or as read from a file) or a catalog (tools, descriptors, a dispatcher).
  * Per tool: `added`, `removed`, `unchanged` or `changed`; per changed schema a verdict with reasons
  * at JSON Pointers (see `compareSchemas`): input schemas compared as inputs, view schemas as

@@ -21,9 +21,13 @@ export interface ViewBudget {
   readonly tokenizer: string
   /** How many fixture records were measured. */
   readonly records: number
+  /** UTF-8 bytes of the compact records' canonical JSON, summed. */
   readonly compact_bytes: number
+  /** Tokens of the compact records, summed. */
   readonly compact_tokens: number
+  /** UTF-8 bytes of the full records' canonical JSON, summed. */
   readonly full_bytes: number
+  /** Tokens of the full records, summed. */
   readonly full_tokens: number
 }
 
@@ -43,12 +47,14 @@ interface ToolContractBase {
 /** The contract of a tool with views: both view schemas and their digests. */
 export interface ViewedToolContract extends ToolContractBase {
   readonly kind: 'viewed'
+  /** Each view's schema and schema digest. */
   readonly views: { readonly compact: ViewContract; readonly full: ViewContract }
 }
 
 /** The contract of a single-result tool: its one output schema and digest. */
 export interface SingleToolContract extends ToolContractBase {
   readonly kind: 'single'
+  /** The one output schema and its schema digest. */
   readonly views: { readonly output: ViewContract }
 }
 
@@ -61,8 +67,11 @@ export type ToolContract = ViewedToolContract | SingleToolContract
  * contracts); read it with `parseContractLock`.
  */
 export interface ContractLock {
+  /** Always `result-views/tool-contracts`. */
   readonly format: typeof CONTRACT_LOCK_FORMAT
+  /** The lock format version, 1. */
   readonly version: typeof CONTRACT_LOCK_VERSION
+  /** Tool ID → contract, in sorted order. */
   readonly tools: { readonly [tool_id: string]: ToolContract }
 }
 

@@ -17,9 +17,11 @@ export interface RecordMeasurement {
   readonly index: number
   /** UTF-8 bytes of the compact record's canonical JSON (sorted keys, no whitespace). */
   readonly compact_bytes: number
+  /** Tokens of the compact record's canonical JSON. */
   readonly compact_tokens: number
-  /** UTF-8 bytes of the full record's JSON. */
+  /** UTF-8 bytes of the full record's canonical JSON. */
   readonly full_bytes: number
+  /** Tokens of the full record's canonical JSON. */
   readonly full_tokens: number
   /** `1 - compact_tokens / full_tokens` (0 when the full record has no token). */
   readonly savings_ratio: number
@@ -27,9 +29,13 @@ export interface RecordMeasurement {
 
 /** The totals over every measured record, with the same fields. */
 export interface MeasurementTotal {
+  /** Sum of the records' `compact_bytes`. */
   readonly compact_bytes: number
+  /** Sum of the records' `compact_tokens`. */
   readonly compact_tokens: number
+  /** Sum of the records' `full_bytes`. */
   readonly full_bytes: number
+  /** Sum of the records' `full_tokens`. */
   readonly full_tokens: number
   /** `1 - compact_tokens / full_tokens` over the totals (0 when no full token). */
   readonly savings_ratio: number
@@ -37,10 +43,13 @@ export interface MeasurementTotal {
 
 /** What {@link measureViews} returns. */
 export interface ViewMeasurement {
+  /** The measured tool's ID. */
   readonly tool_id: string
   /** `o200k_base` for the default counter, `custom` for a caller's `countTokens`. */
   readonly tokenizer: string
+  /** One measurement per record, in `records` order. */
   readonly records: readonly RecordMeasurement[]
+  /** The totals over every record. */
   readonly total: MeasurementTotal
 }
 

@@ -11,7 +11,9 @@ export type DefaultChange = 'gained_views' | 'compact_narrowed'
 
 /** One tool in the release note. */
 export interface ReleaseNoteTool {
+  /** The tool's ID. */
   readonly tool_id: string
+  /** Why its default result changed. */
   readonly change: DefaultChange
   /** Fields callers got by default before and now get only with `result_view: "full"` (top-most ones only). */
   readonly moved_to_full: readonly string[]
@@ -23,12 +25,13 @@ export interface ReleaseNoteTool {
 export interface ViewReleaseNote {
   /** Every tool whose default result changed, sorted by ID. */
   readonly tools: readonly ReleaseNoteTool[]
+  /** The note as Markdown: a heading, then one section per tool listing its moved fields. */
   readonly markdown: string
 }
 
 /**
- * The release note of result views (the spec's "Migration": "The release note lists every tool
- * whose default changed and the fields that moved to the full view"): every tool that gained
+ * The release note of result views, which lists every tool whose default result changed and the
+ * fields that moved to the full view: every tool that gained
  * views or whose compact view lost fields the full view still has, with those fields as paths
  * (`session.lineage.permission_policy`, `items[].id`; only the top-most field of a moved subtree).
  * Fields are read from `properties` and `required`, through `$ref`s, unions and array elements.

@@ -10,6 +10,7 @@ import { measureViews } from './measure.js'
 
 /** Anything with a `list()` of descriptors, such as a `createDispatcher` result. */
 export interface DescriptorCatalog {
+  /** The descriptors of every tool, in catalog order. */
   list(): readonly ToolDescriptor[]
 }
 

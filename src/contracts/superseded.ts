@@ -4,8 +4,8 @@ import { ContractsError } from './contracts-error.js'
 import { compareIds, lockOf, type ContractSource } from './sources.js'
 
 /**
- * The superseded schema digest table (`docs/contracts.md` "Superseded digests"; the spec's
- * "Migration"): for every tool that was a single-result tool in `before` and has views in
+ * The superseded schema digest table (`docs/contracts.md` "Superseded digests"; `docs/loops.md`
+ * "Pinning and migration"): for every tool that was a single-result tool in `before` and has views in
  * `after`, its old output's schema digest → its new full view's digest. Pass it to `runLoop` or
  * `migrateRunSnapshot` (`result-views/loop`) as `supersededDigests`, so a run pinned before the
  * tool gained views keeps running on the full record. A tool whose output schema did not change

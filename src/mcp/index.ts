@@ -16,4 +16,5 @@ export { MCP_OUTCOME_META_KEY, toCallToolResult, toMcpTool, toMcpToolList } from
 export type { McpCallToolResult, McpOutcomeMeta, McpTextContent, McpToolListing } from './project.js'
 export { measureCatalog } from './measure.js'
 export type { CatalogSize, MeasureCatalogOptions } from './measure.js'
+export type { CountTokens } from '../tokens/count-tokens.js'
 export { McpOptionsError, isMcpOptionsError } from './mcp-options-error.js'

@@ -27,10 +27,15 @@ export interface ViewBudgetErrorInit {
 export class ViewBudgetError extends Error {
   override readonly name = 'ViewBudgetError'
   readonly code = 'view_budget_exceeded' as const
+  /** The measured tool's ID. */
   readonly toolId: string
+  /** Index of the failing record in the `records` option. */
   readonly recordIndex: number
+  /** Which figure failed. */
   readonly figure: ViewBudgetFigure
+  /** The measured figure. */
   readonly actual: number
+  /** The limit it failed: a maximum for tokens and bytes, a minimum for `savings_ratio`. */
   readonly limit: number
 
   constructor(init: ViewBudgetErrorInit) {
