@@ -56,7 +56,12 @@ function rowsOf(tool: ToolComparison): Row[] {
   for (const schema of tool.schemas) {
     const name = schema.schema === schema.compared_with ? schema.schema : `${schema.schema} (was ${schema.compared_with})`
     const verdict = schema.verdict === 'unproven' ? (schema.accepted ? 'unproven (accepted)' : 'unproven') : schema.verdict
-    if (schema.reasons.length === 0) rows.push({ tool: id, schema: name, verdict, field: '', reason: 'schema changed; every old value is still accepted' })
+    if (schema.reasons.length === 0) {
+      rows.push({
+        tool: id, schema: name, verdict, field: '',
+        reason: schema.schema === 'input' ? 'changed: every input the old schema accepted is still accepted' : "changed: every value of the new schema is one the old schema's readers accept",
+      })
+    }
     for (const reason of schema.reasons) {
       rows.push({
         tool: id, schema: name, verdict: reason.kind === 'unproven' && schema.accepted ? 'unproven (accepted)' : reason.kind,

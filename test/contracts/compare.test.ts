@@ -146,3 +146,18 @@ describe('formatComparisonTable', () => {
     expect(formatComparisonTable(compareContracts(exampleTools(), exampleTools()))).toBe('No contract drifted.\n')
   })
 })
+
+describe('formatComparisonTable rows', () => {
+  it('shows a compatible change, an added tool and a default-view change in words', () => {
+    const output = Type.Object({ id: Type.String() })
+    const wider = defineTool({ id: 'notes__read', description: 'Read a note.', input: Type.Object({ id: Type.String(), v: Type.Optional(Type.Boolean()) }, { additionalProperties: false }), output, handler: () => ({ id: '' }) })
+    const before = [note(output)]
+    const table = formatComparisonTable(compareContracts(before, [wider, note(output, { id: 'notes__list' })]))
+    expect(table).toMatch(/notes__read\s+input\s+compatible\s+changed: every input the old schema accepted is still accepted/)
+    expect(table).toMatch(/notes__list\s+added\s+new single-result tool/)
+    expect(table).toContain('No change is breaking')
+    const gained = formatComparisonTable(compareContracts(preViewTools, exampleTools()))
+    expect(gained).toMatch(/compozy__session_status\s+changed\s+default view changed: the tool gained views/)
+    expect(gained).toMatch(/compozy__session_status\s+compact \(was output\)\s+breaking/)
+  })
+})
