@@ -2,6 +2,7 @@ import { appendPointer } from '../json/pointer.js'
 import type { CompactShape, ObjectShape } from './compact-shape.js'
 import { fullProperty, type FullBranch } from './full-facts.js'
 import type { ContainmentMode, ProofContext } from './proof-context.js'
+import { proveProperty } from './prove-property.js'
 import { isSchemaObject, type SchemaLoc } from './schema-document.js'
 
 /**
@@ -22,16 +23,7 @@ export function containObject(ctx: ProofContext, object: ObjectShape, branch: Fu
   const compactKeys = new Set<string>()
   for (const property of object.properties) {
     compactKeys.add(property.key)
-    const full = fullProperty(ctx.full, branch, property.key)
-    if (!full.declared && mode.declaredInFull) {
-      ctx.report('missing_in_full', property.pointer, full.pointer, `property "${property.key}" is in the compact view but not in the full view`)
-      continue
-    }
-    if (property.required && !branch.required.has(property.key)) {
-      ctx.report('required_optional_in_full', property.pointer, full.pointer,
-        `property "${property.key}" is required in the compact view but optional in the full view`)
-    }
-    ctx.prove(property.shape, full.locs, full.pointer)
+    proveProperty(ctx, property, branch, mode.declaredInFull)
   }
   const additional = mode.ignoreClosed && object.additional?.kind === 'never' ? undefined : object.additional
   const pattern = object.pattern
