@@ -7,8 +7,9 @@ import { describeTypes, OBJECT } from './type-mask.js'
  * The full branch's objects (or arrays, by `atom`) against a compact union, in the containment
  * proof: no value is projected, so it suffices that one compact branch accepts every such value
  * of the full branch (a union accepts what any branch accepts). The branch a required literal tag
- * selects is tried alone; otherwise each branch of that JSON type is tried in turn. When none
- * holds, the violations of the branch the tag selects (or of the first one) are reported.
+ * selects is proven alone (its violations are real: no other branch accepts that tag); otherwise
+ * each branch of that JSON type is tried in turn, and when none holds alone the union is reported
+ * as undecided (`union_tag_ambiguous`), since values may still spread over several branches.
  */
 export function containMembers(ctx: ProofContext, union: UnionShape, branch: FullBranch, atom: number): void {
   const candidates = union.branches.filter((b) => (b.types & atom) !== 0)
@@ -28,7 +29,9 @@ export function containMembers(ctx: ProofContext, union: UnionShape, branch: Ful
   for (const candidate of candidates) {
     if (ctx.attempt(() => ctx.proveValue(candidate, branch, atom))) return
   }
-  ctx.proveValue(candidates[0]!, branch, atom)
+  // The branches together may still accept every value (one branch each): undecided, not a difference.
+  ctx.report('union_tag_ambiguous', union.pointer, branch.pointer,
+    `no single branch of the compact union accepts every ${atom === OBJECT ? 'object' : 'array'} the full view allows here (the proof tries one branch at a time)`)
 }
 
 /**

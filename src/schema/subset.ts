@@ -101,18 +101,19 @@ function pairKey(compactPointer: string, locs: readonly SchemaLoc[]): string {
 }
 
 /**
- * Most trial proofs (`attempt`) one containment proof runs. Untagged unions are proven by trying
- * each compact branch in turn, which multiplies across nested unions; past this budget every
- * further trial fails, and the proof says why (a refusal, so still sound).
+ * Most positions one containment proof visits. Untagged unions are proven by trying each compact
+ * branch in turn, which multiplies across nested unions; past this budget every trial fails, no
+ * further position is proven, and the proof says why at the root (a refusal, so still sound).
  */
-const MAX_CONTAINMENT_ATTEMPTS = 20_000
+const MAX_CONTAINMENT_STEPS = 100_000
+const EXHAUSTED = `the unions here combine into more than ${MAX_CONTAINMENT_STEPS} positions to try; the proof stopped trying branches`
 
 class Prover implements ProofContext {
   readonly full: SchemaDocument
   readonly containment: ContainmentMode | undefined
   #sink = new Map<string, ViewViolation>()
   #trial = 0
-  #attempts = 0
+  #steps = 0
   /** Pairs being proven, with their depth: meeting one again assumes it (coinduction). */
   readonly #stack = new Map<string, number>()
   /** Pairs proven without leaning on an assumption still open: never proven twice. */
@@ -124,11 +125,9 @@ class Prover implements ProofContext {
     this.containment = containment
   }
 
-  /** Reports, once and at the roots, that the containment proof ran out of trial proofs. */
+  /** Reports, once and at the roots, that the containment proof ran out of steps. */
   reportExhausted(): void {
-    if (this.#attempts > MAX_CONTAINMENT_ATTEMPTS) {
-      this.report('unsupported_keyword', '', '', `the unions here combine into more than ${MAX_CONTAINMENT_ATTEMPTS} trial proofs; the proof stopped trying branches`)
-    }
+    if (this.#steps > MAX_CONTAINMENT_STEPS) this.report('unsupported_keyword', '', '', EXHAUSTED)
   }
 
   violations(): ViewViolation[] {
@@ -152,7 +151,7 @@ class Prover implements ProofContext {
   }
 
   attempt(check: () => void): boolean {
-    if (this.containment !== undefined && ++this.#attempts > MAX_CONTAINMENT_ATTEMPTS) return false
+    if (this.#steps > MAX_CONTAINMENT_STEPS) return false
     const sink = this.#sink
     this.#sink = new Map()
     this.#trial++
@@ -174,6 +173,11 @@ class Prover implements ProofContext {
 
   prove(shape: CompactShape, locs: readonly SchemaLoc[], fullPointer: string): void {
     if (shape.kind === 'any' && shape.issues.length === 0) return
+    if (this.containment !== undefined && ++this.#steps > MAX_CONTAINMENT_STEPS) {
+      // Out of budget: fail the trial under way; outside one, reportExhausted refuses the whole.
+      if (this.#trial > 0) this.report('unsupported_keyword', '', '', EXHAUSTED)
+      return
+    }
     const key = pairKey(shape.pointer, locs)
     const open = this.#stack.get(key)
     if (open !== undefined) {

@@ -49,7 +49,28 @@ describe('compareSchemas: outputs (every value the new schema accepts, the old o
   it('proves untagged unions of objects by trying each old branch (containment projects nothing)', () => {
     const old = { anyOf: [closed({ a: str }, { required: ['a'] }), closed({ b: int }, { required: ['b'] })] }
     expect(verdict(old, closed({ b: int, c: str }, { required: ['b'] }), 'output')[0]).toBe('compatible')
-    expect(verdict(old, closed({ c: str }, { required: ['c'] }), 'output')[0]).toBe('breaking')
+    // No branch takes it alone; the proof does not split values across branches, so it cannot call it breaking.
+    expect(verdict(old, closed({ c: str }, { required: ['c'] }), 'output')).toEqual(['unproven', ['union_ambiguous']])
+  })
+
+  it('says unproven, not breaking, when only several untagged branches together could accept the new values', () => {
+    // Each new object fits one old branch or the other, but no single branch takes them all.
+    const old = { anyOf: [closed({ k: { const: 0 }, a: str }, { required: ['k'] }), closed({ k: { const: 1 }, a: str, b: int }, { required: ['k', 'b'] })] }
+    expect(verdict(old, closed({ k: { enum: [0, 1] }, a: str }, { required: ['k'] }), 'output')).toEqual(['unproven', ['union_ambiguous']])
+  })
+
+  it('stops trying branches of nested untagged unions past its budget and says unproven (regression: 3 ** 14 trials)', () => {
+    const defs: Record<string, Schema> = { L0: str }
+    const now: Record<string, Schema> = { L0: str }
+    for (let level = 1; level <= 14; level++) {
+      const v = { $ref: `#/$defs/L${level - 1}` }
+      // Overlapping enums: no tag tells the branches apart, so each one is tried in turn.
+      defs[`L${level}`] = { anyOf: [0, 1, 2].map((i) => obj({ v, k: { enum: [i, 9] } }, { required: ['v', 'k'] })) }
+      now[`L${level}`] = obj({ v, k: { const: 2 } }, { required: ['v', 'k'] })
+    }
+    const result = compareSchemas({ $defs: defs, $ref: '#/$defs/L14' }, { $defs: now, $ref: '#/$defs/L14' }, 'output')
+    expect(result.verdict).toBe('unproven')
+    expect(result.reasons.map((r) => r.message)).toContainEqual(expect.stringMatching(/combine into more than 100000 positions to try/))
   })
 
   it('says unproven, with the reason, where the proof cannot decide: a changed pattern, a keyword it does not read', () => {
