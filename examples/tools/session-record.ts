@@ -46,6 +46,13 @@ import Type, { type Static, type TSchema } from 'typebox'
 /** An RFC 3339 timestamp, e.g. `2026-11-10T14:02:11Z`. */
 export const Timestamp = Type.String({ format: 'date-time' })
 
+/**
+ * The session's lifecycle state. The spec shows `active`; `stopped` is the state of a session
+ * that stopped or failed (`stop_reason`, `failure`). A closed list: consumers branch on it, which
+ * is why adding a value is a breaking change of the output contract (`docs/contracts.md`).
+ */
+export const SessionState = Type.Enum(['active', 'stopped'])
+
 const Count = Type.Integer({ minimum: 0 })
 const Id = Type.String({ minLength: 1 })
 
@@ -199,7 +206,7 @@ function sessionProperties<R extends TSchema, L extends TSchema, I extends TSche
     name: Type.Optional(Type.String()),
     agent_name: Type.String(),
     type: Type.Optional(Type.String()),
-    state: Type.String(),
+    state: SessionState,
     badge: Type.String(),
     board_column: Type.String(),
     workspace_id: Type.Optional(Id),

@@ -1,6 +1,7 @@
 import { Command } from 'commander'
 import packageJson from '../../package.json' with { type: 'json' }
 import { registerApprovalCommands } from './commands/approvals.js'
+import { registerContractsCommands } from './commands/contracts.js'
 import { registerGrantCommands } from './commands/grants.js'
 import { registerToolCommands } from './commands/tool.js'
 import { createContext, type CommandGroup } from './context.js'
@@ -10,7 +11,7 @@ import type { CliIo, ExitCodeValue } from './io.js'
  * The command groups, in help order. Each lives in `commands/<group>.ts` and registers its
  * commands on the program; add a group by adding its file and its entry here.
  */
-export const COMMAND_GROUPS: readonly CommandGroup[] = [registerToolCommands, registerGrantCommands, registerApprovalCommands]
+export const COMMAND_GROUPS: readonly CommandGroup[] = [registerToolCommands, registerGrantCommands, registerApprovalCommands, registerContractsCommands]
 
 /**
  * The `result-views` program for one run: output to `io`, errors thrown (never `process.exit`),

@@ -84,6 +84,10 @@ export const UsageErrorCodes = {
   schema_arbitrary_unsupported: { thrownBy: 'SchemaArbitraryError' },
   /** `createHttpHandler` or `createFetchHandler` got a dispatcher that is not one or bad options (`HttpOptionsError`). */
   http_options_invalid: { thrownBy: 'HttpOptionsError' },
+  /** A `result-views/contracts` function (or `assertViewBudget`) got an argument, lock or option it cannot use (`ContractsError`). */
+  contracts_invalid: { thrownBy: 'ContractsError' },
+  /** Tokens had to be counted, no `countTokens` was given and the optional peer `gpt-tokenizer` cannot be loaded (`TokenizerUnavailableError`). */
+  tokenizer_unavailable: { thrownBy: 'TokenizerUnavailableError' },
 } as const satisfies Record<string, { thrownBy: string }>
 
 /** Every stable misuse code (`keyof typeof UsageErrorCodes`). */
