@@ -11,29 +11,44 @@ export const MAX_JSON_DEPTH = 5_000
 const isWellFormed = (s: string): boolean =>
   (s as string & { isWellFormed(): boolean }).isWellFormed()
 
+/** How strict a plain-JSON check or copy is about string contents. */
+export interface PlainJsonOptions {
+  /**
+   * `true` (the default): strings and keys must be well-formed UTF-16 (a lone surrogate is
+   * refused with `lone_surrogate`), as canonical JSON and digests need. `false`: strings are taken
+   * as they are, as results are (docs/views.md, "What the caller receives").
+   */
+  readonly wellFormedStrings?: boolean
+}
+
+/** The check results get: plain JSON whose strings are taken as they are (docs/views.md, "What the caller receives"). */
+export const RESULT_JSON: PlainJsonOptions = Object.freeze({ wellFormedStrings: false })
+
 /**
  * Checks that `value` is plain JSON: plain objects (prototype `Object.prototype` or `null`),
  * dense arrays, well-formed strings, finite numbers, booleans and `null`, with no cycles and no
  * deeper than {@link MAX_JSON_DEPTH} (docs/views.md, "Digests"). Symbol-keyed
  * properties are not JSON data: like `JSON.stringify`, the check and the canonical form ignore them.
  *
+ * @param options - `wellFormedStrings: false` accepts strings and keys holding lone surrogates.
  * @throws JsonValueError (`code: 'non_json_value'`) naming the JSON Pointer of the first offending
  *   value: `undefined`, functions, symbols, BigInt, NaN/±Infinity, lone surrogates (in strings or
  *   keys), cycles, objects with `toJSON`, Dates, Maps, Sets, boxed primitives, class instances,
  *   sparse arrays.
  */
-export function assertPlainJson(value: unknown): asserts value is JsonValue {
+export function assertPlainJson(value: unknown, options?: PlainJsonOptions): asserts value is JsonValue {
   // The common case (plain JSON, not very deep) is answered by an allocation-free recursive walk;
   // anything it does not accept (a bad value, a cycle, or depth past FAST_DEPTH) is walked again by
   // the precise iterative check, which names the JSON Pointer or accepts a deep but valid value.
-  if (isPlainFastGuarded(value)) return
-  assertPlainJsonPrecisely(value)
+  const strings = options?.wellFormedStrings !== false
+  if (isPlainFastGuarded(value, strings)) return
+  assertPlainJsonPrecisely(value, strings)
 }
 
 /** The fast walk; a getter or Proxy trap that throws only sends the value to the precise walk. */
-function isPlainFastGuarded(value: unknown): boolean {
+function isPlainFastGuarded(value: unknown, strings: boolean): boolean {
   try {
-    return isPlainFast(value, 0)
+    return isPlainFast(value, 0, strings)
   } catch {
     return false
   }
@@ -42,10 +57,10 @@ function isPlainFastGuarded(value: unknown): boolean {
 /** Deepest nesting the fast walk follows before it hands over to the precise, iterative one. */
 const FAST_DEPTH = 512
 
-function isPlainFast(value: unknown, depth: number): boolean {
+function isPlainFast(value: unknown, depth: number, strings: boolean): boolean {
   switch (typeof value) {
     case 'string':
-      return isWellFormed(value)
+      return !strings || isWellFormed(value)
     case 'number':
       return Number.isFinite(value)
     case 'boolean':
@@ -59,7 +74,7 @@ function isPlainFast(value: unknown, depth: number): boolean {
   if (depth >= FAST_DEPTH) return false
   if (Array.isArray(value)) {
     if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return false
-    for (let i = 0; i < value.length; i++) if (!(i in value) || !isPlainFast(value[i], depth + 1)) return false
+    for (let i = 0; i < value.length; i++) if (!(i in value) || !isPlainFast(value[i], depth + 1, strings)) return false
     return true
   }
   const proto = Object.getPrototypeOf(value)
@@ -69,13 +84,13 @@ function isPlainFast(value: unknown, depth: number): boolean {
   const keys = Object.keys(record)
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i]!
-    if (!isWellFormed(key) || !isPlainFast(record[key], depth + 1)) return false
+    if ((strings && !isWellFormed(key)) || !isPlainFast(record[key], depth + 1, strings)) return false
   }
   return true
 }
 
 /** The precise check: iterative (deep values never exhaust the stack), names the failing pointer. */
-function assertPlainJsonPrecisely(value: unknown): void {
+function assertPlainJsonPrecisely(value: unknown, strings: boolean): void {
   // Iterative depth-first walk: deep values never exhaust the call stack, and a pointer string is
   // built only for the value that fails.
   const ancestors = new Set<object>()
@@ -83,7 +98,7 @@ function assertPlainJsonPrecisely(value: unknown): void {
   let token: string | number | undefined
   let current: unknown = value
   for (;;) {
-    const entered = checkScalar(current, frames, token)
+    const entered = checkScalar(current, frames, token, strings)
     if (entered !== undefined) {
       if (frames.length >= MAX_JSON_DEPTH) throw fail('too_deep', frames, token, `nested deeper than ${MAX_JSON_DEPTH}`)
       if (ancestors.has(entered)) throw fail('cycle', frames, token, 'a cycle back to an enclosing value')
@@ -108,7 +123,7 @@ function assertPlainJsonPrecisely(value: unknown): void {
     } else {
       const key = keys[index]!
       token = key
-      if (!isWellFormed(key)) throw fail('lone_surrogate', frames, key, 'key holds a lone surrogate')
+      if (strings && !isWellFormed(key)) throw fail('lone_surrogate', frames, key, 'key holds a lone surrogate')
       current = readable(() => (container as Record<string, unknown>)[key], frames, key)
     }
   }
@@ -150,10 +165,10 @@ function fail(problem: JsonValueProblem, frames: readonly Frame[], token: string
 }
 
 /** Checks a scalar; returns the value when it is an object or array to descend into. */
-function checkScalar(value: unknown, frames: readonly Frame[], token: string | number | undefined): object | undefined {
+function checkScalar(value: unknown, frames: readonly Frame[], token: string | number | undefined, strings: boolean): object | undefined {
   switch (typeof value) {
     case 'string':
-      if (!isWellFormed(value)) throw fail('lone_surrogate', frames, token, 'string holds a lone surrogate')
+      if (strings && !isWellFormed(value)) throw fail('lone_surrogate', frames, token, 'string holds a lone surrogate')
       return undefined
     case 'number':
       if (!Number.isFinite(value)) throw fail('non_finite_number', frames, token, `${value} is not a finite number`)
@@ -216,7 +231,7 @@ function written<T>(value: unknown, skipRootKey: string | undefined, finish: (wr
   return withCanonicalWriter((writer) => {
     if (writer.write(value, MAX_JSON_DEPTH, skipRootKey)) return finish(writer)
     // Refused: name the problem and its pointer.
-    assertPlainJsonPrecisely(value)
+    assertPlainJsonPrecisely(value, true)
     throw new JsonValueError('unreadable', '', 'the value changed or could not be read while it was written')
   })
 }

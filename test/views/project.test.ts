@@ -177,6 +177,28 @@ describe('compileProjector: hostile keys', () => {
     }
   })
 
+  it('does not read ordinary declared keys or a union tag through a polluted Object.prototype', () => {
+    const Tagged = Type.Union([Type.Object({ kind: Type.Literal('a'), x: Type.String() }), Type.Object({ kind: Type.Literal('b'), y: Type.String() })])
+    const compact = json(Type.Object({ id: Type.Optional(Type.String()), tag: Type.String(), items: Type.Array(Tagged) }))
+    const project = compileProjector(compact)
+    const polluted = Object.prototype as unknown as Record<string, unknown>
+    try {
+      polluted.id = 'from the prototype'
+      polluted.kind = 'a'
+      polluted.x = 'leaked'
+      // An inherited `id` stays absent; an item whose tag is inherited projects to `{}`.
+      expect(project({ tag: 't', items: [{ kind: 'b', y: 'own' }] })).toStrictEqual({ tag: 't', items: [{ kind: 'b', y: 'own' }] })
+      expect(project({ tag: 't', items: [{ x: 'own' }] })).toStrictEqual({ tag: 't', items: [{}] })
+      // The same where the branch is read by the general code (it declares a key Object.prototype has).
+      const Odd = Type.Union([Type.Object({ kind: Type.Literal('a'), x: Type.String(), toString: Type.Optional(Type.String()) }), Type.Object({ kind: Type.Literal('b') })])
+      expect(compileProjector(json(Type.Object({ items: Type.Array(Odd) })))({ items: [{ x: 'own' }] })).toStrictEqual({ items: [{}] })
+    } finally {
+      delete polluted.id
+      delete polluted.kind
+      delete polluted.x
+    }
+  })
+
   it('copies hostile keys inside unconstrained positions as data', () => {
     const out = compileProjector(json(Type.Object({ meta: Type.Unknown() })))({ meta: hostile() }) as { meta: Record<string, unknown> }
     expect(Object.getPrototypeOf(out.meta)).toBe(Object.prototype)
