@@ -3,6 +3,7 @@ import { assertPlainJson, RESULT_JSON } from '../json/canonical.js'
 import { isJsonValueError } from '../json/json-value-error.js'
 import { ownJsonCopy } from '../json/own-copy.js'
 import type { Tool } from '../tool/types.js'
+import { recordCopyFor } from '../views/record-copy.js'
 import type { Call } from './call.js'
 import { outputInvalid, schemaCompileFailed } from './errors.js'
 import type { ToolResult } from './types.js'
@@ -51,8 +52,9 @@ export function resultOf(call: Call, record: unknown): ToolResult | ToolError {
   }
   let copy: unknown
   try {
-    // Copied before validation: what was validated is exactly what the caller receives.
-    copy = ownJsonCopy(record, RESULT_JSON)
+    // Copied before validation: what was validated is exactly what the caller receives. The copy
+    // is compiled from the schema (the same value as ownJsonCopy(record, RESULT_JSON)).
+    copy = recordCopyFor(fullSchemaOf(tool))(record)
   } catch (error) {
     return notPlainJson(tool, record, error)
   }
