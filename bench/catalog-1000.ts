@@ -4,13 +4,14 @@
  * `createDispatcher` + `list()`. Then resident memory and heap after a full GC, and the first
  * `invoke` of one tool (validators and projector are compiled lazily, on that call) and the
  * second. Prints one JSON line; bench/index.ts runs it as a child process (with `--expose-gc`)
- * so the memory is this catalog's, not the other benchmarks'.
+ * so the memory is this catalog's, not the other benchmarks', and sends on stdin a valid full
+ * record for the first tool's handler (bench/fixtures/catalog-record.ts; generating it here would
+ * load fast-check into the measured process).
  *
- *     node --expose-gc --import tsx bench/catalog-1000.ts
+ *     node --expose-gc --import tsx bench/catalog-1000.ts < record.json
  */
-import fc from 'fast-check'
-import { createDispatcher, defineTool, type JsonSchema, type Tool } from 'result-views'
-import { jsonSchemaArbitrary } from 'result-views/testing'
+import { readFileSync } from 'node:fs'
+import { createDispatcher, defineTool, type Tool } from 'result-views'
 import { realisticCatalog } from './fixtures/realistic-catalog.js'
 
 const gc = (globalThis as { gc?: () => void }).gc
@@ -21,7 +22,7 @@ const ms = (value: number): number => Math.round(value * 100) / 100
 // Built before the timed region: the schemas, and a valid full record for the first tool's handler.
 const definitions = realisticCatalog()
 const first = definitions[0]!
-const [record] = fc.sample(jsonSchemaArbitrary((first.output as { full: JsonSchema }).full, { maxArrayLength: 3 }), { numRuns: 1, seed: 12 })
+const record: unknown = JSON.parse(readFileSync(0, 'utf8'))
 definitions[0] = { ...first, handler: () => record } as typeof first
 const input = { [Object.keys((first.input as { properties: object }).properties)[0]!]: 'id-1' }
 gc()
@@ -55,6 +56,7 @@ console.log(
     catalog_1000_list_ms: ms(listed - created),
     catalog_1000_rss_mb: mb(after.rss),
     catalog_1000_heap_mb: mb(after.heapUsed),
+    catalog_1000_baseline_rss_mb: mb(before.rss),
     catalog_1000_rss_growth_mb: mb(after.rss - before.rss),
     catalog_1000_heap_growth_mb: mb(after.heapUsed - before.heapUsed),
     first_invoke_ms: ms(t1 - t0),

@@ -9,6 +9,7 @@
 import { execFileSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { catalogSizeBench } from './catalog-size.js'
+import { firstToolRecord } from './fixtures/catalog-record.js'
 import { formatTable } from './harness.js'
 import { hotPathsBench } from './hot-paths.js'
 import { mcpBench } from './mcp.js'
@@ -21,8 +22,9 @@ Object.assign(figures, await mcpBench(quick))
 // The catalog runs in fresh processes (so its memory is its own); its figures are the medians of three.
 const catalogScript = fileURLToPath(new URL('./catalog-1000.ts', import.meta.url))
 const catalogRuns: Record<string, number>[] = []
+const record = JSON.stringify(firstToolRecord())
 for (let i = 0; i < (quick ? 1 : 3); i++) {
-  const out = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', catalogScript], { encoding: 'utf8' })
+  const out = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', catalogScript], { encoding: 'utf8', input: record })
   catalogRuns.push(JSON.parse(out.trim().split('\n').at(-1)!) as Record<string, number>)
 }
 const catalog: Record<string, number> = {}
