@@ -24,8 +24,8 @@ export type TypedProjector = (full: unknown) => unknown
 /** What generated code throws to hand a record back to the general projector. */
 const HAND_BACK: unique symbol = Symbol('project generally')
 
-/** Most objects inlined into one generated function; past it, a position gets a function of its own. */
-const MAX_INLINED_OBJECTS = 48
+/** Most shapes inlined into one generated function; past it, a position gets a function of its own. */
+const MAX_INLINED_SHAPES = 64
 /** Deepest nesting inlined into one generated function. */
 const MAX_INLINE_DEPTH = 12
 
@@ -67,7 +67,7 @@ class Emitter {
   readonly #functions = new Map<CompactShape, string>()
   readonly #functionCode: string[] = []
   #names = 0
-  /** Objects inlined into the function being written. */
+  /** Shapes inlined into the function being written. */
   #inlined = 0
 
   constructor(readonly plans: PlanCompiler) {}
@@ -124,11 +124,12 @@ class Emitter {
           `else if (typeof ${src} === "string" || typeof ${src} === "boolean" || (typeof ${src} === "number" && ${src} - ${src} === 0)) ${dst} = ${src};\nelse throw X;`
       case 'never':
         return `${dst} = ${this.#general(shape)}(${src});`
-      case 'value':
-        return this.#valueShape(shape, src, dst, inline)
-      case 'union':
-        return this.#union(shape, src, dst, inline)
     }
+    // A shape met again on the way down (a recursive schema), or past the size bounds, gets a function of its own.
+    if (inline.path.has(shape) || inline.depth >= MAX_INLINE_DEPTH || this.#inlined >= MAX_INLINED_SHAPES) return `${dst} = ${this.#outOfLine(shape)}(${src});`
+    this.#inlined++
+    const inner: Inline = { path: new Set(inline.path).add(shape), depth: inline.depth + 1 }
+    return shape.kind === 'value' ? this.#valueShape(shape, src, dst, inner) : this.#union(shape, src, dst, inner)
   }
 
   /** The scalar tests of a type mask, each copying the value as it is; `else` hands back. */
@@ -154,12 +155,7 @@ class Emitter {
   #objectPart(shape: ValueShape, src: string, dst: string, inline: Inline): string {
     if (shape.object === 'opaque') return `${dst} = ${this.#generalPart(shape, 'objects')}(${src});`
     if (!typable(shape.object)) return `${dst} = ${this.#generalPart(shape, 'objects')}(${src});`
-    if (inline.path.has(shape) || inline.depth >= MAX_INLINE_DEPTH || this.#inlined >= MAX_INLINED_OBJECTS) {
-      return `${dst} = ${this.#outOfLine(shape)}(${src});`
-    }
-    this.#inlined++
-    const inner: Inline = { path: new Set(inline.path).add(shape), depth: inline.depth + 1 }
-    return this.#object(shape.object, src, dst, inner)
+    return this.#object(shape.object, src, dst, inline)
   }
 
   #arrayPart(shape: ValueShape, src: string, dst: string, inline: Inline): string {

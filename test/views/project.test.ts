@@ -112,6 +112,26 @@ describe('compileProjector', () => {
     })
   })
 
+  it('follows recursive arrays ($ref through items) as deep as the value goes', () => {
+    const compact: JsonSchema = { $defs: { T: { type: 'array', items: { $ref: '#/$defs/T' } } }, $ref: '#/$defs/T' }
+    expect(project(compact, [[[], [[]]], []])).toStrictEqual([[[], [[]]], []])
+  })
+
+  it('projects schemas past what one generated function inlines (wide and deep), as a loop would', () => {
+    const wide = Type.Object(Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`k${i}`, Type.Object({ v: Type.Integer(), drop: Type.Optional(Type.String()) }, { additionalProperties: false })])))
+    const wideRecord = Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`k${i}`, { v: i, extra: 'x' }]))
+    expect(project(Type.Object({ w: Type.Array(wide) }), { w: [wideRecord] })).toStrictEqual({ w: [Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`k${i}`, { v: i }]))] })
+    let deep: JsonSchema = { type: 'object', properties: { leaf: { type: 'string' } }, required: ['leaf'] }
+    let record: Record<string, unknown> = { leaf: 'x', extra: 1 }
+    let expected: Record<string, unknown> = { leaf: 'x' }
+    for (let i = 0; i < 40; i++) {
+      deep = { type: 'object', properties: { d: deep, n: { type: 'integer' } }, required: ['d'] }
+      record = { d: record, n: i, extra: i }
+      expected = { d: expected, n: i }
+    }
+    expect(project(deep, record)).toStrictEqual(expected)
+  })
+
   it('deep-copies unconstrained positions and opaque objects', () => {
     const compact = Type.Object({ meta: Type.Unknown(), opaque: Type.Object({}, { additionalProperties: true }), whole: { type: 'object' } })
     const record = { meta: { a: [1, { b: 2 }] }, opaque: { x: 1 }, whole: { y: { z: 1 } } }
