@@ -24,7 +24,7 @@ export type TypedProjector = (full: unknown) => unknown
 /** What generated code throws to hand a record back to the general projector. */
 const HAND_BACK: unique symbol = Symbol('project generally')
 
-/** Most shapes inlined into one generated function; past it, a position gets a function of its own. */
+/** Most object, array and union shapes inlined into one generated function; past it, a position gets a function of its own. */
 const MAX_INLINED_SHAPES = 64
 /** Deepest nesting inlined into one generated function. */
 const MAX_INLINE_DEPTH = 12
@@ -67,7 +67,7 @@ class Emitter {
   readonly #functions = new Map<CompactShape, string>()
   readonly #functionCode: string[] = []
   #names = 0
-  /** Shapes inlined into the function being written. */
+  /** Object, array and union shapes inlined into the function being written. */
   #inlined = 0
 
   constructor(readonly plans: PlanCompiler) {}
@@ -126,8 +126,9 @@ class Emitter {
         return `${dst} = ${this.#general(shape)}(${src});`
     }
     // A shape met again on the way down (a recursive schema), or past the size bounds, gets a function of its own.
-    if (inline.path.has(shape) || inline.depth >= MAX_INLINE_DEPTH || this.#inlined >= MAX_INLINED_SHAPES) return `${dst} = ${this.#outOfLine(shape)}(${src});`
-    this.#inlined++
+    const structured = shape.kind === 'union' || (shape.types & (OBJECT | ARRAY)) !== 0
+    if (structured && (inline.path.has(shape) || inline.depth >= MAX_INLINE_DEPTH || this.#inlined >= MAX_INLINED_SHAPES)) return `${dst} = ${this.#outOfLine(shape)}(${src});`
+    if (structured) this.#inlined++
     const inner: Inline = { path: new Set(inline.path).add(shape), depth: inline.depth + 1 }
     return shape.kind === 'value' ? this.#valueShape(shape, src, dst, inner) : this.#union(shape, src, dst, inner)
   }
