@@ -3,6 +3,7 @@ import Type from 'typebox'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createDispatcher, defineTool, type Dispatcher, type InvokeOutcome, type JsonSchema } from 'result-views'
 import { jsonSchemaArbitrary } from 'result-views/testing'
+import { layout, RECORD_OPTIONS, satisfiable, withTag } from '../support/value-layout.js'
 
 /**
  * A full call copies the handler's record with a copy compiled from the full schema. It must
@@ -36,11 +37,6 @@ const schemaArb: fc.Arbitrary<JsonSchema> = fc.letrec<{ node: JsonSchema; object
     }),
 })).object
 
-/** An object schema with a required literal `kind` tag. */
-function withTag(object: JsonSchema, tag: unknown): JsonSchema {
-  const o = object as { properties: Record<string, JsonSchema>; required: string[] }
-  return { ...o, properties: { kind: { const: tag }, ...o.properties }, required: ['kind', ...o.required] }
-}
 
 const compactOf = { type: 'object', properties: {} } as JsonSchema
 
@@ -52,17 +48,12 @@ function bothCopies(full: JsonSchema, record: () => unknown): { compiled: Dispat
   return { compiled, generic }
 }
 
+
 /** The outcome as plain data: the result's layout (key order included), or the error's code, reason and details. */
 function view(outcome: InvokeOutcome): unknown {
   if (outcome.status === 'ok') return { layout: layout(outcome.result.structured), preview: outcome.result.preview }
   if (outcome.status === 'error') return { code: outcome.error.code, reason: outcome.error.reason, details: outcome.error.details }
   return outcome.status
-}
-
-function layout(value: unknown): unknown {
-  if (typeof value !== 'object' || value === null) return value
-  const proto = Object.getPrototypeOf(value)
-  return { proto: proto === Object.prototype ? 'object' : proto === Array.prototype ? 'array' : 'other', entries: Object.keys(value).map((k) => [k, layout((value as Record<string, unknown>)[k])]) }
 }
 
 /** Variants of a record: as generated, keys of every object reversed, and one value replaced by something odd. */
@@ -119,7 +110,7 @@ describe('the compiled full-record copy', () => {
   it('copies exactly as the generic copy, valid records and odd ones alike', async () => {
     const cases = schemaArb
       .filter((schema) => satisfiable(schema))
-      .chain((schema) => fc.tuple(fc.constant(schema), jsonSchemaArbitrary(schema, { maxDepth: 3, maxArrayLength: 3 })))
+      .chain((schema) => fc.tuple(fc.constant(schema), jsonSchemaArbitrary(schema, RECORD_OPTIONS)))
     const odd = fc.constantFrom<unknown>(undefined, NaN, -0, 'a\ud800', [1, , 3], new Date(0), new Instance(), Object.create(null), { toJSON: () => 1 }, () => 1)
     await fc.assert(
       fc.asyncProperty(cases, odd, fc.nat(), async ([schema, generated], value, at) => {
@@ -147,11 +138,3 @@ describe('the compiled full-record copy', () => {
   })
 })
 
-function satisfiable(schema: JsonSchema): boolean {
-  try {
-    fc.sample(jsonSchemaArbitrary(schema, { maxDepth: 3, maxArrayLength: 3 }), { numRuns: 1, seed: 1 })
-    return true
-  } catch {
-    return false
-  }
-}

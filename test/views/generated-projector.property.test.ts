@@ -2,6 +2,7 @@ import fc from 'fast-check'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { canonicalJson, compileProjector, isJsonValueError, type JsonSchema, type Projector } from 'result-views'
 import { jsonSchemaArbitrary } from 'result-views/testing'
+import { layout, RECORD_OPTIONS, satisfiable, withTag } from '../support/value-layout.js'
 
 /**
  * The typed projector (one function generated per compact schema, handing odd records back) and
@@ -55,11 +56,6 @@ const schemaArb: fc.Arbitrary<JsonSchema> = fc.letrec<{ node: JsonSchema; object
     }),
 })).object
 
-/** An object schema with a required literal `kind` tag. */
-function withTag(object: JsonSchema, tag: unknown): JsonSchema {
-  const o = object as { properties: Record<string, JsonSchema>; required: string[] }
-  return { ...o, properties: { ...o.properties, kind: { const: tag } }, required: [...o.required, 'kind'] }
-}
 
 /** Records: nested objects with the schema keys and others, scalars (lone surrogates included), arrays, tags, null and undefined. */
 const recordArb: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((tie) => ({
@@ -120,7 +116,7 @@ describe('generated projector', () => {
     // to the general projector at that point. Both must match the loop.
     const cases = schemaArb
       .filter((schema) => satisfiable(schema))
-      .chain((schema) => fc.tuple(fc.constant(schema), fc.array(jsonSchemaArbitrary(schema, { maxDepth: 3, maxArrayLength: 3 }), { minLength: 1, maxLength: 3 })))
+      .chain((schema) => fc.tuple(fc.constant(schema), fc.array(jsonSchemaArbitrary(schema, RECORD_OPTIONS), { minLength: 1, maxLength: 3 })))
     fc.assert(
       fc.property(cases, fc.constantFrom<unknown>(undefined, NaN, 'odd', 7, null, [], {}, new Date(0)), fc.nat(), ([schema, records], odd, at) => {
         const { generated, looped } = bothVariants(schema)
@@ -190,15 +186,6 @@ describe('generated projector', () => {
   })
 })
 
-/** Whether the schema has valid values the arbitrary can generate. */
-function satisfiable(schema: JsonSchema): boolean {
-  try {
-    fc.sample(jsonSchemaArbitrary(schema, { maxDepth: 3, maxArrayLength: 3 }), { numRuns: 1, seed: 1 })
-    return true
-  } catch {
-    return false
-  }
-}
 
 /** A deep copy of `record` with one of its values (the `at`-th in walk order, modulo their count) replaced by `odd`. */
 function plant(record: unknown, odd: unknown, at: number): unknown {
@@ -229,18 +216,6 @@ function wellFormed(value: unknown): unknown {
   return out
 }
 
-/**
- * A value as plain data that `toEqual` compares exactly: each object or array as its prototype
- * and its own entries in enumeration order (so `__proto__` and `constructor` keys are data too).
- */
-function layout(value: unknown): unknown {
-  if (typeof value !== 'object' || value === null) return value === undefined ? { undefined: true } : value
-  const proto = Object.getPrototypeOf(value)
-  return {
-    proto: proto === Object.prototype ? 'object' : proto === Array.prototype ? 'array' : 'other',
-    entries: Object.keys(value).map((key) => [key, layout((value as Record<string, unknown>)[key])]),
-  }
-}
 
 /** Every key path of a value, in enumeration order. */
 function keyOrder(value: unknown, prefix = ''): string[] {
