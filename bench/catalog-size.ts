@@ -14,6 +14,7 @@ import { describeTool, type ViewedTool } from 'result-views'
 import { measureCatalog } from 'result-views/mcp'
 import { sessionFixtures, spawnFixtures } from '../examples/fixtures/sessions.js'
 import { sessionSpawnTool, sessionStatusTool } from '../examples/tools/catalog.js'
+import { formatTable } from './harness.js'
 import { syntheticCatalog } from './synthetic-catalog.js'
 
 /** The spec's measurements, printed for reference only (its catalog is not this one). */
@@ -94,14 +95,8 @@ export async function catalogSizeBench(): Promise<Record<string, number>> {
   }
 }
 
-/** A plain-text table: first column left-aligned, the others right-aligned. */
-function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  const all = [header, ...rows]
-  const widths = header.map((_, i) => Math.max(...all.map((row) => row[i]!.length)))
-  const line = (row: readonly string[]): string =>
-    '  ' + row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ')
-  return [line(header), '  ' + widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n')
-}
+/** A plain-text table without a title. */
+const table = (header: readonly string[], rows: readonly (readonly string[])[]): string => formatTable('', header, rows).slice(1)
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
   await catalogSizeBench()

@@ -198,8 +198,16 @@ export const PendingInteraction = viewPair(
   { options: Type.Optional(Type.Array(InteractionOption)) },
 )
 
-/** The session properties of one view, given that view's nested records. */
-function sessionProperties<R extends TSchema, L extends TSchema, I extends TSchema>(parts: { runtime: R; lineage: L; pendingInteraction: I }) {
+/**
+ * The session properties of one view, given that view's nested records (the pull request is
+ * {@link PullRequest} in both views unless a part is given).
+ */
+export function sessionProperties<R extends TSchema, L extends TSchema, I extends TSchema, P extends TSchema = typeof PullRequest>(parts: {
+  runtime: R
+  lineage: L
+  pendingInteraction: I
+  pullRequest?: P
+}) {
   return {
     id: Id,
     profile_id: Type.Optional(Id),
@@ -229,7 +237,7 @@ function sessionProperties<R extends TSchema, L extends TSchema, I extends TSche
     permission_mode_degraded: Type.Optional(Type.Boolean()),
     attention_dismissible: Type.Optional(Type.Boolean()),
     /** Always present; `null` when no pull request is associated. */
-    pull_request: Type.Union([PullRequest, Type.Null()]),
+    pull_request: Type.Union([(parts.pullRequest ?? PullRequest) as P, Type.Null()]),
     queue: Type.Optional(QueueSummary),
     children: Type.Optional(ChildrenSummary),
     subagent_summary: Type.Optional(SubagentSummary),

@@ -1,8 +1,6 @@
-import { assertPlainJson, canonicalJsonOfChecked, type JsonValue } from '../json/canonical.js'
-import { withoutKey } from '../json/without-key.js'
+import { canonicalSha256Hex } from '../json/canonical.js'
 import type { ToolOrigin } from '../tool/origin.js'
 import { RESULT_VIEW_KEY } from '../views/view.js'
-import { sha256Hex } from './schema-digest.js'
 
 /** Options of {@link inputDigest}. */
 export interface InputDigestOptions {
@@ -15,9 +13,9 @@ export interface InputDigestOptions {
 }
 
 /**
- * Input digest (DESIGN.md glossary; spec 000 "Approvals", spec 001 "Remembered native-tool
- * decisions"): `"sha256:"` + lowercase hex SHA-256 of the canonical JSON (RFC 8785) of a tool
- * input, with the top-level `result_view` removed for native tools. The same input with or without
+ * Input digest (docs/views.md, "Digests"; docs/approvals.md): `"sha256:"` + lowercase hex SHA-256
+ * of the canonical JSON (RFC 8785) of a tool input, with the top-level `result_view` removed for
+ * native tools. The same input with or without
  * `result_view`, and with keys in any order, has one digest. Nested `result_view` keys are kept.
  *
  * @param input - the tool input, a plain JSON object (or any plain JSON value).
@@ -30,14 +28,6 @@ export function inputDigest(input: unknown, options: InputDigestOptions = {}): s
   if (origin !== 'native' && origin !== 'extension' && origin !== 'mcp') {
     throw Object.assign(new TypeError(`inputDigest: origin must be "native", "extension" or "mcp", got ${JSON.stringify(origin)}`), { code: 'ERR_INVALID_ARG_VALUE' })
   }
-  assertPlainJson(input)
-  const hashed =
-    origin === 'native' && isObject(input) && Object.prototype.hasOwnProperty.call(input, RESULT_VIEW_KEY)
-      ? withoutKey(input, RESULT_VIEW_KEY)
-      : input
-  return 'sha256:' + sha256Hex(canonicalJsonOfChecked(hashed))
-}
-
-function isObject(value: JsonValue): value is { [key: string]: JsonValue } {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
+  // One walk checks the input (result_view included) and writes its canonical form.
+  return 'sha256:' + canonicalSha256Hex(input, origin === 'native' ? RESULT_VIEW_KEY : undefined)
 }

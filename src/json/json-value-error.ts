@@ -19,7 +19,7 @@ export type JsonValueProblem =
 
 /**
  * Thrown by `canonicalJson`, `schemaDigest` and `inputDigest` for a value that is not plain JSON
- * (DESIGN.md glossary, "canonical JSON"): never silently coerced. `pointer` is the JSON Pointer
+ * (docs/views.md, "Digests"): never silently coerced. `pointer` is the JSON Pointer
  * (RFC 6901) of the offending value inside the argument; `code` is always `'non_json_value'`.
  */
 export class JsonValueError extends Error {

@@ -141,6 +141,19 @@ export function actionOutputInvalid(nodeId: string, kind: string, error: JsonVal
   })
 }
 
+/**
+ * `loop_node_failed` / `params_not_json`: the node's params reference a value that is not plain
+ * JSON (a tool result may hold strings with lone surrogates; an input may not).
+ */
+export function paramsNotJson(nodeId: string, error: JsonValueError): ToolError {
+  return new ToolError({
+    code: 'loop_node_failed',
+    reason: 'params_not_json',
+    message: `node "${nodeId}" params reference a value that is not plain JSON at "${error.pointer}" (${error.problem})`,
+    details: { node_id: nodeId, pointer: error.pointer, problem: error.problem },
+  })
+}
+
 /** `loop_node_failed` / `approval_pending`: the node's tool call waits on an approval. */
 export function approvalPending(nodeId: string, toolId: string, approvalId: string): ToolError {
   return new ToolError({

@@ -1,34 +1,33 @@
 import { JsonValueError, isJsonValueError, type JsonValueProblem } from '../json/json-value-error.js'
 
 /**
- * Whether a value the projector copies as it is (a scalar) is a JSON scalar: a well-formed
- * string, a finite number, a boolean or `null`. Objects and arrays never reach it: the projector
- * builds those itself or copies them with a check.
+ * Whether a value the projector copies as it is (a scalar) is a JSON scalar: a string (taken as
+ * it is, lone surrogates included: docs/views.md, "Projection"), a finite number, a boolean or
+ * `null`. Objects and arrays never reach it: the projector builds those itself or copies them with
+ * a check.
  */
 export function isJsonLeaf(value: unknown): boolean {
   switch (typeof value) {
     case 'string':
-      return (value as string & { isWellFormed(): boolean }).isWellFormed()
-    case 'number':
-      return Number.isFinite(value)
     case 'boolean':
       return true
+    case 'number':
+      return Number.isFinite(value)
     default:
       return value === null
   }
 }
 
 /**
- * Refuses a scalar that is not JSON (`undefined` in an array, `NaN`, a lone surrogate, a
- * function...). The pointer is left empty: the projector does not track paths, and the
- * dispatcher names the value's pointer in the record.
+ * Refuses a scalar that is not JSON (`undefined` in an array, `NaN`, a function...). The pointer
+ * is left empty: the projector does not track paths, and the dispatcher names the value's pointer
+ * in the record.
  *
  * @throws JsonValueError (`code: 'non_json_value'`), always.
  */
 export function notJsonLeaf(value: unknown): never {
   const kind = typeof value
-  const problem: JsonValueProblem =
-    kind === 'string' ? 'lone_surrogate' : kind === 'number' ? 'non_finite_number' : kind === 'object' || kind === 'boolean' ? 'non_plain_object' : kind
+  const problem: JsonValueProblem = kind === 'number' ? 'non_finite_number' : kind === 'object' || kind === 'boolean' || kind === 'string' ? 'non_plain_object' : kind
   throw new JsonValueError(problem, '', 'the projection met a value that is not plain JSON')
 }
 
