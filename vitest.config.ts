@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url'
-import { defineConfig } from 'vitest/config'
+import { configDefaults, defineConfig } from 'vitest/config'
 import { subpathEntries } from './scripts/entries.mjs'
 
 const src = (path: string): string => fileURLToPath(new URL(`./src/${path}`, import.meta.url))
@@ -13,7 +13,12 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 60_000,
+    // Two projects, so that the PostgreSQL server (test/postgres/support/global-setup.ts) starts
+    // only for runs that include a test/postgres file.
+    projects: [
+      { extends: true, test: { name: 'core', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, 'test/postgres/**'] } },
+      { extends: true, test: { name: 'postgres', include: ['test/postgres/**/*.test.ts'], globalSetup: ['test/postgres/support/global-setup.ts'] } },
+    ],
   },
 })

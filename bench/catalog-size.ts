@@ -1,5 +1,5 @@
 /**
- * Catalog and result sizes (spec 000 "Managed-session MCP clients"): serialized discovery bytes of
+ * Catalog and result sizes (spec 000 "Managed-session MCP clients"): serialized discovery bytes (and o200k tokens) of
  * a synthetic catalog shaped like the spec's (288 tools, 99 viewed; see `synthetic-catalog.ts`),
  * and the average compact versus full result bytes over the example records.
  *
@@ -14,6 +14,7 @@ import { describeTool, type ViewedTool } from 'result-views'
 import { measureCatalog } from 'result-views/mcp'
 import { sessionFixtures, spawnFixtures } from '../examples/fixtures/sessions.js'
 import { sessionSpawnTool, sessionStatusTool } from '../examples/tools/catalog.js'
+import { formatTable } from './harness.js'
 import { syntheticCatalog } from './synthetic-catalog.js'
 
 /** The spec's measurements, printed for reference only (its catalog is not this one). */
@@ -46,7 +47,7 @@ function resultSizes(): { compact: number; full: number; records: number } {
 /**
  * Builds the synthetic catalog, prints a table of its three discovery sizes and their ratios and
  * of the example result sizes, and returns the figures (bytes of UTF-8 JSON):
- * `catalog_discovery_bytes`, `catalog_mcp_bytes`, `catalog_model_bytes`,
+ * `catalog_discovery_bytes`, `catalog_mcp_bytes`, `catalog_model_bytes`, the same three in tokens,
  * `result_compact_avg_bytes`, `result_full_avg_bytes` (averages rounded to whole bytes).
  */
 export async function catalogSizeBench(): Promise<Record<string, number>> {
@@ -56,15 +57,15 @@ export async function catalogSizeBench(): Promise<Record<string, number>> {
   const outputViewBytes = tools.map(describeTool).reduce((sum, d) => sum + (d.output_views === undefined ? 0 : bytes(d.output_views)), 0)
   const results = resultSizes()
 
-  const rows: [string, string, string][] = [
-    ['discovery catalog (descriptors, both views)', int(size.discovery_bytes), int(size.discovery_bytes / tools.length)],
-    ['  of which output_views (per viewed tool)', int(outputViewBytes), int(outputViewBytes / viewed)],
-    ['MCP tools/list (no output schemas)', int(size.mcp_bytes), int(size.mcp_bytes / tools.length)],
-    ['model-facing (name, description, input)', int(size.model_bytes), int(size.model_bytes / tools.length)],
+  const rows: [string, string, string, string][] = [
+    ['discovery catalog (descriptors, both views)', int(size.discovery_bytes), int(size.discovery_bytes / tools.length), int(size.discovery_tokens!)],
+    ['  of which output_views (per viewed tool)', int(outputViewBytes), int(outputViewBytes / viewed), ''],
+    ['MCP tools/list (no output schemas)', int(size.mcp_bytes), int(size.mcp_bytes / tools.length), int(size.mcp_tokens!)],
+    ['model-facing (name, description, input)', int(size.model_bytes), int(size.model_bytes / tools.length), int(size.model_tokens!)],
   ]
   const lines = [
-    `catalog size: ${tools.length} tools, ${viewed} viewed (synthetic, seeded), bytes of UTF-8 JSON`,
-    table(['surface', 'bytes', 'per tool'], rows),
+    `catalog size: ${tools.length} tools, ${viewed} viewed (synthetic, seeded), bytes of UTF-8 JSON and o200k tokens`,
+    table(['surface', 'bytes', 'per tool', 'tokens'], rows),
     `  discovery / MCP = ${ratio(size.discovery_bytes, size.mcp_bytes)}, MCP / model = ${ratio(size.mcp_bytes, size.model_bytes)}, discovery / model = ${ratio(size.discovery_bytes, size.model_bytes)}`,
     '',
     `result size over ${results.records} example records (session and spawn fixtures)`,
@@ -86,19 +87,16 @@ export async function catalogSizeBench(): Promise<Record<string, number>> {
     catalog_discovery_bytes: size.discovery_bytes,
     catalog_mcp_bytes: size.mcp_bytes,
     catalog_model_bytes: size.model_bytes,
+    catalog_discovery_tokens: size.discovery_tokens!,
+    catalog_mcp_tokens: size.mcp_tokens!,
+    catalog_model_tokens: size.model_tokens!,
     result_compact_avg_bytes: Math.round(results.compact),
     result_full_avg_bytes: Math.round(results.full),
   }
 }
 
-/** A plain-text table: first column left-aligned, the others right-aligned. */
-function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  const all = [header, ...rows]
-  const widths = header.map((_, i) => Math.max(...all.map((row) => row[i]!.length)))
-  const line = (row: readonly string[]): string =>
-    '  ' + row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ')
-  return [line(header), '  ' + widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n')
-}
+/** A plain-text table without a title. */
+const table = (header: readonly string[], rows: readonly (readonly string[])[]): string => formatTable('', header, rows).slice(1)
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
   await catalogSizeBench()

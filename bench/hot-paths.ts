@@ -1,99 +1,166 @@
 /**
- * Hot-path benchmarks on the spec's session record: each figure is a ratio of medians measured in
- * the same run (never absolute times: this machine is shared). Every task runs a batch of
- * `BATCH` operations per sample so timer overhead does not dominate sub-microsecond work.
+ * Hot-path benchmarks against plain baselines, on the realistic session record
+ * (bench/fixtures/realistic-session.ts) and on the example's small one (`activeSessionFull`):
+ *
+ * - projection: the compiled projector against a direct hand-written pick;
+ * - invoke: `dispatcher.invoke` (compact, full, with a tool preview, with a scope) against
+ *   precompiled ajv on the input + the handler + precompiled ajv on the full record + the direct
+ *   pick, in an async function;
+ * - digests: `inputDigest` against `sha256(JSON.stringify(x))` on a medium and a small input,
+ *   and `schemaDigest` of the realistic full schema against the same.
+ *
+ * Every figure is a ratio of medians measured in the same run (bench/harness.ts).
  */
-import { createHash } from 'node:crypto'
-import { Ajv } from 'ajv'
+import { hash } from 'node:crypto'
+import { Ajv, type Options } from 'ajv'
 import addFormatsModule from 'ajv-formats'
-import { Bench } from 'tinybench'
+import stableStringify from 'fast-json-stable-stringify'
 import Type from 'typebox'
 import { Value } from 'typebox/value'
-import { compileProjector, createDispatcher, defineTool, inputDigest } from 'result-views'
+import { canonicalJson, compileProjector, createDispatcher, defineTool, inputDigest, schemaDigest, type InvokeOutcome, type ViewedTool } from 'result-views'
 import { activeSessionFull } from '../examples/fixtures/sessions.js'
 import { CompactSessionResult, FullSessionResult } from '../examples/tools/session-record.js'
-import { handwrittenSessionProjection } from './handwritten-session.js'
+import { mediumDigestInput, smallDigestInput } from './fixtures/digest-inputs.js'
+import { realisticSessionFull, realisticSessionInput } from './fixtures/realistic-session.js'
+import { RealisticCompactResult, RealisticFullResult, RealisticSessionInput, withoutFormats } from './fixtures/realistic-session-schema.js'
+import { formatMeasured, measureInRounds, median, type Candidate } from './harness.js'
+import { handwrittenRealisticProjection, handwrittenSessionProjection } from './handwritten.js'
 
-const BATCH = 200
 // ajv-formats is CommonJS: under ESM interop its function may sit on `default`.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv
 
-function batch(fn: () => unknown): () => void {
-  return () => {
-    for (let i = 0; i < BATCH; i++) fn()
+/** The options the dispatcher compiles validators with (src/dispatch/validators.ts), so ajv does the same work. */
+const AJV_OPTIONS: Options = { strict: true, strictNumbers: true, allowUnionTypes: true, allErrors: true, coerceTypes: false, useDefaults: false }
+
+const json = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T
+// The fastest plain digest: Node's one-shot hash of JSON.stringify's text.
+const sha = (x: unknown): string => hash('sha256', JSON.stringify(x), 'hex')
+
+/** One session case: its tools, its record, its input and its baselines. */
+interface SessionCase {
+  readonly label: string
+  readonly full: unknown
+  readonly input: Record<string, unknown>
+  readonly project: (full: unknown) => unknown
+  readonly handwritten: (full: unknown) => unknown
+  readonly baseline: () => Promise<unknown>
+  readonly compactSchema: object
+}
+
+function sessionCase(label: string, schemas: { input: object; compact: object; full: object }, full: unknown, input: Record<string, unknown>, handwritten: (full: any) => unknown): SessionCase {
+  const ajv = addFormats(new Ajv(AJV_OPTIONS))
+  const validateInput = ajv.compile(json(schemas.input))
+  const validateFull = ajv.compile(json(schemas.full))
+  const handler = (): unknown => full
+  return {
+    label,
+    full,
+    input,
+    project: compileProjector(json(schemas.compact)),
+    handwritten,
+    compactSchema: schemas.compact,
+    // The limit of an invoke: precompiled ajv, the handler, precompiled ajv, the direct pick.
+    baseline: async () => {
+      if (!validateInput(input)) throw new Error('bench input invalid')
+      const record = await handler()
+      if (!validateFull(record)) throw new Error('bench record invalid')
+      return handwritten(record)
+    },
   }
 }
 
-export async function hotPathsBench(): Promise<Record<string, number>> {
-  const compactSchema = JSON.parse(JSON.stringify(CompactSessionResult))
-  const project = compileProjector(compactSchema)
-  const full = structuredClone(activeSessionFull)
+function toolsOf(label: string, schemas: { input: object; compact: object; full: object }, full: unknown): ViewedTool[] {
+  const base = { description: 'bench', input: schemas.input, output: { compact: schemas.compact, full: schemas.full }, handler: () => full }
+  return [
+    defineTool({ ...base, id: `bench__${label}` } as never) as ViewedTool,
+    // The same tool with its own preview (a short label): what the default preview costs.
+    defineTool({ ...base, id: `bench__${label}_preview`, preview: () => 'sess' } as never) as ViewedTool,
+  ]
+}
 
-  const Input = Type.Object({ session_id: Type.String() }, { additionalProperties: false })
-  const tool = defineTool({
-    id: 'bench__session_status',
-    description: 'bench',
-    input: Input,
-    output: { compact: CompactSessionResult, full: FullSessionResult },
-    handler: () => full,
+const ok = (outcome: InvokeOutcome): InvokeOutcome => {
+  if (outcome.status !== 'ok') throw new Error(`bench invoke failed: ${JSON.stringify(outcome)}`)
+  return outcome
+}
+
+/** Runs the hot-path candidates, prints their table, returns the figures. */
+export async function hotPathsBench(quick = false): Promise<Record<string, number>> {
+  const realisticSchemas = { input: RealisticSessionInput, compact: RealisticCompactResult, full: RealisticFullResult }
+  const smallSchemas = { input: Type.Object({ session_id: Type.String() }, { additionalProperties: false }), compact: CompactSessionResult, full: FullSessionResult }
+  const plainSchemas = { input: realisticSchemas.input, compact: withoutFormats(json(RealisticCompactResult)), full: withoutFormats(json(RealisticFullResult)) }
+  const realistic = sessionCase('realistic', realisticSchemas, structuredClone(realisticSessionFull), realisticSessionInput, handwrittenRealisticProjection)
+  const plain = sessionCase('plain', plainSchemas, realistic.full, realisticSessionInput, handwrittenRealisticProjection)
+  const small = sessionCase('small', smallSchemas, structuredClone(activeSessionFull), { session_id: 'sess-example' }, handwrittenSessionProjection)
+  const dispatcher = createDispatcher({
+    tools: [...toolsOf('realistic', realisticSchemas, realistic.full), ...toolsOf('plain', plainSchemas, plain.full), ...toolsOf('small', smallSchemas, small.full)],
   })
-  // The same tool with its own preview (the session id, as the spec's examples show): the default
-  // preview serializes the whole compact record on every call.
-  const withPreview = defineTool({
-    id: 'bench__session_status_preview',
-    description: 'bench',
-    input: Input,
-    output: { compact: CompactSessionResult, full: FullSessionResult },
-    handler: () => full,
-    preview: (record) => record.session.id,
-  })
-  const dispatcher = createDispatcher({ tools: [tool, withPreview] })
-  // The same validation work the dispatcher does: formats included.
-  const ajv = addFormats(new Ajv({ strict: false }))
-  const validateInput = ajv.compile(JSON.parse(JSON.stringify(Input)))
-  const validateFull = ajv.compile(JSON.parse(JSON.stringify(FullSessionResult)))
-  const input = { session_id: 'sess-example' }
-  const digestInput = { session_id: 'sess-example', agent_name: 'general', options: { depth: 2, tags: ['a', 'b', 'c'] }, result_view: 'full' }
-  const sha = (x: unknown): string => createHash('sha256').update(JSON.stringify(x)).digest('hex')
+  const scope = { workspace_id: 'ws_storage', session_id: 'sess-coordinator-01', agent_name: 'general', profile_id: 'prof_backend' }
+  const fullInput = { ...realistic.input, result_view: 'full' }
+  const smallFullInput = { ...small.input, result_view: 'full' }
+  const fullSchemaJson = json(RealisticFullResult)
 
-  const bench = new Bench({ name: 'hot paths', time: 400, warmupTime: 100 })
-  bench
-    .add('projector', batch(() => project(full)))
-    .add('handwritten projection', batch(() => handwrittenSessionProjection(full)))
-    .add('Value.Clean(compact, Value.Clone(full))', batch(() => Value.Clean(CompactSessionResult, Value.Clone(full))))
-    .add('inputDigest', batch(() => inputDigest(digestInput)))
-    .add('sha256(JSON.stringify(x))', batch(() => sha(digestInput)))
-    .add('invoke (compact, output validated)', async () => {
-      for (let i = 0; i < BATCH; i++) await dispatcher.invoke({ tool_id: 'bench__session_status', input })
-    })
-    .add('invoke (compact, output validated, tool preview)', async () => {
-      for (let i = 0; i < BATCH; i++) await dispatcher.invoke({ tool_id: 'bench__session_status_preview', input })
-    })
-    .add('baseline: ajv input + handler + ajv output + handwritten', async () => {
-      for (let i = 0; i < BATCH; i++) {
-        if (!validateInput(input)) throw new Error('bench input invalid')
-        const record = await (async () => full)()
-        if (!validateFull(record)) throw new Error('bench record invalid')
-        handwrittenSessionProjection(record)
-      }
-    })
-  await bench.run()
-  console.table(bench.table())
+  const candidates: Candidate[] = [
+    // Projection
+    { name: 'projector (realistic)', run: () => realistic.project(realistic.full), batch: 200 },
+    { name: 'hand-written pick (realistic)', run: () => realistic.handwritten(realistic.full), batch: 200 },
+    { name: 'Value.Clean(compact, Value.Clone(full)) (realistic)', run: () => Value.Clean(RealisticCompactResult, Value.Clone(realistic.full)), batch: 2 },
+    { name: 'projector (small)', run: () => small.project(small.full), batch: 200 },
+    { name: 'hand-written pick (small)', run: () => small.handwritten(small.full), batch: 200 },
+    // Invoke
+    { name: 'invoke compact (realistic)', run: async () => ok(await dispatcher.invoke({ tool_id: 'bench__realistic', input: realistic.input })), batch: 20, async: true },
+    { name: 'invoke compact, tool preview (realistic)', run: async () => ok(await dispatcher.invoke({ tool_id: 'bench__realistic_preview', input: realistic.input })), batch: 20, async: true },
+    { name: 'invoke compact, with scope (realistic)', run: async () => ok(await dispatcher.invoke({ tool_id: 'bench__realistic', input: realistic.input, scope })), batch: 20, async: true },
+    { name: 'invoke full (realistic)', run: async () => ok(await dispatcher.invoke({ tool_id: 'bench__realistic', input: fullInput })), batch: 20, async: true },
+    { name: 'baseline: ajv + handler + ajv + pick (realistic)', run: realistic.baseline, batch: 20, async: true },
+    { name: 'invoke compact (realistic, no formats)', run: async () => ok(await dispatcher.invoke({ tool_id: 'bench__plain', input: plain.input })), batch: 20, async: true },
+    { name: 'invoke full (realistic, no formats)', run: async () => ok(await dispatcher.invoke({ tool_id: 'bench__plain', input: fullInput })), batch: 20, async: true },
+    { name: 'baseline: ajv + handler + ajv + pick (realistic, no formats)', run: plain.baseline, batch: 20, async: true },
+    { name: 'invoke compact (small)', run: async () => ok(await dispatcher.invoke({ tool_id: 'bench__small', input: small.input })), batch: 20, async: true },
+    { name: 'invoke full (small)', run: async () => ok(await dispatcher.invoke({ tool_id: 'bench__small', input: smallFullInput })), batch: 20, async: true },
+    { name: 'baseline: ajv + handler + ajv + pick (small)', run: small.baseline, batch: 20, async: true },
+    // Digests
+    { name: 'inputDigest (medium)', run: () => inputDigest(mediumDigestInput), batch: 100 },
+    { name: 'sha256(JSON.stringify) (medium)', run: () => sha(mediumDigestInput), batch: 100 },
+    { name: 'canonicalJson (medium)', run: () => canonicalJson(mediumDigestInput), batch: 100 },
+    { name: 'fast-json-stable-stringify (medium)', run: () => stableStringify(mediumDigestInput), batch: 100 },
+    { name: 'inputDigest (small)', run: () => inputDigest(smallDigestInput), batch: 200 },
+    { name: 'sha256(JSON.stringify) (small)', run: () => sha(smallDigestInput), batch: 200 },
+    { name: 'schemaDigest (realistic full schema)', run: () => schemaDigest(fullSchemaJson), batch: 20 },
+    { name: 'sha256(JSON.stringify) (realistic full schema)', run: () => sha(fullSchemaJson), batch: 20 },
+  ]
+  const measured = await measureInRounds(candidates, quick ? { warmupMs: 200, warmupRounds: 2, rounds: 2, roundMs: 30 } : { warmupMs: 2000, warmupRounds: 4, rounds: 8, roundMs: 120 })
+  console.log(formatMeasured('hot paths (median per operation, interleaved rounds)', measured))
 
-  const median = (name: string): number => {
-    const task = bench.getTask(name)
-    const result = task?.result as { latency?: { p50: number } } | undefined
-    if (result?.latency === undefined) throw new Error(`benchmark task "${name}" has no result`)
-    return result.latency.p50
-  }
+  const m = (name: string): number => median(measured, name)
+  const baselineR = m('baseline: ajv + handler + ajv + pick (realistic)')
+  const baselineS = m('baseline: ajv + handler + ajv + pick (small)')
+  const baselineP = m('baseline: ajv + handler + ajv + pick (realistic, no formats)')
   return {
-    projector_vs_handwritten: median('projector') / median('handwritten projection'),
-    clean_vs_projector: median('Value.Clean(compact, Value.Clone(full))') / median('projector'),
-    invoke_vs_baseline: median('invoke (compact, output validated)') / median('baseline: ajv input + handler + ajv output + handwritten'),
-    invoke_tool_preview_vs_baseline:
-      median('invoke (compact, output validated, tool preview)') / median('baseline: ajv input + handler + ajv output + handwritten'),
-    digest_vs_stringify_sha: median('inputDigest') / median('sha256(JSON.stringify(x))'),
-    projector_us: (median('projector') * 1000) / BATCH,
-    invoke_us: (median('invoke (compact, output validated)') * 1000) / BATCH,
+    projector_vs_handwritten: m('projector (realistic)') / m('hand-written pick (realistic)'),
+    clean_vs_projector: m('Value.Clean(compact, Value.Clone(full)) (realistic)') / m('projector (realistic)'),
+    invoke_vs_baseline: m('invoke compact (realistic)') / baselineR,
+    invoke_full_vs_baseline: m('invoke full (realistic)') / baselineR,
+    invoke_tool_preview_vs_baseline: m('invoke compact, tool preview (realistic)') / baselineR,
+    invoke_scope_vs_baseline: m('invoke compact, with scope (realistic)') / baselineR,
+    digest_vs_stringify_sha: m('inputDigest (medium)') / m('sha256(JSON.stringify) (medium)'),
+    digest_small_vs_stringify_sha: m('inputDigest (small)') / m('sha256(JSON.stringify) (small)'),
+    canonical_vs_stable_stringify: m('canonicalJson (medium)') / m('fast-json-stable-stringify (medium)'),
+    schema_digest_vs_stringify_sha: m('schemaDigest (realistic full schema)') / m('sha256(JSON.stringify) (realistic full schema)'),
+    invoke_no_formats_vs_baseline: m('invoke compact (realistic, no formats)') / baselineP,
+    invoke_full_no_formats_vs_baseline: m('invoke full (realistic, no formats)') / baselineP,
+    projector_small_vs_handwritten: m('projector (small)') / m('hand-written pick (small)'),
+    invoke_small_vs_baseline: m('invoke compact (small)') / baselineS,
+    invoke_full_small_vs_baseline: m('invoke full (small)') / baselineS,
+    projector_us: m('projector (realistic)') / 1000,
+    handwritten_us: m('hand-written pick (realistic)') / 1000,
+    invoke_us: m('invoke compact (realistic)') / 1000,
+    invoke_full_us: m('invoke full (realistic)') / 1000,
+    baseline_us: baselineR / 1000,
+    baseline_no_formats_us: baselineP / 1000,
+    invoke_overhead_us: (m('invoke compact (realistic)') - baselineR) / 1000,
+    invoke_full_overhead_us: (m('invoke full (realistic)') - baselineR) / 1000,
+    default_preview_us: (m('invoke compact (realistic)') - m('invoke compact, tool preview (realistic)')) / 1000,
+    scope_us: (m('invoke compact, with scope (realistic)') - m('invoke compact (realistic)')) / 1000,
+    input_digest_us: m('inputDigest (medium)') / 1000,
   }
 }

@@ -25,7 +25,7 @@ import Type, { type TSchema } from 'typebox'
 import { defineTool, type Tool } from 'result-views'
 
 /** Domains of the synthetic host (24). */
-const DOMAINS = [
+export const DOMAINS = [
   'session', 'task', 'loop', 'skill', 'agent', 'workspace', 'worktree', 'profile', 'memory', 'approval', 'hook', 'mcp_server',
   'provider', 'model', 'runtime', 'transcript', 'queue', 'board', 'review', 'artifact', 'secret', 'schedule', 'notification', 'extension',
 ] as const
@@ -47,7 +47,7 @@ const WORDS = (
   'timestamp duration seconds identifier name label description branch worktree path file skill hook event'
 ).split(' ')
 
-const FIELD_WORDS = (
+export const FIELD_WORDS = (
   'kind mode label title summary priority weight owner source target channel region tier quota budget timeout ' +
   'retries version revision generation epoch sequence cursor checksum origin reason detail note hint category ' +
   'visibility locale format encoding size count total limit offset depth width'
@@ -65,7 +65,8 @@ function rng(seed: number): () => number {
   }
 }
 
-class Gen {
+/** A seeded generator of numbers, picks and sentences (the same for every seed). */
+export class Gen {
   readonly #next: () => number
   constructor(seed: number) {
     this.#next = rng(seed)
@@ -102,7 +103,7 @@ const Timestamp = Type.String({ format: 'date-time' })
  * description one time in ten (the example records' schemas carry almost none); input fields are
  * described by `inputFor`.
  */
-function scalar(g: Gen): TSchema {
+export function scalar(g: Gen): TSchema {
   const description = g.chance(0.1) ? { description: g.sentence(5, 12) } : {}
   switch (g.int(0, 3)) {
     case 0:
@@ -117,7 +118,7 @@ function scalar(g: Gen): TSchema {
 }
 
 /** A closed object of `min`–`max` scalar fields, about a third of them optional. */
-function scalarObject(g: Gen, min: number, max: number): TSchema {
+export function scalarObject(g: Gen, min: number, max: number): TSchema {
   const properties: Record<string, TSchema> = {}
   const count = g.int(min, max)
   for (let i = 0; i < count; i++) {

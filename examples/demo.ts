@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
-const EXAMPLES = ['views', 'hooks', 'approvals', 'loop'] as const
+const EXAMPLES = ['views', 'hooks', 'approvals', 'loop', 'contracts', 'http-cli', 'ai-sdk'] as const
 
 for (const name of EXAMPLES) {
   const file = fileURLToPath(new URL(`./${name}.ts`, import.meta.url))

@@ -72,7 +72,7 @@ export async function loopExample(): Promise<void> {
 
   heading('The spec Loop without result_view: full (spec 000 "Loops")')
   const withoutFull = parseLoopYaml(specLoop.replace('        result_view: full\n', ''))
-  for (const d of lintLoop(withoutFull, catalog)) line(`${d.severity}: ${d.code}\n${d.message}\n  at ${d.path}`)
+  for (const d of lintLoop(withoutFull, catalog)) line(`${d.severity}: ${d.code}\n${d.message}\n  at ${d.path} (line ${d.line}, column ${d.column})`)
 
   heading('The spec Loop with result_view: full')
   line(`diagnostics: ${json(lintLoop(parseLoopYaml(specLoop), catalog))}`)

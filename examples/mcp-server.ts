@@ -14,15 +14,18 @@
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
-import { createDispatcher, defineToolInfoTool, type Dispatcher } from 'result-views'
+import { createDispatcher, defineToolInfoTool, type Dispatcher, type DispatcherOptions } from 'result-views'
 import { createMcpServer } from 'result-views/mcp'
 import { exampleTools } from './tools/catalog.js'
 
-/** The example dispatcher: the five example tools over a fresh store, plus `compozy__tool_info`. */
-export function exampleDispatcher(): Dispatcher {
+/**
+ * The example dispatcher: the five example tools over a fresh store, plus `compozy__tool_info`;
+ * `options` (a policy, approval stores, ...) go to `createDispatcher` as they are.
+ */
+export function exampleDispatcher(options: Omit<DispatcherOptions, 'tools'> = {}): Dispatcher {
   let dispatcher: Dispatcher | undefined
   const info = defineToolInfoTool({ id: 'compozy__tool_info', describe: (id) => dispatcher?.describe(id) })
-  dispatcher = createDispatcher({ tools: [...exampleTools(), info] })
+  dispatcher = createDispatcher({ ...options, tools: [...exampleTools(), info] })
   return dispatcher
 }
 

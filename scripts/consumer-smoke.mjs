@@ -1,9 +1,12 @@
 // Consumer smoke test: imports the built package (dist/) by its name, as ESM and as CJS, the way
-// a host would, runs one viewed tool end to end in each, and type-checks a TypeScript consumer
-// against the published .d.ts files. Files go to temp/consumer/ (inside the package, so the name
-// `result-views` resolves through the package's own "exports").
+// a host would, runs one viewed tool end to end in each, type-checks a TypeScript consumer
+// against the published .d.ts files, and runs the built `result-views` command. Files go to
+// temp/consumer/ (inside the package, so the name `result-views` resolves through the package's
+// own "exports").
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
@@ -31,28 +34,48 @@ async function run() {
   assert(typeof testing.assertViewsConsistent === 'function' && typeof testing.describeApprovalStoreConformance === 'function', 'testing entry')
   assert(loop.lintLoop(loop.parseLoopYaml(LOOP_YAML), [tool]).length === 0, 'loop entry')
   assert(mcp.measureCatalog([tool]).mcp_bytes > 0 && typeof mcp.createMcpServer(dispatcher, { name: 'smoke', version: '0.0.0' }).connect === 'function', 'mcp entry')
+  assert(Object.keys(ai.toAiSdkTools(dispatcher)).join() === 'demo__read' && typeof ai.isAiSdkToolError === 'function', 'ai entry')
+  assert(agents.toAgentsTools(dispatcher).map((t) => t.name).join() === 'demo__read', 'openai-agents entry')
+  const answer = await http.createFetchHandler(dispatcher)(new Request('http://smoke/api/tools/demo__read/invoke', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"input":{"id":"a"}}' }))
+  const body = await answer.json()
+  assert(answer.status === 200 && JSON.stringify(body.result.structured) === '{"id":"a"}' && body.result_view === 'compact' && typeof http.createHttpHandler(dispatcher) === 'function', 'http entry')
+  // Tokens load the optional peer gpt-tokenizer from the built entry (import.meta.url, shimmed in CJS).
+  assert(mcp.measureCatalog([tool]).mcp_tokens > 0, 'mcp tokens')
+  const lock = contracts.contractLock([tool])
+  assert(contracts.parseContractLock(contracts.formatContractLock(lock)).tools.demo__read.kind === 'viewed' && !contracts.compareContracts(lock, [tool]).drifted, 'contracts entry')
+  assert(contracts.measureViews(tool, [{ id: 'a', notes: 'long' }]).total.compact_tokens > 0 && testing.assertViewBudget(tool, { records: [{ id: 'a', notes: 'long' }], maxCompactTokens: 100 }).records.length === 1, 'contracts tokens')
   const stores = sqlite.createSqliteApprovalStores({ filename: DB })
   const withStores = rv.createDispatcher({ tools: [tool], approvals: stores })
   const minted = await withStores.approvals.mintApprovalToken({ tool_id: 'demo__read', input: { id: 'a' } })
   assert(typeof minted.token === 'string', 'sqlite entry')
   stores.close()
+  const pgStores = postgres.createPostgresApprovalStores({ connectionString: 'postgres://smoke@127.0.0.1:1/smoke' })
+  assert(typeof pgStores.tokens.consume === 'function' && typeof postgres.migrate === 'function' && postgres.POSTGRES_APPROVAL_SCHEMA_VERSION === 1, 'postgres entry')
+  await pgStores.close()
+  let misuse
+  try { postgres.createPostgresApprovalStores({}) } catch (error) { misuse = error }
+  assert(postgres.isPostgresOptionsError(misuse) && rv.isUsageError(misuse) && misuse.code === 'postgres_options_invalid', 'postgres misuse error')
   console.log('consumer smoke (' + KIND + '): ok')
 }
 `
 const shared = (kind) => `const KIND = '${kind}'\nconst DB = ${JSON.stringify(`${dir}/approvals-`)} + KIND + '.db'\nconst LOOP_YAML = 'graph:\\n  nodes:\\n    - id: read\\n      class: action\\n      kind: demo__read\\n      params: { id: a }\\n  edges: []\\n'`
 writeFileSync(
   `${dir}/esm.mjs`,
-  body(`import * as rv from 'result-views'\nimport * as testing from 'result-views/testing'\nimport * as loop from 'result-views/loop'\nimport * as mcp from 'result-views/mcp'\nimport * as sqlite from 'result-views/sqlite'\n${shared('esm')}`),
+  body(`import * as rv from 'result-views'\nimport * as testing from 'result-views/testing'\nimport * as loop from 'result-views/loop'\nimport * as mcp from 'result-views/mcp'\nimport * as sqlite from 'result-views/sqlite'\nimport * as postgres from 'result-views/postgres'\nimport * as http from 'result-views/http'\nimport * as contracts from 'result-views/contracts'\nimport * as ai from 'result-views/ai'\nimport * as agents from 'result-views/openai-agents'\n${shared('esm')}`),
 )
 writeFileSync(
   `${dir}/cjs.cjs`,
-  body(`const rv = require('result-views')\nconst testing = require('result-views/testing')\nconst loop = require('result-views/loop')\nconst mcp = require('result-views/mcp')\nconst sqlite = require('result-views/sqlite')\n${shared('cjs')}`),
+  body(`const rv = require('result-views')\nconst testing = require('result-views/testing')\nconst loop = require('result-views/loop')\nconst mcp = require('result-views/mcp')\nconst sqlite = require('result-views/sqlite')\nconst postgres = require('result-views/postgres')\nconst http = require('result-views/http')\nconst contracts = require('result-views/contracts')\nconst ai = require('result-views/ai')\nconst agents = require('result-views/openai-agents')\n${shared('cjs')}`),
 )
 writeFileSync(
   `${dir}/consumer.ts`,
   `import Type from 'typebox'
 import { createDispatcher, defineTool, type InvokeOutcome, type ViewedTool } from 'result-views'
 import { assertViewsConsistent } from 'result-views/testing'
+import { toAiSdkTools } from 'result-views/ai'
+import { toAgentsTools, type AgentsTool } from 'result-views/openai-agents'
+import type { ToolSet } from 'ai'
+import { createPostgresApprovalStores, migrate, type MigrateResult, type PostgresApprovalStores } from 'result-views/postgres'
 const tool: ViewedTool = defineTool({
   id: 'demo__read',
   description: 'demo',
@@ -66,6 +89,14 @@ const tool: ViewedTool = defineTool({
 const outcome: Promise<InvokeOutcome> = createDispatcher({ tools: [tool] }).invoke({ tool_id: 'demo__read', input: { id: 'a' } })
 void outcome
 assertViewsConsistent(tool, { runs: 1 })
+const aiTools: ToolSet = toAiSdkTools(createDispatcher({ tools: [tool] }), { approvals: 'framework' })
+const agentsTools: AgentsTool[] = toAgentsTools(createDispatcher({ tools: [tool] }), { scope: ({ context }) => ({ workspace_id: String(context) }) })
+void aiTools
+void agentsTools
+const pgStores: PostgresApprovalStores = createPostgresApprovalStores({ connectionString: 'postgres://x@127.0.0.1/x', tablePrefix: 'app_' })
+const migrated: Promise<MigrateResult> = migrate({ pool: pgStores.database, lockTimeoutMs: 1_000 })
+void migrated
+void createDispatcher({ tools: [tool], approvals: pgStores })
 `,
 )
 writeFileSync(
@@ -78,15 +109,74 @@ writeFileSync(
 
 // The root bundle never pulls in an optional part (STYLE.md 3): no import of a subpath's peers.
 const rootBundles = ['index.js', 'index.cjs'].map((file) => readFileSync(`${root}dist/${file}`, 'utf8'))
-for (const heavy of ['@modelcontextprotocol/sdk', 'better-sqlite3', 'yaml', 'fast-check', 'vitest']) {
+  for (const heavy of ['@modelcontextprotocol/sdk', 'better-sqlite3', 'pg', 'yaml', 'fast-check', 'vitest', 'ai', '@openai/agents', 'gpt-tokenizer']) {
   if (rootBundles.some((code) => code.includes(`from '${heavy}`) || code.includes(`from "${heavy}`) || code.includes(`require("${heavy}`))) {
     console.error(`consumer smoke failed: the root bundle imports ${heavy}`)
     process.exit(1)
   }
 }
 
-const run = (cmd, args) => execFileSync(cmd, args, { cwd: dir, stdio: 'inherit' })
+const run = (cmd, args, cwd = dir) => execFileSync(cmd, args, { cwd, stdio: 'inherit' })
 run(process.execPath, ['esm.mjs'])
 run(process.execPath, ['cjs.cjs'])
 run(process.execPath, [`${root}node_modules/typescript/bin/tsc`, '-p', 'tsconfig.json'])
 console.log('consumer smoke (types): ok')
+
+// The built command (package bin) against a catalog module that imports the package by name.
+writeFileSync(
+  `${dir}/catalog.mjs`,
+  `import { createDispatcher, defineTool } from 'result-views'
+const schema = { type: 'object', required: ['id'], properties: { id: { type: 'string' } }, additionalProperties: false }
+export const tools = [defineTool({ id: 'demo__read', description: 'demo', input: schema, output: schema, handler: ({ id }) => ({ id }) })]
+`,
+)
+const bin = JSON.parse(readFileSync(`${root}package.json`, 'utf8')).bin['result-views']
+const cli = (args) => execFileSync(process.execPath, [`${root}${bin}`, ...args], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+const invoked = cli(['tool', 'invoke', 'demo__read', '--input', '{"id":"a"}', '--catalog', './catalog.mjs', '-o', 'json'])
+if (JSON.stringify(JSON.parse(invoked).result.structured) !== '{"id":"a"}') {
+  console.error(`consumer smoke failed: the result-views command printed ${JSON.stringify(invoked)}`)
+  process.exit(1)
+}
+let usage
+try {
+  cli(['tool', 'invoke', 'demo__read', '--inptu', '{}', '--catalog', './catalog.mjs'])
+} catch (error) {
+  usage = error.status
+}
+if (usage !== 2) {
+  console.error(`consumer smoke failed: a usage error exited ${usage}, not 2`)
+  process.exit(1)
+}
+console.log('consumer smoke (bin): ok')
+// Without the optional peer gpt-tokenizer: the package installed outside this repository (so no
+// node_modules above it has the tokenizer), every dependency but the tokenizer linked beside it.
+// Counting tokens must throw TokenizerUnavailableError; bytes-only figures and countTokens work.
+const bare = mkdtempSync(join(tmpdir(), 'result-views-no-tokenizer-'))
+try {
+  const modules = `${bare}/node_modules`
+  mkdirSync(`${modules}/result-views`, { recursive: true })
+  cpSync(`${root}dist`, `${modules}/result-views/dist`, { recursive: true })
+  cpSync(`${root}package.json`, `${modules}/result-views/package.json`)
+  for (const name of readdirSync(`${root}node_modules`)) {
+    if (name !== 'gpt-tokenizer' && name !== '.bin' && !name.startsWith('.')) symlinkSync(`${root}node_modules/${name}`, `${modules}/${name}`)
+  }
+  const check = (load) => `${load}
+const tool = rv.defineTool({ id: 'demo__read', description: 'demo', input: { type: 'object' }, output: { compact: { type: 'object', properties: { id: { type: 'string' } } }, full: { type: 'object', properties: { id: { type: 'string' } } } }, handler: () => ({ id: 'a' }) })
+const fail = (what) => { console.error('consumer smoke (no tokenizer) failed: ' + what); process.exit(1) }
+let thrown
+try { contracts.measureViews(tool, [{ id: 'a' }]) } catch (error) { thrown = error }
+if (!rv.isUsageError(thrown) || thrown.code !== 'tokenizer_unavailable' || !contracts.isTokenizerUnavailableError(thrown) || !/npm install gpt-tokenizer@4/.test(thrown.message)) fail('measureViews without the tokenizer: ' + thrown)
+thrown = undefined
+try { mcp.measureCatalog([tool]) } catch (error) { thrown = error }
+if (!rv.isUsageError(thrown) || thrown.code !== 'tokenizer_unavailable') fail('measureCatalog without the tokenizer: ' + thrown)
+if (mcp.measureCatalog([tool], { tokens: false }).mcp_tokens !== undefined) fail('tokens: false')
+if (contracts.measureViews(tool, [{ id: 'a' }], { countTokens: (t) => t.length }).total.compact_tokens !== 10) fail('countTokens')
+console.log('consumer smoke (no tokenizer, ' + KIND + '): ok')
+`
+  writeFileSync(`${bare}/esm.mjs`, check(`import * as rv from 'result-views'\nimport * as contracts from 'result-views/contracts'\nimport * as mcp from 'result-views/mcp'\nconst KIND = 'esm'`))
+  writeFileSync(`${bare}/cjs.cjs`, check(`const rv = require('result-views')\nconst contracts = require('result-views/contracts')\nconst mcp = require('result-views/mcp')\nconst KIND = 'cjs'`))
+  run(process.execPath, ['esm.mjs'], bare)
+  run(process.execPath, ['cjs.cjs'], bare)
+} finally {
+  rmSync(bare, { recursive: true, force: true })
+}

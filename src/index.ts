@@ -56,6 +56,12 @@ export type { ScopedToolDescription, ToolAvailability, ToolDiagnostics } from '.
 export { defineToolInfoTool } from './tool/tool-info.js'
 export type { ToolInfoResult, ToolInfoToolOptions } from './tool/tool-info.js'
 
+// Adapter authors: what the model reads, shared by the MCP, AI SDK and OpenAI Agents adapters
+// (docs/adapters.md).
+export { outcomeForModel } from './model-output/model-outcome.js'
+export type { ModelOutcome, ModelOutcomeError, ModelOutcomeOk, ModelOutcomePending } from './model-output/model-outcome.js'
+export { toModelSchema } from './model-output/model-schema.js'
+
 // Hosts: hooks, redaction and logging (docs/hooks.md).
 export type {
   HookEvent,

@@ -46,6 +46,13 @@ import Type, { type Static, type TSchema } from 'typebox'
 /** An RFC 3339 timestamp, e.g. `2026-11-10T14:02:11Z`. */
 export const Timestamp = Type.String({ format: 'date-time' })
 
+/**
+ * The session's lifecycle state. The spec shows `active`; `stopped` is the state of a session
+ * that stopped or failed (`stop_reason`, `failure`). A closed list: consumers branch on it, which
+ * is why adding a value is a breaking change of the output contract (`docs/contracts.md`).
+ */
+export const SessionState = Type.Enum(['active', 'stopped'])
+
 const Count = Type.Integer({ minimum: 0 })
 const Id = Type.String({ minLength: 1 })
 
@@ -191,15 +198,23 @@ export const PendingInteraction = viewPair(
   { options: Type.Optional(Type.Array(InteractionOption)) },
 )
 
-/** The session properties of one view, given that view's nested records. */
-function sessionProperties<R extends TSchema, L extends TSchema, I extends TSchema>(parts: { runtime: R; lineage: L; pendingInteraction: I }) {
+/**
+ * The session properties of one view, given that view's nested records (the pull request is
+ * {@link PullRequest} in both views unless a part is given).
+ */
+export function sessionProperties<R extends TSchema, L extends TSchema, I extends TSchema, P extends TSchema = typeof PullRequest>(parts: {
+  runtime: R
+  lineage: L
+  pendingInteraction: I
+  pullRequest?: P
+}) {
   return {
     id: Id,
     profile_id: Type.Optional(Id),
     name: Type.Optional(Type.String()),
     agent_name: Type.String(),
     type: Type.Optional(Type.String()),
-    state: Type.String(),
+    state: SessionState,
     badge: Type.String(),
     board_column: Type.String(),
     workspace_id: Type.Optional(Id),
@@ -222,7 +237,7 @@ function sessionProperties<R extends TSchema, L extends TSchema, I extends TSche
     permission_mode_degraded: Type.Optional(Type.Boolean()),
     attention_dismissible: Type.Optional(Type.Boolean()),
     /** Always present; `null` when no pull request is associated. */
-    pull_request: Type.Union([PullRequest, Type.Null()]),
+    pull_request: Type.Union([(parts.pullRequest ?? PullRequest) as P, Type.Null()]),
     queue: Type.Optional(QueueSummary),
     children: Type.Optional(ChildrenSummary),
     subagent_summary: Type.Optional(SubagentSummary),

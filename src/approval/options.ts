@@ -45,8 +45,8 @@ export type ApprovalOwnerCheck = (owner: ApprovalOwner) => Awaitable<'ok' | 'pro
 /**
  * The `approvals` option of `createDispatcher` (`docs/approvals.md` "Configuring the dispatcher").
  * Any other key is refused (`ApprovalConfigError`, one problem per key), except `database` and
- * `close`, which a `createSqliteApprovalStores` bundle carries and which are ignored, so the bundle
- * can be passed as is.
+ * `close`, which a `createSqliteApprovalStores` or `createPostgresApprovalStores` bundle carries
+ * and which are ignored, so the bundle can be passed as is.
  */
 export interface ApprovalOptions {
   /** Default: a fresh in-memory store. */
@@ -72,7 +72,8 @@ export interface ApprovalOptions {
 /** The keys `ApprovalOptions` knows; any other key is refused (except {@link STORE_BUNDLE_KEYS}). */
 const APPROVAL_OPTION_KEYS: readonly string[] = ['tokens', 'grants', 'pending', 'prompt', 'timeoutMs', 'promptTimeoutMs', 'pendingTtlMs', 'checkOwner', 'now']
 /**
- * The extra keys of a `createSqliteApprovalStores` bundle (`database`, `close`), ignored so the
+ * The extra keys of a `createSqliteApprovalStores` or `createPostgresApprovalStores` bundle
+ * (`database`, `close`), ignored so the
  * bundle can be passed as `approvals` as is (`approvals: stores`, `approvals: { ...stores,
  * timeoutMs }`).
  */

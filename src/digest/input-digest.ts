@@ -1,9 +1,6 @@
 import { UsageError } from '../errors/usage-error.js'
-import { assertPlainJson, canonicalJsonOfChecked, type JsonValue } from '../json/canonical.js'
-import { isRecord } from '../json/guards.js'
-import { withoutKey } from '../json/without-key.js'
+import { canonicalSha256Hex } from '../json/canonical.js'
 import { RESULT_VIEW_KEY, type ToolOrigin } from '../views/view.js'
-import { sha256Hex } from './schema-digest.js'
 
 /**
  * Input digest (`docs/views.md` "Digests"; `docs/approvals.md` "The order, on the final input"):
@@ -26,10 +23,6 @@ export function inputDigest(input: unknown, options: { readonly origin?: ToolOri
     const problem = `origin must be "native", "extension" or "mcp", got ${typeof origin === 'string' ? JSON.stringify((origin as string).slice(0, 64)) : typeof origin}`
     throw new UsageError({ code: 'digest_options_invalid', subject: 'inputDigest options', problems: [{ path: '/origin', code: 'invalid_origin', message: problem }], message: `inputDigest: ${problem}` })
   }
-  assertPlainJson(input)
-  const hashed =
-    origin === 'native' && isRecord(input) && Object.prototype.hasOwnProperty.call(input, RESULT_VIEW_KEY)
-      ? withoutKey(input, RESULT_VIEW_KEY)
-      : input
-  return 'sha256:' + sha256Hex(canonicalJsonOfChecked(hashed))
+  // One walk checks the input (result_view included) and writes its canonical form.
+  return 'sha256:' + canonicalSha256Hex(input, origin === 'native' ? RESULT_VIEW_KEY : undefined)
 }

@@ -1,10 +1,4 @@
-import { createHash } from 'node:crypto'
-import { canonicalJson, canonicalJsonOfChecked, type JsonValue } from '../json/canonical.js'
-
-/** Lowercase hex SHA-256 of a UTF-8 string. */
-export function sha256Hex(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex')
-}
+import { canonicalSha256Hex, type JsonValue } from '../json/canonical.js'
 
 /**
  * Schema digest (`docs/views.md` "Digests"): lowercase hex SHA-256 (64 characters, no prefix) of the
@@ -16,10 +10,10 @@ export function sha256Hex(text: string): string {
  * @throws JsonValueError (`code: 'non_json_value'`) when the schema is not plain JSON.
  */
 export function schemaDigest(schema: unknown): string {
-  return sha256Hex(canonicalJson(schema))
+  return canonicalSha256Hex(schema)
 }
 
-/** {@link schemaDigest} of a schema already known to be plain JSON (a tool's own copy): no second check. */
+/** {@link schemaDigest} of a schema already known to be plain JSON (a tool's own copy). */
 export function checkedSchemaDigest(schema: JsonValue): string {
-  return sha256Hex(canonicalJsonOfChecked(schema))
+  return canonicalSha256Hex(schema)
 }

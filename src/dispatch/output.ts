@@ -1,9 +1,10 @@
 import type { ToolError } from '../errors/tool-error.js'
-import { assertPlainJson } from '../json/canonical.js'
+import { assertPlainJson, RESULT_JSON } from '../json/canonical.js'
 import { isPlainObject } from '../json/guards.js'
 import { isJsonValueError } from '../json/json-value-error.js'
 import { ownJsonCopy } from '../json/own-copy.js'
 import type { Tool } from '../tool/types.js'
+import { recordCopyFor } from '../views/record-copy.js'
 import type { Call, ToolResult } from '../call/call.js'
 import { outputInvalid, schemaCompileFailed } from './errors.js'
 import { fullSchemaOf, toIssues, validatorFor } from './validators.js'
@@ -32,7 +33,7 @@ export function resultOf(call: Call, record: unknown): ToolResult | ToolError {
       // ajv could not read the record as it is (a throwing getter, a null-prototype object under
       // uniqueItems, a recursion past the call stack): judge a checked copy of it instead.
       try {
-        source = ownJsonCopy(record)
+        source = ownJsonCopy(record, RESULT_JSON)
       } catch (error) {
         return notPlainJson(tool, record, error)
       }
@@ -51,8 +52,9 @@ export function resultOf(call: Call, record: unknown): ToolResult | ToolError {
   }
   let copy: unknown
   try {
-    // Copied before validation: what was validated is exactly what the caller receives.
-    copy = ownJsonCopy(record)
+    // Copied before validation: what was validated is exactly what the caller receives. The copy
+    // is compiled from the schema (the same value as ownJsonCopy(record, RESULT_JSON)).
+    copy = recordCopyFor(fullSchemaOf(tool))(record)
   } catch (error) {
     return notPlainJson(tool, record, error)
   }
@@ -106,7 +108,7 @@ function validateOutput(tool: Tool, record: unknown): Judgement {
 function notPlainJson(tool: Tool, record: unknown, thrown?: unknown): ToolError {
   if (isJsonValueError(thrown) && thrown.pointer !== '') return outputInvalid(tool, { pointer: thrown.pointer, problem: thrown.problem })
   try {
-    assertPlainJson(record)
+    assertPlainJson(record, RESULT_JSON)
   } catch (error) {
     if (isJsonValueError(error)) return outputInvalid(tool, { pointer: error.pointer, problem: error.problem })
   }

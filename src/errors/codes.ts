@@ -15,7 +15,7 @@ export const ToolErrorCodes = {
   /** No tool with the requested ID is registered with the dispatcher. */
   tool_not_found: { kind: 'input', reasons: ['unknown_tool'] },
   /** A policy, hook, approval decision or caller constraint refused the call. */
-  tool_denied: { kind: 'denial', reasons: ['result_view_pinned', 'hook_denied', 'policy_denied', 'policy_failed', 'approval_rejected', 'approval_required'] },
+  tool_denied: { kind: 'denial', reasons: ['result_view_pinned', 'hook_denied', 'policy_denied', 'policy_failed', 'approval_rejected', 'approval_required', 'loopback_required', 'scope_forbidden'] },
   /** The handler threw or rejected, or a schema of the tool could not be compiled. */
   tool_execution_failed: { kind: 'failure', reasons: ['handler_failed', 'schema_compile_failed'] },
   /** A pre-call hook threw, timed out or returned a patch it may not (another tool ID or scope, a non-JSON input). */
@@ -26,8 +26,8 @@ export const ToolErrorCodes = {
   approval_invalid: { kind: 'denial', reasons: ['token_unknown', 'token_replayed', 'token_expired', 'token_mismatch'] },
   /** An approval store, the prompt callback or the owner check failed or timed out, or an approved record no longer reproduces its call: nothing that needs approval runs. */
   approval_unavailable: { kind: 'failure', reasons: ['store_failed', 'store_timeout', 'prompt_failed', 'prompt_timeout', 'owner_check_failed', 'record_invalid'] },
-  /** No pending approval has the given ID. */
-  approval_not_found: { kind: 'input', reasons: ['unknown_approval'] },
+  /** No pending approval (or, on the HTTP and CLI surfaces, no remembered grant of the workspace) has the given ID. */
+  approval_not_found: { kind: 'input', reasons: ['unknown_approval', 'unknown_grant'] },
   /** A pending approval was shown, resolved or canceled by another profile, or its owner is no longer available. */
   approval_forbidden: { kind: 'denial', reasons: ['profile_mismatch', 'profile_unavailable', 'session_unbound'] },
   /** A pending approval is no longer pending (expired, resolved or canceled): it never runs again. */
@@ -36,8 +36,19 @@ export const ToolErrorCodes = {
   approval_request_invalid: { kind: 'input', reasons: ['field_invalid', 'agent_name_required', 'agent_name_forbidden', 'input_digest_forbidden'] },
   /** A Loop node's pinned contract (schema digest of its view) no longer matches the tool's. */
   loop_contract_stale: { kind: 'failure', reasons: ['schema_digest_changed', 'tool_removed'] },
-  /** A Loop node failed outside a tool call: its host action threw or returned non-JSON, or its call awaits an approval. */
-  loop_node_failed: { kind: 'failure', reasons: ['action_failed', 'action_output_invalid', 'approval_pending'] },
+  /** A Loop node failed outside a tool call: its host action threw or returned non-JSON, its params reference a value that cannot be an input, or its call awaits an approval. */
+  loop_node_failed: { kind: 'failure', reasons: ['action_failed', 'action_output_invalid', 'params_not_json', 'approval_pending'] },
+  /** `result-views/http`: a request the routes cannot serve (malformed JSON, a wrong content type, a body over the limit, cut short or too slow, a bad query parameter, an unknown route or method). */
+  http_request_invalid: {
+    kind: 'input',
+    reasons: ['json_malformed', 'body_not_object', 'content_type_unsupported', 'body_too_large', 'body_timeout', 'body_incomplete', 'query_invalid', 'path_invalid', 'unknown_route', 'method_not_allowed'],
+  },
+  /** `result-views/http`: the host's `authenticate` callback refused the request (HTTP 401). */
+  http_unauthenticated: { kind: 'denial', reasons: ['authentication_refused'] },
+  /** `result-views/http`: the handler itself failed (the host's `authenticate` callback threw, hung or answered nonsense; an unexpected exception). */
+  http_handler_failed: { kind: 'failure', reasons: ['authenticate_failed', 'authenticate_timeout', 'body_already_read', 'unexpected_error'] },
+  /** The `result-views` command could not reach its target or could not read its answer. */
+  cli_target_unavailable: { kind: 'failure', reasons: ['connection_failed', 'timeout', 'response_invalid'] },
 } as const satisfies Record<string, { kind: ToolErrorKind; reasons: readonly string[] }>
 
 /** How a code is treated on redacting surfaces. */
@@ -68,6 +79,12 @@ export const UsageErrorCodes = {
   hook_registration_invalid: { thrownBy: 'HookRegistrationError' },
   /** `createMcpServer` or another MCP entry function got bad options (`McpOptionsError`). */
   mcp_options_invalid: { thrownBy: 'McpOptionsError' },
+  /** `toAiSdkTools` (`result-views/ai`) got a dispatcher that is not one or bad options (`AiSdkOptionsError`). */
+  ai_sdk_options_invalid: { thrownBy: 'AiSdkOptionsError' },
+  /** `toAgentsTools` (`result-views/openai-agents`) got a dispatcher that is not one, bad options, or tools whose names collide (`AgentsOptionsError`). */
+  openai_agents_options_invalid: { thrownBy: 'AgentsOptionsError' },
+  /** `result-views/postgres` (`createPostgresApprovalStores`, `migrate`) got bad options, or tables of a newer schema (`PostgresOptionsError`). */
+  postgres_options_invalid: { thrownBy: 'PostgresOptionsError' },
   /** `canonicalJson`, `schemaDigest` or `inputDigest` got a value that is not plain JSON (`JsonValueError`). */
   non_json_value: { thrownBy: 'JsonValueError' },
   /** `inputDigest` got options it does not know (an unknown `origin`). */
@@ -86,6 +103,12 @@ export const UsageErrorCodes = {
   loop_snapshot_invalid: { thrownBy: 'LoopError' },
   /** A Loop function got a bad catalog or runner options (`LoopError`). */
   loop_options_invalid: { thrownBy: 'LoopError' },
+  /** `createHttpHandler` or `createFetchHandler` got a dispatcher that is not one or bad options (`HttpOptionsError`). */
+  http_options_invalid: { thrownBy: 'HttpOptionsError' },
+  /** A `result-views/contracts` function (or `assertViewBudget`) got an argument, lock or option it cannot use (`ContractsError`). */
+  contracts_invalid: { thrownBy: 'ContractsError' },
+  /** Tokens had to be counted, no `countTokens` was given and the optional peer `gpt-tokenizer` cannot be loaded (`TokenizerUnavailableError`). */
+  tokenizer_unavailable: { thrownBy: 'TokenizerUnavailableError' },
 } as const satisfies Record<string, { thrownBy: string }>
 
 /** Every stable misuse code (`keyof typeof UsageErrorCodes`). */

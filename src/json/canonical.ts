@@ -1,4 +1,4 @@
-import stableStringify from 'fast-json-stable-stringify'
+import { withCanonicalWriter, type CanonicalWriter } from './canonical-writer.js'
 import { JsonValueError, type JsonValueProblem } from './json-value-error.js'
 import { appendPointer } from './pointer.js'
 
@@ -11,29 +11,44 @@ export const MAX_JSON_DEPTH = 5_000
 const isWellFormed = (s: string): boolean =>
   (s as string & { isWellFormed(): boolean }).isWellFormed()
 
+/** How strict a plain-JSON check or copy is about string contents. */
+export interface PlainJsonOptions {
+  /**
+   * `true` (the default): strings and keys must be well-formed UTF-16 (a lone surrogate is
+   * refused with `lone_surrogate`), as canonical JSON and digests need. `false`: strings are taken
+   * as they are, as results are (docs/views.md, "What the caller receives").
+   */
+  readonly wellFormedStrings?: boolean
+}
+
+/** The check results get: plain JSON whose strings are taken as they are (docs/views.md, "What the caller receives"). */
+export const RESULT_JSON: PlainJsonOptions = Object.freeze({ wellFormedStrings: false })
+
 /**
  * Checks that `value` is plain JSON: plain objects (prototype `Object.prototype` or `null`),
  * dense arrays, well-formed strings, finite numbers, booleans and `null`, with no cycles and no
  * deeper than {@link MAX_JSON_DEPTH}. See `docs/views.md` "Digests". Symbol-keyed
  * properties are not JSON data: like `JSON.stringify`, the check and the canonical form ignore them.
  *
+ * @param options - `wellFormedStrings: false` accepts strings and keys holding lone surrogates.
  * @throws JsonValueError (`code: 'non_json_value'`) naming the JSON Pointer of the first offending
  *   value: `undefined`, functions, symbols, BigInt, NaN/±Infinity, lone surrogates (in strings or
  *   keys), cycles, objects with `toJSON`, Dates, Maps, Sets, boxed primitives, class instances,
  *   sparse arrays.
  */
-export function assertPlainJson(value: unknown): asserts value is JsonValue {
+export function assertPlainJson(value: unknown, options?: PlainJsonOptions): asserts value is JsonValue {
   // The common case (plain JSON, not very deep) is answered by an allocation-free recursive walk;
   // anything it does not accept (a bad value, a cycle, or depth past FAST_DEPTH) is walked again by
   // the precise iterative check, which names the JSON Pointer or accepts a deep but valid value.
-  if (isPlainFastGuarded(value)) return
-  assertPlainJsonPrecisely(value)
+  const strings = options?.wellFormedStrings !== false
+  if (isPlainFastGuarded(value, strings)) return
+  assertPlainJsonPrecisely(value, strings)
 }
 
 /** The fast walk; a getter or Proxy trap that throws only sends the value to the precise walk. */
-function isPlainFastGuarded(value: unknown): boolean {
+function isPlainFastGuarded(value: unknown, strings: boolean): boolean {
   try {
-    return isPlainFast(value, 0)
+    return isPlainFast(value, 0, strings)
   } catch {
     return false
   }
@@ -42,10 +57,10 @@ function isPlainFastGuarded(value: unknown): boolean {
 /** Deepest nesting the fast walk follows before it hands over to the precise, iterative one. */
 const FAST_DEPTH = 512
 
-function isPlainFast(value: unknown, depth: number): boolean {
+function isPlainFast(value: unknown, depth: number, strings: boolean): boolean {
   switch (typeof value) {
     case 'string':
-      return isWellFormed(value)
+      return !strings || isWellFormed(value)
     case 'number':
       return Number.isFinite(value)
     case 'boolean':
@@ -59,7 +74,7 @@ function isPlainFast(value: unknown, depth: number): boolean {
   if (depth >= FAST_DEPTH) return false
   if (Array.isArray(value)) {
     if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return false
-    for (let i = 0; i < value.length; i++) if (!(i in value) || !isPlainFast(value[i], depth + 1)) return false
+    for (let i = 0; i < value.length; i++) if (!(i in value) || !isPlainFast(value[i], depth + 1, strings)) return false
     return true
   }
   const proto = Object.getPrototypeOf(value)
@@ -69,13 +84,13 @@ function isPlainFast(value: unknown, depth: number): boolean {
   const keys = Object.keys(record)
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i]!
-    if (!isWellFormed(key) || !isPlainFast(record[key], depth + 1)) return false
+    if ((strings && !isWellFormed(key)) || !isPlainFast(record[key], depth + 1, strings)) return false
   }
   return true
 }
 
 /** The precise check: iterative (deep values never exhaust the stack), names the failing pointer. */
-function assertPlainJsonPrecisely(value: unknown): void {
+function assertPlainJsonPrecisely(value: unknown, strings: boolean): void {
   // Iterative depth-first walk: deep values never exhaust the call stack, and a pointer string is
   // built only for the value that fails.
   const ancestors = new Set<object>()
@@ -83,29 +98,33 @@ function assertPlainJsonPrecisely(value: unknown): void {
   let token: string | number | undefined
   let current: unknown = value
   for (;;) {
-    const container = checkScalar(current, frames, token)
-    if (container !== undefined) {
+    const entered = checkScalar(current, frames, token, strings)
+    if (entered !== undefined) {
       if (frames.length >= MAX_JSON_DEPTH) throw fail('too_deep', frames, token, `nested deeper than ${MAX_JSON_DEPTH}`)
-      if (ancestors.has(container)) throw fail('cycle', frames, token, 'a cycle back to an enclosing value')
-      ancestors.add(container)
-      frames.push({ container, token, keys: readable(() => childKeys(container, frames, token), frames, token), index: 0 })
+      if (ancestors.has(entered)) throw fail('cycle', frames, token, 'a cycle back to an enclosing value')
+      ancestors.add(entered)
+      frames.push(readable(() => frameOf(entered, frames, token), frames, token))
     }
     // Find the next child to visit, leaving finished containers.
     let next: Frame | undefined
-    while ((next = frames[frames.length - 1]) !== undefined && next.index >= next.keys.length) {
+    while ((next = frames[frames.length - 1]) !== undefined && next.index >= next.length) {
       ancestors.delete(next.container)
       frames.pop()
     }
     if (next === undefined) return
-    const key = next.keys[next.index++]!
-    token = key
-    if (typeof key === 'number') {
-      // Array keys are numbers (childKeys); `in` runs a Proxy's `has` trap, so it is guarded too.
-      if (!readable(() => key in next!.container, frames, key)) throw fail('sparse_array', frames, key, 'a hole in an array')
-      current = readable(() => (next!.container as unknown[])[key], frames, key)
+    const index = next.index++
+    const { container, keys } = next
+    if (keys === undefined) {
+      // An array, visited by index: a hole fails at its index, with no work per element past it.
+      // `in` runs a Proxy's `has` trap, so it is guarded too.
+      token = index
+      if (!readable(() => index in container, frames, index)) throw fail('sparse_array', frames, index, 'a hole in an array')
+      current = readable(() => (container as unknown[])[index], frames, index)
     } else {
-      if (typeof key === 'string' && !isWellFormed(key)) throw fail('lone_surrogate', frames, key, 'key holds a lone surrogate')
-      current = readable(() => (next!.container as Record<string, unknown>)[key], frames, key)
+      const key = keys[index]!
+      token = key
+      if (strings && !isWellFormed(key)) throw fail('lone_surrogate', frames, key, 'key holds a lone surrogate')
+      current = readable(() => (container as Record<string, unknown>)[key], frames, key)
     }
   }
 }
@@ -123,10 +142,14 @@ function readable<T>(read: () => T, frames: readonly Frame[], token: string | nu
   }
 }
 
+/** A container being visited: an object's keys, or an array's length (its indices are not listed). */
 interface Frame {
   readonly container: object
   readonly token: string | number | undefined
-  readonly keys: ReadonlyArray<string | number>
+  /** The object's own enumerable string keys; `undefined` for an array. */
+  readonly keys: readonly string[] | undefined
+  /** How many children: `keys.length`, or the array's length. */
+  readonly length: number
   index: number
 }
 
@@ -142,10 +165,10 @@ function fail(problem: JsonValueProblem, frames: readonly Frame[], token: string
 }
 
 /** Checks a scalar; returns the value when it is an object or array to descend into. */
-function checkScalar(value: unknown, frames: readonly Frame[], token: string | number | undefined): object | undefined {
+function checkScalar(value: unknown, frames: readonly Frame[], token: string | number | undefined, strings: boolean): object | undefined {
   switch (typeof value) {
     case 'string':
-      if (!isWellFormed(value)) throw fail('lone_surrogate', frames, token, 'string holds a lone surrogate')
+      if (strings && !isWellFormed(value)) throw fail('lone_surrogate', frames, token, 'string holds a lone surrogate')
       return undefined
     case 'number':
       if (!Number.isFinite(value)) throw fail('non_finite_number', frames, token, `${value} is not a finite number`)
@@ -164,8 +187,8 @@ function checkScalar(value: unknown, frames: readonly Frame[], token: string | n
   return value === null ? undefined : (value as object)
 }
 
-/** The keys to visit in a container, after checking it is a plain object or an array. */
-function childKeys(container: object, frames: readonly Frame[], token: string | number | undefined): ReadonlyArray<string | number> {
+/** The frame that visits a container, after checking it is a plain object or an array. */
+function frameOf(container: object, frames: readonly Frame[], token: string | number | undefined): Frame {
   const isArray = Array.isArray(container)
   const proto = Object.getPrototypeOf(container)
   if (!isArray && proto !== Object.prototype && proto !== null) {
@@ -173,40 +196,42 @@ function childKeys(container: object, frames: readonly Frame[], token: string | 
     throw fail('non_plain_object', frames, token, `an instance of ${name}, not a plain object`)
   }
   if (typeof (container as { toJSON?: unknown }).toJSON === 'function') throw fail('to_json', frames, token, 'an object with toJSON')
-  if (isArray) {
-    // Indices up to the first hole only: the walk reports the hole there, and an array of
-    // 2^32 - 1 holes costs one index, never a list of four billion.
-    const length = (container as unknown[]).length
-    const indices: number[] = []
-    for (let i = 0; i < length; i++) {
-      indices.push(i)
-      let present: boolean
-      try {
-        present = i in container
-      } catch {
-        break // The walk reads index i again and names it unreadable, at its own pointer.
-      }
-      if (!present) break
-    }
-    return indices
-  }
-  return Object.keys(container)
+  if (isArray) return { container, token, keys: undefined, length: (container as unknown[]).length, index: 0 }
+  const keys = Object.keys(container)
+  return { container, token, keys, length: keys.length, index: 0 }
 }
 
 /**
  * Canonical JSON text of a plain JSON value: keys sorted by UTF-16 code units, no whitespace,
- * ECMAScript number and string serialization. On plain JSON this equals RFC 8785 (JCS).
+ * ECMAScript number and string serialization. On plain JSON this equals RFC 8785 (JCS), and it is
+ * byte for byte what `fast-json-stable-stringify` writes (docs/views.md, "Digests").
  *
- * @param value - any value; checked with `assertPlainJson` first.
+ * One walk checks the value and writes the text, reading each property once; only a value it
+ * refuses is walked again, by the precise check, to name the JSON Pointer of the problem.
+ *
+ * @param value - any value.
  * @returns the canonical JSON string.
- * @throws JsonValueError (`code: 'non_json_value'`) for anything that is not plain JSON.
+ * @throws JsonValueError (`code: 'non_json_value'`) for anything that is not plain JSON (see
+ *   {@link assertPlainJson}), or problem `unreadable` when the value changed while it was read.
  */
 export function canonicalJson(value: unknown): string {
-  assertPlainJson(value)
-  return stableStringify(value)
+  return written(value, undefined, (writer) => writer.text())
 }
 
-/** Canonical JSON of a value already checked by `assertPlainJson` (no second walk). */
-export function canonicalJsonOfChecked(value: JsonValue): string {
-  return stableStringify(value)
+/**
+ * Lowercase hex SHA-256 of the UTF-8 bytes of {@link canonicalJson}`(value)`, with the
+ * top-level member `skipRootKey` left out when `value` is an object and the key is given (that
+ * member is still checked). Throws as {@link canonicalJson} does, with pointers into `value`.
+ */
+export function canonicalSha256Hex(value: unknown, skipRootKey?: string): string {
+  return written(value, skipRootKey, (writer) => writer.sha256Hex())
+}
+
+function written<T>(value: unknown, skipRootKey: string | undefined, finish: (writer: CanonicalWriter) => T): T {
+  return withCanonicalWriter((writer) => {
+    if (writer.write(value, MAX_JSON_DEPTH, skipRootKey)) return finish(writer)
+    // Refused: name the problem and its pointer.
+    assertPlainJsonPrecisely(value, true)
+    throw new JsonValueError('unreadable', '', 'the value changed or could not be read while it was written')
+  })
 }

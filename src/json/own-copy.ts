@@ -1,4 +1,4 @@
-import { assertPlainJson, type JsonValue } from './canonical.js'
+import { assertPlainJson, type JsonValue, type PlainJsonOptions } from './canonical.js'
 import { cloneJson, setOwn } from './clone.js'
 import { deepFreeze } from './freeze.js'
 import { JsonValueError } from './json-value-error.js'
@@ -13,11 +13,12 @@ import { JsonValueError } from './json-value-error.js'
  * cycle, nesting past its depth) is checked precisely (`assertPlainJson`, naming the pointer),
  * then copied and the copy checked again.
  *
+ * @param options - `wellFormedStrings: false` copies strings and keys holding lone surrogates.
  * @throws JsonValueError (`code: 'non_json_value'`) naming the pointer of the first bad value;
  *   problem `unreadable` when the value changed or could not be read while it was copied.
  */
-export function ownJsonCopy(value: unknown): JsonValue {
-  return copyOf(value, false)
+export function ownJsonCopy(value: unknown, options?: PlainJsonOptions): JsonValue {
+  return copyOf(value, false, options)
 }
 
 /**
@@ -30,14 +31,15 @@ export function frozenJsonCopy(value: unknown): JsonValue {
   return copyOf(value, true)
 }
 
-function copyOf(value: unknown, freeze: boolean): JsonValue {
-  const copy = copyPlainGuarded(value, freeze)
+function copyOf(value: unknown, freeze: boolean, options?: PlainJsonOptions): JsonValue {
+  const strings = options?.wellFormedStrings !== false
+  const copy = copyPlainGuarded(value, freeze, strings)
   if (copy !== NOT_PLAIN) return copy as JsonValue
-  assertPlainJson(value)
+  assertPlainJson(value, options)
   let slow: unknown
   try {
     slow = cloneJson(value)
-    assertPlainJson(slow)
+    assertPlainJson(slow, options)
   } catch {
     throw new JsonValueError('unreadable', '', 'the value changed or could not be read while it was copied')
   }
@@ -50,18 +52,18 @@ const NOT_PLAIN: unique symbol = Symbol('not plain JSON')
 /** Deepest nesting the one-walk copy follows before it hands over to the precise path. */
 const FAST_DEPTH = 512
 
-function copyPlainGuarded(value: unknown, freeze: boolean): unknown {
+function copyPlainGuarded(value: unknown, freeze: boolean, strings: boolean): unknown {
   try {
-    return copyPlain(value, 0, freeze)
+    return copyPlain(value, 0, freeze, strings)
   } catch {
     return NOT_PLAIN
   }
 }
 
-function copyPlain(value: unknown, depth: number, freeze: boolean): unknown {
+function copyPlain(value: unknown, depth: number, freeze: boolean, strings: boolean): unknown {
   switch (typeof value) {
     case 'string':
-      return (value as string & { isWellFormed(): boolean }).isWellFormed() ? value : NOT_PLAIN
+      return !strings || (value as string & { isWellFormed(): boolean }).isWellFormed() ? value : NOT_PLAIN
     case 'number':
       return Number.isFinite(value) ? value : NOT_PLAIN
     case 'boolean':
@@ -78,7 +80,7 @@ function copyPlain(value: unknown, depth: number, freeze: boolean): unknown {
     const items: unknown[] = []
     for (let i = 0; i < value.length; i++) {
       if (!(i in value)) return NOT_PLAIN
-      const item = copyPlain(value[i], depth + 1, freeze)
+      const item = copyPlain(value[i], depth + 1, freeze, strings)
       if (item === NOT_PLAIN) return NOT_PLAIN
       items.push(item)
     }
@@ -90,8 +92,8 @@ function copyPlain(value: unknown, depth: number, freeze: boolean): unknown {
   const keys = Object.keys(value)
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i]!
-    if (!(key as string & { isWellFormed(): boolean }).isWellFormed()) return NOT_PLAIN
-    const member = copyPlain((value as Record<string, unknown>)[key], depth + 1, freeze)
+    if (strings && !(key as string & { isWellFormed(): boolean }).isWellFormed()) return NOT_PLAIN
+    const member = copyPlain((value as Record<string, unknown>)[key], depth + 1, freeze, strings)
     if (member === NOT_PLAIN) return NOT_PLAIN
     setOwn(out, key, member)
   }

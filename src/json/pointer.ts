@@ -19,3 +19,15 @@ export function appendPointer(pointer: string, ...tokens: Array<string | number>
 export function toPointer(tokens: ReadonlyArray<string | number>): string {
   return appendPointer('', ...tokens)
 }
+
+/**
+ * Splits a pointer into its unescaped reference tokens: `parsePointer('/a/b~1c/0')` →
+ * `['a', 'b/c', '0']`; `''` (the root) → `[]`. Array indices stay strings, as RFC 6901 reads them.
+ */
+export function parsePointer(pointer: string): string[] {
+  if (pointer === '') return []
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'))
+}

@@ -41,8 +41,12 @@ export interface LoopGraph {
 export interface LoopNode {
   /** Matches {@link LOOP_NODE_ID_PATTERN} (letters, digits, `_`, `-`; not starting with a digit or `-`). */
   readonly id: string
-  /** The node class, e.g. `action`. Informational: the runner dispatches on `kind`. */
-  readonly class: string
+  /**
+   * The node class: always `action` (required, as in every node of the spec's Loop format). Every
+   * node is an action node, and `kind` says what it runs; any other class is refused
+   * (`loop_definition_invalid`), never run as an action by mistake.
+   */
+  readonly class: 'action'
   /** A tool ID (a tool node: called through the dispatcher) or a host action kind such as `run-agent`. */
   readonly kind: string
   /**

@@ -1,3 +1,5 @@
+import type { SourcePosition } from './yaml-source.js'
+
 /**
  * Every diagnostic `lintLoop` reports, with its severity. An `error` stops the Loop before it
  * starts (`startRun` / `runLoop` throw `loop_lint_failed`); a `warning` does not.
@@ -45,13 +47,25 @@ export interface LoopDiagnostic {
   readonly code: LoopDiagnosticCode
 /** `error` stops the Loop before it starts; `warning` does not. */
   readonly severity: DiagnosticSeverity
-  /** Human-readable; the spec's exact text for `result_view_not_literal` and `result_view_field_requires_full`. */
+  /**
+   * Human-readable. Starts with the spec's exact text for `result_view_not_literal` and
+   * `result_view_field_requires_full`; may end with a suggestion (`did you mean output.<path>?`).
+   */
   readonly message: string
   /** JSON Pointer (RFC 6901) into the definition, e.g. `/graph/nodes/1/params/prompt`. */
   readonly path: string
+  /**
+   * For a definition parsed from YAML (`parseLoopYaml`): the 1-based line of what the diagnostic
+   * refers to, the `{{` of its template or the value at `path` (`docs/loops.md` "Positions").
+   * Absent for a definition given as an object.
+   */
+  readonly line?: number
+  /** With `line`: the 1-based column, in UTF-16 code units. */
+  readonly column?: number
 }
 
-/** Builds a diagnostic with the severity the registry gives its code. */
-export function diagnostic(code: LoopDiagnosticCode, nodeId: string | null, path: string, message: string): LoopDiagnostic {
-  return { node_id: nodeId, code, severity: LoopDiagnosticCodes[code], message, path }
+/** Builds a diagnostic with the severity the registry gives its code, and its YAML position when known. */
+export function diagnostic(code: LoopDiagnosticCode, nodeId: string | null, path: string, message: string, position?: SourcePosition): LoopDiagnostic {
+  const found: LoopDiagnostic = { node_id: nodeId, code, severity: LoopDiagnosticCodes[code], message, path }
+  return position === undefined ? found : { ...found, line: position.line, column: position.column }
 }

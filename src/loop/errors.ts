@@ -48,7 +48,7 @@ export class LoopError extends UsageError {
   constructor(code: LoopErrorCode, summary: string, problems: readonly LoopProblem[], diagnostics: readonly LoopDiagnostic[] = []) {
     const lines =
       code === 'loop_lint_failed'
-        ? diagnostics.filter((d) => d.severity === 'error').map((d) => `  - ${d.code}: ${d.message}`)
+        ? diagnostics.filter((d) => d.severity === 'error').map((d) => `  - ${d.code}${d.line === undefined ? '' : ` at line ${d.line}, column ${d.column ?? 1}`}: ${d.message}`)
         : problems.map((p) => `  - ${where(p)}: ${p.message}`)
     super({ code, subject: summary, problems, message: lines.length === 0 ? summary : `${summary}:\n${lines.join('\n')}` })
     this.diagnostics = diagnostics
@@ -141,6 +141,19 @@ export function actionOutputInvalid(nodeId: string, kind: string, error: JsonVal
         ? `node "${nodeId}" action "${kind}" returned undefined, which is not plain JSON; return null when the action has no output`
         : `node "${nodeId}" action "${kind}" returned a value that is not plain JSON at "${error.pointer}"`,
     details: { node_id: nodeId, kind, pointer: error.pointer, problem: error.problem },
+  })
+}
+
+/**
+ * `loop_node_failed` / `params_not_json`: the node's params reference a value that is not plain
+ * JSON (a tool result may hold strings with lone surrogates; an input may not).
+ */
+export function paramsNotJson(nodeId: string, error: JsonValueError): ToolError {
+  return new ToolError({
+    code: 'loop_node_failed',
+    reason: 'params_not_json',
+    message: `node "${nodeId}" params reference a value that is not plain JSON at "${error.pointer}" (${error.problem})`,
+    details: { node_id: nodeId, pointer: error.pointer, problem: error.problem },
   })
 }
 

@@ -24,9 +24,16 @@ export function notLiteral(nodeId: string): string {
   return `node "${nodeId}" params.result_view must be a literal "compact" or "full"`
 }
 
-/** `result_view_field_requires_full`, in the spec's exact words (`docs/loops.md` "`result_view_field_requires_full`"). */
-export function requiresFull(subject: Subject, toolId: string, sourceNode: string): string {
-  return `${subject}, which the compact result of ${toolId} does not include; fix: add \`result_view: full\` to the params of node "${sourceNode}"`
+/**
+ * `result_view_field_requires_full`, in the spec's exact words (`docs/loops.md`
+ * "`result_view_field_requires_full`"). For a field neither view lists (the full view is open
+ * there), the nearest listed field follows, if one is near: one the compact result has
+ * (`compactHas`) is offered as the other fix.
+ */
+export function requiresFull(subject: Subject, toolId: string, sourceNode: string, suggestion?: readonly string[], compactHas = false): string {
+  const text = `${subject}, which the compact result of ${toolId} does not include; fix: ${addFull(sourceNode)}`
+  if (suggestion === undefined) return text
+  return compactHas ? `${text}; or did you mean ${outputPath(suggestion)}, which the compact result has?` : `${text}; did you mean ${outputPath(suggestion)}?`
 }
 
 /** `result_view_not_accepted`, in the words of the selector's single-result error (`docs/views.md` "The selector"). */
@@ -34,12 +41,38 @@ export function notAccepted(nodeId: string, toolId: string): string {
   return `node "${nodeId}" params.result_view is not accepted: tool "${toolId}" returns a single result and does not accept "result_view"`
 }
 
-/** `unresolvable_path`: the deepest valid segment and what is there. */
-export function unresolvable(subject: Subject, toolId: string, view: Answered, deepest: readonly string[], available: readonly string[], acceptsIndex: boolean): string {
-  const where = ['output', ...deepest].join('.')
+/** What an `unresolvable_path` message says. */
+export interface Unresolvable {
+  readonly subject: Subject
+  readonly toolId: string
+  readonly view: Answered
+  /** The segments that resolved (the deepest valid segment is the last). */
+  readonly deepest: readonly string[]
+  /** The fields the answering view lists there, sorted. */
+  readonly available: readonly string[]
+  readonly acceptsIndex: boolean
+  /** Set (to the source node) when the deepest valid segment exists only in the full view while compact is selected. */
+  readonly fullOnlyFrom?: string
+  /** The nearest listed field, as an output path; `fullOnlyFrom` names the source node when only the full view lists it. */
+  readonly suggestion?: { readonly path: readonly string[]; readonly fullOnlyFrom?: string }
+}
+
+/**
+ * `unresolvable_path`: the deepest valid segment and what is there; whether only the full view
+ * reaches that far; the nearest listed field name.
+ */
+export function unresolvable(found: Unresolvable): string {
+  const { subject, toolId, view, suggestion } = found
+  const where = outputPath(found.deepest)
   const owner = view === undefined ? `which the result of ${toolId} does not include` : `which neither view of ${toolId} includes`
   const result = view === undefined ? 'the result' : `the ${view} result`
-  return `${subject}, ${owner}; deepest valid segment: ${where}, where ${result} has ${contents(available, acceptsIndex)}`
+  const fullOnly = found.fullOnlyFrom === undefined ? '' : `, which only the full result has (${addFull(found.fullOnlyFrom)} to read it)`
+  let text = `${subject}, ${owner}; deepest valid segment: ${where}${fullOnly}, where ${result} has ${contents(found.available, found.acceptsIndex)}`
+  if (suggestion !== undefined) {
+    const note = suggestion.fullOnlyFrom === undefined ? '' : ` (only the full result has it: ${addFull(suggestion.fullOnlyFrom)})`
+    text += `; did you mean ${outputPath(suggestion.path)}${note}?`
+  }
+  return text
 }
 
 /** `unresolvable_path` for a non-tool node's output: not among its `produces`. */
@@ -47,16 +80,27 @@ export function notProduced(subject: Subject, sourceNode: string, produces: read
   return `${subject}, which node "${sourceNode}" does not declare in produces (declared: ${produces.join(', ') || 'none'})`
 }
 
-/** `path_unproven`: where the path leaves what the schema lists. */
-export function unproven(subject: Subject, toolId: string, view: Answered, openParent: readonly string[], reason: OpenReason): string {
+/** `path_unproven`: where the path leaves what the schema lists, and the nearest listed field. */
+export function unproven(subject: Subject, toolId: string, view: Answered, openParent: readonly string[], reason: OpenReason, suggestion?: readonly string[]): string {
   const result = view === undefined ? 'the result' : `the ${view} result`
-  const where = ['output', ...openParent].join('.')
-  return `${subject}, which goes through an open part of ${result} of ${toolId} at ${where} (${OPEN_REASONS[reason]}); the path cannot be proven, and a missing field resolves to an empty value at run time`
+  const where = outputPath(openParent)
+  const text = `${subject}, which goes through an open part of ${result} of ${toolId} at ${where} (${OPEN_REASONS[reason]}); the path cannot be proven, and a missing field resolves to an empty value at run time`
+  return suggestion === undefined ? text : `${text}; did you mean ${outputPath(suggestion)}?`
 }
 
 /** `output_unchecked`: a non-tool node without `produces`. */
 export function unchecked(subject: Subject, sourceNode: string, kind: string): string {
   return `${subject}, but node "${sourceNode}" (kind "${kind}") is not a catalog tool and declares no produces; the path cannot be checked`
+}
+
+/** `output.session.id` for segments `['session', 'id']`. */
+function outputPath(segments: readonly string[]): string {
+  return ['output', ...segments].join('.')
+}
+
+/** The fix the spec's `result_view_field_requires_full` message names. */
+function addFull(sourceNode: string): string {
+  return `add \`result_view: full\` to the params of node "${sourceNode}"`
 }
 
 function contents(available: readonly string[], acceptsIndex: boolean): string {

@@ -1,15 +1,17 @@
 import type { View } from 'result-views'
 import { indexCatalog, type CatalogTool, type LoopCatalog } from './catalog.js'
 import type { LoopDefinition, LoopNode } from './definition.js'
-import { diagnostic, type LoopDiagnostic } from './diagnostics.js'
+import { diagnostic, type LoopDiagnostic, type LoopDiagnosticCode } from './diagnostics.js'
 import { analyzeGraph, type LoopGraphIndex } from './graph.js'
 import * as messages from './lint-messages.js'
 import { parseLoopDefinition } from './parse.js'
-import { toPointer } from '../json/pointer.js'
+import { parsePointer, toPointer } from '../json/pointer.js'
 import { paramLabel, templatesIn } from './references.js'
 import { resolveSchemaPath, type SchemaPathResolution } from './schema-path.js'
 import { hasResultViewParam, roleOf, RESULT_VIEW_PARAM, type NodeRole } from './selection.js'
+import { nearestName } from './spelling.js'
 import { formatReference } from './templates.js'
+import { sourceOf, type LoopSource } from './yaml-source.js'
 
 /** Options of {@link lintLoop}. */
 export interface LintOptions {
@@ -40,7 +42,12 @@ export interface LintOptions {
  *   `reference_not_upstream`); duplicate IDs, edges to unknown nodes and cycles are errors;
  *   malformed templates are `template_malformed`.
  *
- * @param definition - a definition (checked with `parseLoopDefinition` first).
+ * An `unresolvable_path` message names the nearest listed field (by edit distance, in either
+ * view) when one is close, and says when the deepest valid segment exists only in the full view.
+ *
+ * @param definition - a definition (checked with `parseLoopDefinition` first). For one parsed
+ *   from YAML (`parseLoopYaml`), every diagnostic also carries the `line` and `column` of what it
+ *   refers to: the `{{` of a template, or the value at its `path` (`docs/loops.md` "Positions").
  * @param catalog - tools (`defineTool`) or descriptors (`dispatcher.list()`).
  * @returns the diagnostics in definition order (graph findings first); empty when all is well.
  * @throws LoopError `loop_definition_invalid` for a definition without the Loop shape, or
@@ -56,10 +63,12 @@ export function lintLoop(definition: LoopDefinition, catalog: LoopCatalog, optio
   for (const node of loop.graph.nodes) {
     if (!roles.has(node.id)) roles.set(node.id, effectiveRole(node, tools, pinned))
   }
-  const context: Context = { loop, graph, roles, diagnostics: [...graph.diagnostics] }
+  const source = sourceOf(loop)
+  const located = source === undefined ? graph.diagnostics : graph.diagnostics.map((d) => diagnostic(d.code, d.node_id, d.path, d.message, source.locate(parsePointer(d.path))))
+  const context: Context = { loop, graph, roles, source, diagnostics: [...located] }
   loop.graph.nodes.forEach((node, index) => {
     const role = effectiveRole(node, tools, pinned)
-    const at = (...tokens: (string | number)[]): string => toPointer(['graph', 'nodes', index, ...tokens])
+    const at = (...tokens: (string | number)[]): Where => ({ tokens: ['graph', 'nodes', index, ...tokens] })
     if (actions !== undefined && role.role === 'other' && !actions.has(node.kind) && !own(pinned, node.id)) {
       report(context, 'unknown_kind', node.id, at('kind'), `node "${node.id}" kind "${node.kind}" is neither a tool in the catalog nor a host action`)
     }
@@ -68,12 +77,13 @@ export function lintLoop(definition: LoopDefinition, catalog: LoopCatalog, optio
       const where = at('params', ...template.tokens)
       if (!template.parse.ok) {
         const { message, offset } = template.parse.problem
-        report(context, 'template_malformed', node.id, where, `node "${node.id}" ${paramLabel(template.tokens)} has a malformed template at character ${offset + 1}: ${message}`)
+        report(context, 'template_malformed', node.id, { ...where, charOffset: offset }, `node "${node.id}" ${paramLabel(template.tokens)} has a malformed template at character ${offset + 1}: ${message}`)
         continue
       }
-      for (const reference of template.parse.references) {
-        if (reference.root !== 'nodes') continue
-        checkReference(context, node, where, `node "${node.id}" reads ${formatReference(reference)}`, reference.node_id, reference.path)
+      for (const part of template.parse.parts) {
+        if (part.kind !== 'reference' || part.reference.root !== 'nodes') continue
+        const { reference } = part
+        checkReference(context, node, { ...where, charOffset: part.start }, `node "${node.id}" reads ${formatReference(reference)}`, reference.node_id, reference.path)
       }
     }
     if (role.role !== 'other') {
@@ -89,11 +99,20 @@ interface Context {
   readonly loop: LoopDefinition
   readonly graph: LoopGraphIndex
   readonly roles: ReadonlyMap<string, NodeRole>
+  /** Where the definition's values are written, for a definition parsed from YAML. */
+  readonly source: LoopSource | undefined
   readonly diagnostics: LoopDiagnostic[]
 }
 
-function report(context: Context, code: Parameters<typeof diagnostic>[0], nodeId: string | null, path: string, message: string): void {
-  context.diagnostics.push(diagnostic(code, nodeId, path, message))
+/** What a diagnostic is about: the value at `tokens` or, with `charOffset`, that character of the string there (a template's `{{`). */
+interface Where {
+  readonly tokens: readonly (string | number)[]
+  readonly charOffset?: number
+}
+
+function report(context: Context, code: LoopDiagnosticCode, nodeId: string | null, where: Where, message: string): void {
+  const position = context.source?.locate(where.tokens, where.charOffset)
+  context.diagnostics.push(diagnostic(code, nodeId, toPointer(where.tokens), message, position))
 }
 
 /** The node's role, with a pinned view replacing the selected one. */
@@ -103,7 +122,7 @@ function effectiveRole(node: LoopNode, tools: ReadonlyMap<string, CatalogTool>, 
   return role
 }
 
-function checkResultView(context: Context, node: LoopNode, role: NodeRole, path: string): void {
+function checkResultView(context: Context, node: LoopNode, role: NodeRole, path: Where): void {
   if (!hasResultViewParam(node)) return
   const value = node.params![RESULT_VIEW_PARAM]
   if (role.role === 'viewed' && value !== 'compact' && value !== 'full') {
@@ -113,7 +132,7 @@ function checkResultView(context: Context, node: LoopNode, role: NodeRole, path:
   }
 }
 
-function checkReference(context: Context, reader: LoopNode, path: string, subject: string, sourceId: string, outputPath: readonly string[]): void {
+function checkReference(context: Context, reader: LoopNode, path: Where, subject: string, sourceId: string, outputPath: readonly string[]): void {
   const source = context.roles.get(sourceId)
   if (source === undefined) {
     return report(context, 'unknown_node', reader.id, path, `${subject}, but the graph has no node "${sourceId}"`)
@@ -133,39 +152,93 @@ function checkReference(context: Context, reader: LoopNode, path: string, subjec
 }
 
 /**
- * Resolves `outputPath` in the output of `sourceId`, a tool node, against the view it selected
- * (`docs/loops.md`), reporting at `path` for node `nodeId`.
+ * Resolves `outputPath` in the output of `sourceId`, a tool node, against the view it selected,
+ * reporting at `path` for node `nodeId` (`docs/loops.md` "What a reference is checked against").
  */
-function checkOutputPath(context: Context, nodeId: string, path: string, subject: string, sourceId: string, source: Exclude<NodeRole, { role: 'other' }>, outputPath: readonly string[]): void {
+function checkOutputPath(context: Context, nodeId: string, path: Where, subject: string, sourceId: string, source: Exclude<NodeRole, { role: 'other' }>, outputPath: readonly string[]): void {
   const descriptor = source.tool.descriptor
-  const toolId = descriptor.tool_id
+  const finding = { subject, toolId: descriptor.tool_id, outputPath }
   if (source.role === 'single') {
-    return reportResolution(context, nodeId, path, subject, toolId, undefined, resolveSchemaPath(descriptor.output_schema, outputPath))
+    return reportResolution(context, nodeId, path, { ...finding, view: undefined }, resolveSchemaPath(descriptor.output_schema, outputPath))
   }
   // A non-literal result_view is already an error; which view the node gets is unknown.
   if (source.view === undefined) return
   const views = descriptor.output_views!
   const full = (): SchemaPathResolution => resolveSchemaPath(views.full.schema, outputPath)
-  if (source.view === 'full') return reportResolution(context, nodeId, path, subject, toolId, 'full', full())
+  if (source.view === 'full') return reportResolution(context, nodeId, path, { ...finding, view: 'full' }, full())
   const compact = resolveSchemaPath(views.compact.schema, outputPath)
   if (compact.status === 'resolved') return
   const inFull = full()
-  if (inFull.status === 'resolved' || (compact.status === 'missing' && inFull.status === 'open')) {
-    return report(context, 'result_view_field_requires_full', nodeId, path, messages.requiresFull(subject, toolId, sourceId))
+  if (inFull.status === 'resolved') return report(context, 'result_view_field_requires_full', nodeId, path, messages.requiresFull(subject, finding.toolId, sourceId))
+  if (compact.status === 'missing' && inFull.status === 'open') {
+    // Unlisted in both views: maybe a field is misspelt; the compact view's fields come first.
+    const inCompact = new Set(compact.missing_at === inFull.open_at ? compact.available : [])
+    const suggestion = suggest(outputPath, inFull.open_at, [...inCompact, ...inFull.available.filter((name) => !inCompact.has(name))])
+    const compactHas = suggestion !== undefined && inCompact.has(suggestion[suggestion.length - 1]!)
+    return report(context, 'result_view_field_requires_full', nodeId, path, messages.requiresFull(subject, finding.toolId, sourceId, suggestion, compactHas))
   }
   // Compact records are projections of full ones: what the full schema rules out, compact cannot hold.
-  if (compact.status === 'open' && inFull.status === 'missing') return reportResolution(context, nodeId, path, subject, toolId, 'full', inFull)
-  reportResolution(context, nodeId, path, subject, toolId, 'compact', compact)
+  if (compact.status === 'open' && inFull.status === 'missing') return reportResolution(context, nodeId, path, { ...finding, view: 'full' }, inFull)
+  if (compact.status === 'missing' && inFull.status === 'missing') {
+    if (inFull.missing_at > compact.missing_at) {
+      // The path goes on in the full view only: say so, and that selecting it reaches that far.
+      return reportMissing(context, nodeId, path, { ...finding, view: 'full', fullOnlyFrom: sourceId }, inFull, inFull.available)
+    }
+    if (inFull.missing_at === compact.missing_at) {
+      const inCompact = new Set(compact.available)
+      const names = [...compact.available, ...inFull.available.filter((name) => !inCompact.has(name))]
+      return reportMissing(context, nodeId, path, { ...finding, view: 'compact', fullOnlyNames: { from: sourceId, listed: inCompact } }, compact, names)
+    }
+  }
+  reportResolution(context, nodeId, path, { ...finding, view: 'compact' }, compact)
 }
 
-function reportResolution(context: Context, nodeId: string, path: string, subject: string, toolId: string, view: View | undefined, resolution: SchemaPathResolution): void {
-  if (resolution.status === 'missing') {
-    const deepest = resolution.steps.map((step) => step.segment)
-    report(context, 'unresolvable_path', nodeId, path, messages.unresolvable(subject, toolId, view, deepest, resolution.available, resolution.accepts_index))
-  } else if (resolution.status === 'open') {
+/** What an unresolved path is and how to word it. */
+interface Finding {
+  readonly subject: string
+  readonly toolId: string
+  readonly outputPath: readonly string[]
+  /** The view whose schema answered (`undefined`: a single-result tool's one schema). */
+  readonly view: View | undefined
+  /** The source node, when the deepest valid segment exists only in the full view and compact is selected. */
+  readonly fullOnlyFrom?: string
+  /** With compact selected: the names compact lists there, and the node that would select full for the others. */
+  readonly fullOnlyNames?: { readonly from: string; readonly listed: ReadonlySet<string> }
+}
+
+function reportResolution(context: Context, nodeId: string, path: Where, finding: Finding, resolution: SchemaPathResolution): void {
+  if (resolution.status === 'missing') return reportMissing(context, nodeId, path, finding, resolution, resolution.available)
+  if (resolution.status === 'open') {
     const openParent = resolution.steps.slice(0, resolution.open_at).map((step) => step.segment)
-    report(context, 'path_unproven', nodeId, path, messages.unproven(subject, toolId, view, openParent, resolution.reason))
+    const suggestion = suggest(finding.outputPath, resolution.open_at, resolution.available)
+    report(context, 'path_unproven', nodeId, path, messages.unproven(finding.subject, finding.toolId, finding.view, openParent, resolution.reason, suggestion))
   }
+}
+
+/** `unresolvable_path`, suggesting the nearest of `names` (fields listed where `resolution` stops, in either view). */
+function reportMissing(context: Context, nodeId: string, path: Where, finding: Finding, resolution: Extract<SchemaPathResolution, { status: 'missing' }>, names: readonly string[]): void {
+  const nearest = suggest(finding.outputPath, resolution.missing_at, names)
+  const only = finding.fullOnlyNames
+  const suggestion =
+    nearest === undefined ? undefined : { path: nearest, ...(only !== undefined && !only.listed.has(nearest[nearest.length - 1]!) ? { fullOnlyFrom: only.from } : {}) }
+  const message = messages.unresolvable({
+    subject: finding.subject,
+    toolId: finding.toolId,
+    view: finding.view,
+    deepest: resolution.steps.map((step) => step.segment),
+    available: resolution.available,
+    acceptsIndex: resolution.accepts_index,
+    ...(finding.fullOnlyFrom === undefined ? {} : { fullOnlyFrom: finding.fullOnlyFrom }),
+    ...(suggestion === undefined ? {} : { suggestion }),
+  })
+  report(context, 'unresolvable_path', nodeId, path, message)
+}
+
+/** `outputPath` with segment `at` replaced by the nearest of `names` (`undefined` when none is near, or the segment is an array index). */
+function suggest(outputPath: readonly string[], at: number, names: readonly string[]): string[] | undefined {
+  const segment = outputPath[at]!
+  const nearest = /^[0-9]+$/.test(segment) ? undefined : nearestName(segment, names)
+  return nearest === undefined ? undefined : [...outputPath.slice(0, at), nearest]
 }
 
 function isPrefix(prefix: readonly string[], path: readonly string[]): boolean {

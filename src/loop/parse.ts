@@ -2,33 +2,49 @@ import { isCollection, LineCounter, parseDocument, visit, type Document, type YA
 import { canonicalJson, isJsonValueError } from 'result-views'
 import { LOOP_NODE_ID_PATTERN, PATH_SEGMENT_PATTERN, type LoopDefinition } from './definition.js'
 import { definitionInvalid, type LoopProblem } from './errors.js'
+import { rememberSource, sourceOf, yamlSource } from './yaml-source.js'
 import { deepFreeze } from '../json/freeze.js'
-import { toPointer } from '../json/pointer.js'
 import { isRecord } from '../json/guards.js'
+import { parsePointer, toPointer } from '../json/pointer.js'
 
 /** Most aliases a YAML definition may expand (the `yaml` package's guard against alias bombs). */
 const MAX_YAML_ALIASES = 100
 
+/** The only node class: every node is an action node, and its `kind` names what it runs. */
+const LOOP_NODE_CLASS = 'action'
+
 /**
  * Checks that `value` has the Loop shape and returns a frozen plain-JSON copy (key order and
  * the keys this library does not read are kept). The shape: `{ graph: { nodes: [...], edges?: [...] } }`; each node has a
- * string `id` matching `LOOP_NODE_ID_PATTERN`, non-empty string `class` and `kind`, optional
- * `params` (an object) and optional `produces` (dotted paths such as `session.id`); each edge has
- * string `from` and `to`. Graph rules (unique IDs, known nodes, no cycles) are lint's job.
+ * string `id` matching `LOOP_NODE_ID_PATTERN`, `class: "action"` (required; the only node class,
+ * see `docs/loops.md` "Definitions"), a non-empty string `kind`, optional `params` (an object) and
+ * optional `produces` (dotted paths such as `session.id`); each edge has string `from` and `to`.
+ * Graph rules (unique IDs, known nodes, no cycles) are lint's job.
+ *
+ * A copy of a definition returned by {@link parseLoopYaml} keeps its YAML positions, so lint
+ * diagnostics of the copy still carry `line` and `column`.
  *
  * @throws LoopError (`code: 'loop_definition_invalid'`) listing every problem with its JSON Pointer.
  */
 export function parseLoopDefinition(value: unknown): LoopDefinition {
   const problems = shapeProblems(value)
   if (problems.length > 0) throw definitionInvalid(problems.map(({ path, code, message }) => ({ path, code, message })))
-  return deepFreeze(JSON.parse(JSON.stringify(value)) as LoopDefinition)
+  const definition = deepFreeze(JSON.parse(JSON.stringify(value)) as LoopDefinition)
+  // A parseLoopYaml result is deeply frozen: its copy is the same document, value for value.
+  const source = sourceOf(value)
+  if (source !== undefined) rememberSource(definition, source)
+  return definition
 }
 
 /**
  * Parses YAML text (one document) into a Loop definition, as {@link parseLoopDefinition} checks it.
- * Every problem, YAML syntax and shape alike, carries the 1-based `line` and `column` where it is.
- * Never writes to stderr (the `yaml` package's warnings are silenced; what they would warn about
- * is reported as a problem instead).
+ * Every problem, YAML syntax and shape alike, carries the 1-based `line` and `column` where it is
+ * (columns in UTF-16 code units; a leading byte order mark is not counted). The returned
+ * definition remembers where each of its values is written, so `lintLoop` (and `startRun`,
+ * `runLoop`) diagnostics of it carry `line` and `column` too (`docs/loops.md` "Positions").
+ * One document: a `%YAML` directive, a `---` start and a `...` end marker are fine; a second
+ * document is a problem. Never writes to stderr (the `yaml` package's warnings are silenced; what
+ * they would warn about is reported as a problem instead).
  *
  * An unquoted template (`p: {{ .inputs.x }}`) is a YAML flow mapping, not a string: it is reported
  * as `unquoted template: …` at the `{{`, telling the user to quote it (`p: "{{ .inputs.x }}"`).
@@ -42,8 +58,10 @@ export function parseLoopDefinition(value: unknown): LoopDefinition {
  */
 export function parseLoopYaml(text: string): LoopDefinition {
   if (typeof text !== 'string') throw definitionInvalid([{ path: '', code: 'invalid_source', message: 'YAML source must be a string' }])
+  // Editors do not count a byte order mark as a column: neither do positions.
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
   const lineCounter = new LineCounter()
-  const document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, logLevel: 'error' })
+  const document = parseDocument(body, { lineCounter, prettyErrors: false, uniqueKeys: true, logLevel: 'error' })
   const at = (offset: number): { line: number; column: number } => {
     const position = lineCounter.linePos(offset)
     return { line: position.line, column: position.col }
@@ -57,7 +75,7 @@ export function parseLoopYaml(text: string): LoopDefinition {
       }),
     )
   }
-  const keyProblems = collectionKeys(document, text)
+  const keyProblems = collectionKeys(document, body)
   if (keyProblems.length > 0) throw definitionInvalid(keyProblems.map(({ code, message, offset }) => ({ path: '', code, message, ...at(offset) })))
   let value: unknown
   try {
@@ -66,11 +84,12 @@ export function parseLoopYaml(text: string): LoopDefinition {
     const message = error instanceof Error ? firstLine(error.message) : 'the YAML document cannot be converted to JSON'
     throw definitionInvalid([{ path: '', code: 'yaml_not_json', message, line: 1, column: 1 }])
   }
+  const source = yamlSource(document, body, lineCounter)
   const problems = shapeProblems(value)
-  if (problems.length > 0) {
-    throw definitionInvalid(problems.map(({ path, code, message, tokens }) => ({ path, code, message, ...at(offsetOf(document, tokens)) })))
-  }
-  return deepFreeze(JSON.parse(JSON.stringify(value)) as LoopDefinition)
+  if (problems.length > 0) throw definitionInvalid(problems.map(({ path, code, message, tokens }) => ({ path, code, message, ...source.locate(tokens) })))
+  const definition = deepFreeze(JSON.parse(JSON.stringify(value)) as LoopDefinition)
+  rememberSource(definition, source)
+  return definition
 }
 
 /** A problem with the tokens of its path (so YAML can locate it). */
@@ -87,8 +106,7 @@ function shapeProblems(value: unknown): ShapeProblem[] {
     canonicalJson(value)
   } catch (error) {
     if (!isJsonValueError(error)) throw error
-    const tokens = error.pointer.split('/').slice(1).map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'))
-    add(tokens, 'non_json_value', error.message)
+    add(parsePointer(error.pointer), 'non_json_value', error.message)
     return problems
   }
   if (!isRecord(value)) {
@@ -116,9 +134,10 @@ function nodeProblems(node: unknown, at: (string | number)[], add: Add): void {
   if (typeof node.id !== 'string' || !LOOP_NODE_ID_PATTERN.test(node.id)) {
     add([...at, 'id'], 'invalid_node', 'node id must be a string of letters, digits, "_" and "-", starting with a letter or "_"')
   }
-  for (const key of ['class', 'kind'] as const) {
-    if (typeof node[key] !== 'string' || node[key] === '') add([...at, key], 'invalid_node', `node ${key} must be a non-empty string`)
+  if (node.class !== LOOP_NODE_CLASS) {
+    add([...at, 'class'], 'invalid_node', `node class must be "${LOOP_NODE_CLASS}" (every node is an action node; its kind names the tool or host action it runs)`)
   }
+  if (typeof node.kind !== 'string' || node.kind === '') add([...at, 'kind'], 'invalid_node', 'node kind must be a non-empty string')
   if (node.params !== undefined && !isRecord(node.params)) add([...at, 'params'], 'invalid_node', 'node params must be an object')
   if (node.produces !== undefined) {
     if (!Array.isArray(node.produces)) return add([...at, 'produces'], 'invalid_node', 'node produces must be a list of output paths')
@@ -178,16 +197,6 @@ function collectionKeys(document: Document, text: string): { code: string; messa
     },
   })
   return found
-}
-
-/** The source offset of the deepest YAML node on the path to `tokens` (the document start when none). */
-function offsetOf(document: ReturnType<typeof parseDocument>, tokens: readonly (string | number)[]): number {
-  for (let length = tokens.length; length >= 0; length--) {
-    const node = length === 0 ? document.contents : document.getIn(tokens.slice(0, length), true)
-    const range = (node as { range?: readonly number[] | null } | null | undefined)?.range
-    if (range !== undefined && range !== null && typeof range[0] === 'number') return range[0]
-  }
-  return 0
 }
 
 function firstLine(message: string): string {

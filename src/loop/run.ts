@@ -3,7 +3,7 @@ import type { CallScope, InvokeOutcome, InvokeRequest, JsonValue, ToolDescriptor
 import { contractDigest } from './catalog.js'
 import type { LoopDefinition, LoopNode } from './definition.js'
 import type { LoopDiagnostic } from './diagnostics.js'
-import { actionFailed, actionOutputInvalid, approvalPending, contractStale, lintFailed, optionsInvalid, snapshotInvalid, type LoopProblem } from './errors.js'
+import { actionFailed, actionOutputInvalid, approvalPending, contractStale, lintFailed, optionsInvalid, paramsNotJson, snapshotInvalid, type LoopProblem } from './errors.js'
 import { analyzeGraph } from './graph.js'
 import { lintLoop } from './lint.js'
 import { parseLoopDefinition } from './parse.js'
@@ -134,7 +134,15 @@ export async function runLoop(definition: LoopDefinition, options: RunLoopOption
       results.set(id, { status: 'skipped', blocked_by: parentRun.status === 'skipped' ? parentRun.blocked_by : failedParent })
       continue
     }
-    const params = renderParams(node.params ?? {}, { inputs, outputs }) as { [key: string]: JsonValue }
+    let params: { [key: string]: JsonValue }
+    try {
+      params = renderParams(node.params ?? {}, { inputs, outputs }) as { [key: string]: JsonValue }
+    } catch (error) {
+      // A referenced tool result holds a string that cannot be an input (a lone surrogate).
+      if (!isJsonValueError(error)) throw error
+      results.set(id, { status: 'error', error: paramsNotJson(node.id, error) })
+      continue
+    }
     const pin = own(snapshot.pins, id) ? snapshot.pins[id]! : undefined
     const run = pin === undefined ? await runAction(node, params, actions, scope) : await runTool(node, pin, params, dispatcher, scope)
     if (run.status === 'ok') outputs.set(id, run.output)

@@ -57,14 +57,15 @@ export interface PathStep {
  * The answer of {@link resolveSchemaPath}:
  * - `resolved`: every segment is listed by the schema (in at least one union branch);
  * - `open`: the path is allowed but goes through an open part (`open_at` is the index of the first
- *   open segment): it cannot be proven;
+ *   open segment): it cannot be proven; `available` lists (sorted) the members listed where it
+ *   leaves what the schema lists (a near one may be what was meant);
  * - `missing`: the schema rules the path out at segment `missing_at`. `steps` are the resolved
  *   segments before it; `available` lists (sorted) the members listed there; `accepts_index` says
  *   an array is there (read it with a numeric segment).
  */
 export type SchemaPathResolution =
   | { readonly status: 'resolved'; readonly steps: readonly PathStep[] }
-  | { readonly status: 'open'; readonly steps: readonly PathStep[]; readonly open_at: number; readonly reason: OpenReason }
+  | { readonly status: 'open'; readonly steps: readonly PathStep[]; readonly open_at: number; readonly reason: OpenReason; readonly available: readonly string[] }
   | {
       readonly status: 'missing'
       readonly steps: readonly PathStep[]
@@ -94,9 +95,12 @@ interface Alternative {
   readonly open?: OpenReason
 }
 
-/** What the schemas that rule a segment out list there. */
+/** What the schemas a segment is looked up in list there. */
 interface MissingInfo {
+  /** Members listed by the schemas that rule the segment out (closed objects). */
   readonly fields: Set<string>
+  /** Members listed by every object schema the segment is looked up in, open ones included. */
+  readonly listed: Set<string>
   acceptsIndex: boolean
 }
 
@@ -130,8 +134,10 @@ export function resolveSchemaPath(schema: JsonSchema | object | boolean, path: r
   const context: Context = { root: schema, ids: collectIds(schema) }
   let candidates: Candidate[] = [{ schema, open: undefined }]
   const steps: PathStep[] = []
+  const listed: ReadonlySet<string>[] = []
   for (const [at, segment] of path.entries()) {
-    const missing: MissingInfo = { fields: new Set(), acceptsIndex: false }
+    const missing: MissingInfo = { fields: new Set(), listed: new Set(), acceptsIndex: false }
+    listed.push(missing.listed)
     const next: Array<Candidate & { readonly alternative: Alternative }> = []
     for (const candidate of candidates) {
       for (const alternative of step(candidate.schema, segment, context, new Set(), missing)) {
@@ -150,7 +156,7 @@ export function resolveSchemaPath(schema: JsonSchema | object | boolean, path: r
   const proven = candidates.find((candidate) => candidate.open === undefined)
   if (proven !== undefined) return { status: 'resolved', steps }
   const open = candidates[0]!.open!
-  return { status: 'open', steps, open_at: open.at, reason: open.reason }
+  return { status: 'open', steps, open_at: open.at, reason: open.reason, available: [...listed[open.at]!].sort() }
 }
 
 /** The ways `segment` can be read from a value valid against `schema`; `[]` when none. */
@@ -242,6 +248,7 @@ function stepConstraints(schema: Record<string, unknown>, segment: string, missi
 function stepObject(schema: Record<string, unknown>, segment: string, missing: MissingInfo): Alternative[] {
   const properties = isRecord(schema.properties) ? schema.properties : {}
   if (has(properties, segment)) return [{ schema: properties[segment], rules: ['properties'] }]
+  for (const key of Object.keys(properties)) missing.listed.add(key)
   if (isRecord(schema.patternProperties)) {
     for (const pattern of Object.keys(schema.patternProperties)) {
       if (matches(pattern, segment)) return [{ schema: schema.patternProperties[pattern], rules: ['patternProperties'], open: 'pattern_properties' }]

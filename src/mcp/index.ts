@@ -1,7 +1,8 @@
 /**
  * result-views/mcp: exposes a dispatcher's catalog over the Model Context Protocol with the
  * official TypeScript SDK (`@modelcontextprotocol/sdk`, an optional peer dependency needed only
- * by this entry), and measures a catalog's discovery surfaces.
+ * by this entry), and measures a catalog's discovery surfaces in bytes and tokens (`gpt-tokenizer`,
+ * another optional peer, loaded only when tokens are counted without a `countTokens`).
  *
  * Every export here is public API. Named exports only; no `export *`; the SDK's own API is
  * never re-exported (import it from the SDK).
@@ -14,5 +15,6 @@ export type { McpCallInfo, McpScopeResolver, McpServerOptions } from './server.j
 export { MCP_OUTCOME_META_KEY, toCallToolResult, toMcpTool, toMcpToolList } from './project.js'
 export type { McpCallToolResult, McpOutcomeMeta, McpTextContent, McpToolListing } from './project.js'
 export { measureCatalog } from './measure.js'
-export type { CatalogSize } from './measure.js'
+export type { CatalogSize, MeasureCatalogOptions } from './measure.js'
+export type { CountTokens } from '../tokens/count-tokens.js'
 export { McpOptionsError, isMcpOptionsError } from './mcp-options-error.js'

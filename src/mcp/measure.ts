@@ -1,5 +1,6 @@
 import { defineBrand } from '../errors/brand.js'
 import { describeTool, type Tool, type ToolDescriptor, type UsageProblem } from 'result-views'
+import { tokenCounter, type CountTokens } from '../tokens/count-tokens.js'
 import { McpOptionsError } from './mcp-options-error.js'
 import { toMcpToolList } from './project.js'
 
@@ -8,8 +9,8 @@ const toolBrand = defineBrand('result-views.Tool')
 
 /**
  * Serialized sizes of one catalog's three discovery surfaces, in bytes of UTF-8 JSON
- * (`JSON.stringify` without whitespace, of a JSON array with one entry per tool). These are
- * discovery bytes, not model tokens (`docs/mcp.md`).
+ * (`JSON.stringify` without whitespace, of a JSON array with one entry per tool), and in tokens of
+ * that same text (o200k by default; absent with `tokens: false`). See `docs/mcp.md` "Catalog size".
  */
 export interface CatalogSize {
   /** The full-policy discovery catalog: every descriptor with `output_schema` and, for viewed tools, `output_views` (both views and digests). */
@@ -22,28 +23,66 @@ export interface CatalogSize {
    * `model_bytes` = `mcp_bytes` + one byte per tool (`input_schema` vs `inputSchema`), exactly.
    */
   readonly model_bytes: number
+  /** Tokens of the discovery catalog's JSON (absent with `tokens: false`). */
+  readonly discovery_tokens?: number
+  /** Tokens of the MCP listing's JSON. */
+  readonly mcp_tokens?: number
+  /** Tokens of the model-facing projection's JSON: what a model reads before its first call. */
+  readonly model_tokens?: number
+}
+
+/** Options of {@link measureCatalog}. */
+export interface MeasureCatalogOptions {
+  /** Counts tokens, synchronously. Default: `gpt-tokenizer` o200k (an optional peer dependency, loaded on first use). */
+  countTokens?: CountTokens
+  /** `false` measures bytes only (no tokenizer needed). Default `true`. */
+  tokens?: boolean
 }
 
 /**
- * Measures a catalog's discovery surfaces (see {@link CatalogSize}).
+ * Measures a catalog's discovery surfaces (see {@link CatalogSize}): bytes, and tokens counted by
+ * `options.countTokens` or `gpt-tokenizer` (o200k; special-token text such as `<|endoftext|>`
+ * counts as ordinary text). See `docs/mcp.md` "Catalog size".
  *
  * @param tools - tools returned by `defineTool`, or their descriptors (`describeTool`,
  *   `dispatcher.list()`), in catalog order; both may be mixed.
+ * @param options - `countTokens`, or `tokens: false` for bytes only.
+ * @throws TokenizerUnavailableError (`tokenizer_unavailable`) when tokens are counted, no
+ *   `countTokens` is given and `gpt-tokenizer` cannot be loaded: install it, pass `countTokens`,
+ *   or pass `tokens: false`.
+ * @throws McpOptionsError (`mcp_options_invalid`) for bad options, or a `countTokens` that throws
+ *   or returns something other than a non-negative integer.
  * @throws McpOptionsError (`code: 'mcp_options_invalid'`) when `tools` is not an array, when an
  *   entry is neither a defined tool nor a descriptor (`tools[<index>] must be ...`), or when two
  *   entries share a `tool_id` (`tools[<index>] repeats tool_id "<id>" of tools[<first>]`): a
  *   catalog lists each tool once, so a duplicate is a mistake, not something to count twice.
  *   Every problem is listed.
  */
-export function measureCatalog(tools: readonly (Tool | ToolDescriptor)[]): CatalogSize {
+export function measureCatalog(tools: readonly (Tool | ToolDescriptor)[], options: MeasureCatalogOptions = {}): CatalogSize {
+  const { countTokens, tokens } = checkedOptions(options)
   const descriptors = checkedDescriptors(tools)
   const mcp = toMcpToolList(descriptors)
   const model = descriptors.map((d, index) => ({ name: d.tool_id, description: d.description, input_schema: mcp[index]!.inputSchema }))
-  return {
-    discovery_bytes: jsonBytes(descriptors),
-    mcp_bytes: jsonBytes(mcp),
-    model_bytes: jsonBytes(model),
+  const texts = [JSON.stringify(descriptors), JSON.stringify(mcp), JSON.stringify(model)] as const
+  const bytes = { discovery_bytes: utf8Bytes(texts[0]), mcp_bytes: utf8Bytes(texts[1]), model_bytes: utf8Bytes(texts[2]) }
+  if (!tokens) return bytes
+  const count = tokenCounter(countTokens, 'measureCatalog options', (problem) => {
+    throw new McpOptionsError([problem], 'measureCatalog options')
+  })
+  return { ...bytes, discovery_tokens: count(texts[0]), mcp_tokens: count(texts[1]), model_tokens: count(texts[2]) }
+}
+
+function checkedOptions(options: unknown): { countTokens: unknown; tokens: boolean } {
+  if (typeof options !== 'object' || options === null) throw new McpOptionsError([{ path: '', code: 'invalid_options', message: 'options must be an object ({ countTokens?, tokens? })' }], 'measureCatalog options')
+  let countTokens: unknown
+  let tokens: unknown
+  try {
+    ;({ countTokens, tokens } = options as Record<string, unknown>)
+  } catch {
+    throw new McpOptionsError([{ path: '', code: 'unreadable_options', message: 'options could not be read' }], 'measureCatalog options')
   }
+  if (tokens !== undefined && typeof tokens !== 'boolean') throw new McpOptionsError([{ path: '/tokens', code: 'invalid_option', message: 'tokens must be a boolean' }], 'measureCatalog options')
+  return { countTokens, tokens: tokens !== false }
 }
 
 function checkedDescriptors(tools: unknown): ToolDescriptor[] {
@@ -92,6 +131,6 @@ function isDescriptor(value: unknown): value is ToolDescriptor {
   )
 }
 
-function jsonBytes(value: unknown): number {
-  return Buffer.byteLength(JSON.stringify(value), 'utf8')
+function utf8Bytes(text: string): number {
+  return Buffer.byteLength(text, 'utf8')
 }

@@ -1,5 +1,4 @@
-import type { InvokeOutcome, JsonSchema, ToolDescriptor, ToolErrorCode, View } from 'result-views'
-import { toMcpSchema } from './mcp-schema.js'
+import { outcomeForModel, toModelSchema, type InvokeOutcome, type JsonSchema, type ToolDescriptor, type ToolErrorCode, type View } from 'result-views'
 
 /**
  * The pure MCP projection (`docs/mcp.md`): descriptors → `tools/list`
@@ -23,7 +22,7 @@ export interface McpToolListing {
   /**
    * The descriptor's `input_schema` in JSON Schema 2020-12 form: no `$schema` keyword, draft-07
    * tuples (`items: [..]`, `additionalItems`) as `prefixItems`/`items`, `definitions` as `$defs`
-   * (see `toMcpSchema` in `mcp-schema.ts`).
+   * (`toModelSchema` of the root entry).
    */
   readonly inputSchema: JsonSchema
 }
@@ -73,7 +72,7 @@ export interface McpCallToolResult {
 
 /** The `tools/list` entry of one descriptor (see {@link McpToolListing}). */
 export function toMcpTool(descriptor: ToolDescriptor): McpToolListing {
-  return { name: descriptor.tool_id, description: descriptor.description, inputSchema: toMcpSchema(descriptor.input_schema) }
+  return { name: descriptor.tool_id, description: descriptor.description, inputSchema: toModelSchema(descriptor.input_schema) }
 }
 
 /** The `tools/list` entries of a catalog, in catalog order. */
@@ -82,7 +81,8 @@ export function toMcpToolList(descriptors: readonly ToolDescriptor[]): McpToolLi
 }
 
 /**
- * The `tools/call` result of a dispatch outcome.
+ * The `tools/call` result of a dispatch outcome: the text of `outcomeForModel` (root entry), the
+ * one mapping every model-facing surface shares, in MCP's shape.
  *
  * - `ok` → `structuredContent` = `outcome.result.structured` (when it is an object) and one text
  *   block `JSON.stringify(record)`; `_meta` says `result_view` for viewed tools.
@@ -101,35 +101,28 @@ export function toMcpToolList(descriptors: readonly ToolDescriptor[]): McpToolLi
  * @param toolId - the called tool's name (for the pending message).
  */
 export function toCallToolResult(outcome: InvokeOutcome, toolId: string): McpCallToolResult {
-  switch (outcome.status) {
+  const model = outcomeForModel(outcome, toolId)
+  const content: [McpTextContent] = [{ type: 'text', text: model.text }]
+  switch (model.status) {
     case 'ok': {
-      const record = outcome.result.structured
       const meta: McpOutcomeMeta =
-        outcome.result_view === undefined
-          ? { status: 'ok', tool_call_id: outcome.tool_call_id }
-          : { status: 'ok', tool_call_id: outcome.tool_call_id, result_view: outcome.result_view }
-      const content: [McpTextContent] = [{ type: 'text', text: JSON.stringify(record) }]
-      return isJsonObject(record)
-        ? { structuredContent: record, content, _meta: { [MCP_OUTCOME_META_KEY]: meta } }
+        model.result_view === undefined
+          ? { status: 'ok', tool_call_id: model.tool_call_id }
+          : { status: 'ok', tool_call_id: model.tool_call_id, result_view: model.result_view }
+      return isJsonObject(model.record)
+        ? { structuredContent: model.record, content, _meta: { [MCP_OUTCOME_META_KEY]: meta } }
         : { content, _meta: { [MCP_OUTCOME_META_KEY]: meta } }
     }
     case 'approval_pending': {
-      const id = outcome.approval_id
-      const text =
-        `approval_pending: approval_id=${id}: tool ${JSON.stringify(toolId)} did not run; it is waiting on approval ${id} ` +
-        'and will run once when the host approves it, and its result is recorded with the approval. ' +
-        'Do not call it again to make it run: a new call opens a new approval'
-      const meta: McpOutcomeMeta = { status: 'approval_pending', tool_call_id: outcome.tool_call_id, approval_id: outcome.approval_id }
-      return { isError: true, content: [{ type: 'text', text }], _meta: { [MCP_OUTCOME_META_KEY]: meta } }
+      const meta: McpOutcomeMeta = { status: 'approval_pending', tool_call_id: model.tool_call_id, approval_id: model.approval_id }
+      return { isError: true, content, _meta: { [MCP_OUTCOME_META_KEY]: meta } }
     }
     default: {
-      const { error } = outcome
       const meta: McpOutcomeMeta =
-        error.details === undefined
-          ? { status: 'error', tool_call_id: outcome.tool_call_id, code: error.code, reason: error.reason }
-          : { status: 'error', tool_call_id: outcome.tool_call_id, code: error.code, reason: error.reason, details: error.details }
-      const text = `${error.code} (${error.reason}): ${error.message}`
-      return { isError: true, content: [{ type: 'text', text }], _meta: { [MCP_OUTCOME_META_KEY]: meta } }
+        model.details === undefined
+          ? { status: 'error', tool_call_id: model.tool_call_id, code: model.code, reason: model.reason }
+          : { status: 'error', tool_call_id: model.tool_call_id, code: model.code, reason: model.reason, details: model.details }
+      return { isError: true, content, _meta: { [MCP_OUTCOME_META_KEY]: meta } }
     }
   }
 }

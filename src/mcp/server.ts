@@ -47,7 +47,7 @@ export interface McpServerOptions {
  * - `tools/list`: every tool of `dispatcher.list()` as `{ name, description, inputSchema }`;
  *   viewed tools list `result_view`; no tool has an `outputSchema` (see the tool-info tool);
  *   in JSON Schema 2020-12 form (no `$schema` keyword, draft-07 tuples and `definitions`
- *   translated; see `toMcpSchema`).
+ *   translated; see `toModelSchema` in the root entry).
  * - `tools/call`: `dispatcher.invoke({ tool_id: name, input: arguments ?? {}, scope })`, mapped by
  *   `toCallToolResult`: the selected view's record in `structuredContent` plus one text block of
  *   its JSON; errors and pending approvals as `isError: true` results carrying the code, reason

@@ -1,4 +1,4 @@
-import { canonicalJsonOfChecked, type JsonValue } from '../json/canonical.js'
+import { canonicalJson, type JsonValue } from '../json/canonical.js'
 import { toPointer } from '../json/pointer.js'
 import { cloneJson } from '../json/clone.js'
 import { REDACTED, type SensitivePath } from './sensitive-paths.js'
@@ -153,5 +153,5 @@ export function restoreRedacted(patched: unknown, original: unknown, paths: read
 }
 
 function sameJson(a: { found: boolean; value?: unknown }, b: { found: boolean; value?: unknown }): boolean {
-  return a.found && b.found && canonicalJsonOfChecked(a.value as JsonValue) === canonicalJsonOfChecked(b.value as JsonValue)
+  return a.found && b.found && canonicalJson(a.value as JsonValue) === canonicalJson(b.value as JsonValue)
 }

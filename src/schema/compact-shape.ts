@@ -77,6 +77,11 @@ export interface ObjectShape {
   readonly properties: PropertyShape[]
   /** The one `patternProperties` entry, if any: keys matching it are copied too. */
   pattern: PatternShape | undefined
+  /**
+   * The `additionalProperties` schema (a never shape for `false`), `undefined` when absent or
+   * `true`. Projection never reads it (it copies declared keys only); the containment proof does.
+   */
+  additional: CompactShape | undefined
 }
 
 /** One declared property. */
@@ -336,7 +341,7 @@ class ShapeReader {
     const { properties, required, patternProperties, additionalProperties } = schema
     if (properties === undefined && required === undefined && patternProperties === undefined &&
       (additionalProperties === undefined || additionalProperties === true)) return 'opaque'
-    const object: ObjectShape = { pointer: loc.pointer, properties: [], pattern: undefined }
+    const object: ObjectShape = { pointer: loc.pointer, properties: [], pattern: undefined, additional: undefined }
     const requiredKeys = new Set<string>()
     if (required !== undefined) {
       if (Array.isArray(required) && required.every((k) => typeof k === 'string')) for (const k of required) requiredKeys.add(k)
@@ -344,6 +349,8 @@ class ShapeReader {
     }
     if (additionalProperties !== undefined && typeof additionalProperties !== 'boolean' && !isSchemaObject(additionalProperties)) {
       issue('additionalProperties', '"additionalProperties" must be a schema')
+    } else if (additionalProperties === false || isSchemaObject(additionalProperties)) {
+      object.additional = this.read(this.document.at(loc, 'additionalProperties')!, NO_CHAIN)
     }
     if (patternProperties !== undefined) {
       if (!isSchemaObject(patternProperties)) issue('patternProperties', '"patternProperties" must be an object')
@@ -379,7 +386,7 @@ class ShapeReader {
       let shape: CompactShape
       if (object.pattern !== undefined && object.pattern.regex.test(key)) shape = object.pattern.shape
       else if (isSchemaObject(additionalProperties) || typeof additionalProperties === 'boolean') {
-        shape = this.read(this.document.at(loc, 'additionalProperties')!, NO_CHAIN)
+        shape = object.additional ?? this.read(this.document.at(loc, 'additionalProperties')!, NO_CHAIN)
       } else shape = { kind: 'any', pointer, issues: [] }
       object.properties.push({ key, pointer, required: true, shape })
     }

@@ -6,7 +6,8 @@ import type { ProofContext } from './proof-context.js'
  * Array part of the proof: position by position over both tuple prefixes, then once for the
  * rest (past both prefixes every position has the same schemas). `minItems`/`maxItems` must be
  * implied by the full bounds. `uniqueItems` needs the full view to assert it and a projection
- * that keeps distinct elements distinct, i.e. elements copied whole.
+ * that keeps distinct elements distinct, i.e. elements copied whole (the containment proof
+ * projects nothing, so there the full assertion suffices).
  */
 export function proveArray(ctx: ProofContext, array: ArrayShape, branch: FullBranch): void {
   const positions = Math.max(array.prefix.length, fullPrefixLength(branch))
@@ -32,7 +33,8 @@ export function proveArray(ctx: ProofContext, array: ArrayShape, branch: FullBra
   if (array.uniqueItems) {
     if (!branch.uniqueItems) {
       ctx.report('constraint_not_implied', array.pointer, branch.pointer, 'the compact "uniqueItems" is not implied: the full view does not assert it')
-    } else if (!array.prefix.every((e) => copiesWhole(e.shape)) || (array.rest !== undefined && !copiesWhole(array.rest.shape))) {
+    } else if (ctx.containment === undefined && (!array.prefix.every((e) => copiesWhole(e.shape)) || (array.rest !== undefined && !copiesWhole(array.rest.shape)))) {
+      // Containment compares the elements themselves: distinct full elements stay distinct.
       ctx.report('constraint_not_implied', array.pointer, branch.pointer,
         'the compact "uniqueItems" is not implied: projecting the elements can make distinct elements equal')
     }

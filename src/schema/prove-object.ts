@@ -1,6 +1,8 @@
 import { appendPointer } from '../json/pointer.js'
 import type { ObjectShape } from './compact-shape.js'
-import { fullPattern, fullProperty, type FullBranch } from './full-facts.js'
+import { containObject } from './contain-object.js'
+import { proveProperty } from './prove-property.js'
+import { fullPattern, type FullBranch } from './full-facts.js'
 import type { ProofContext } from './proof-context.js'
 
 /**
@@ -12,18 +14,8 @@ import type { ProofContext } from './proof-context.js'
  * then covers every full key it matches (full `patternProperties` apply to declared keys too).
  */
 export function proveObject(ctx: ProofContext, object: ObjectShape, branch: FullBranch): void {
-  for (const property of object.properties) {
-    const full = fullProperty(ctx.full, branch, property.key)
-    if (!full.declared) {
-      ctx.report('missing_in_full', property.pointer, full.pointer, `property "${property.key}" is in the compact view but not in the full view`)
-      continue
-    }
-    if (property.required && !branch.required.has(property.key)) {
-      ctx.report('required_optional_in_full', property.pointer, full.pointer,
-        `property "${property.key}" is required in the compact view but optional in the full view`)
-    }
-    ctx.prove(property.shape, full.locs, full.pointer)
-  }
+  if (ctx.containment !== undefined) return containObject(ctx, object, branch, ctx.containment)
+  for (const property of object.properties) proveProperty(ctx, property, branch, true)
   const pattern = object.pattern
   if (pattern !== undefined) {
     const locs = fullPattern(ctx.full, branch, pattern.source)

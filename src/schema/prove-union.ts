@@ -1,4 +1,5 @@
 import type { UnionDispatch, UnionShape, ValueShape } from './compact-shape.js'
+import { containMembers } from './contain-union.js'
 import { fullProperty, type FullBranch } from './full-facts.js'
 import type { ProofContext } from './proof-context.js'
 import { ARRAY, atomOf, BOOLEAN, describeTypes, FRACTION, INTEGER, NULL, OBJECT, SCALAR_TYPES, STRING } from './type-mask.js'
@@ -11,7 +12,8 @@ import { scalarAtomsMisfit, scalarMisfit, type Misfit } from './value-rules.js'
  * projector chooses it: the only branch of that JSON type, or, for objects, the branch whose
  * required literal tag the full branch carries. The tag must map one-to-one: each full branch
  * carries tags of exactly one compact branch, no two full branches carry the same tag, and every
- * compact tag is carried by some full branch.
+ * compact tag is carried by some full branch. The containment proof decides objects and arrays
+ * in `contain-union.ts` instead, since it projects nothing.
  */
 export function proveUnion(ctx: ProofContext, union: UnionShape, branches: readonly FullBranch[]): void {
   const carriers = new Map<unknown, string>()
@@ -21,7 +23,8 @@ export function proveUnion(ctx: ProofContext, union: UnionShape, branches: reado
     if (branch.types & ARRAY) proveArrays(ctx, union, branch)
   }
   const objects = union.objects
-  if (objects.mode === 'tag' && carriers.size > 0) {
+  // Containment needs no full counterpart of each compact branch: a union may accept more.
+  if (objects.mode === 'tag' && carriers.size > 0 && ctx.containment === undefined) {
     for (const [tag, branch] of objects.byTag) {
       if (!carriers.has(tag)) {
         ctx.report('missing_in_full', branch.pointer, branches[0]?.pointer ?? '',
@@ -103,6 +106,7 @@ function proveCopy(ctx: ProofContext, union: UnionShape, branch: FullBranch, ato
 }
 
 function proveObjects(ctx: ProofContext, union: UnionShape, branch: FullBranch, carriers: Map<unknown, string>): void {
+  if (ctx.containment !== undefined) return containMembers(ctx, union, branch, OBJECT)
   const objects = union.objects
   if (objects.mode !== 'tag') return proveUntagged(ctx, union, branch, objects, OBJECT)
   const { key, byTag } = objects
@@ -147,7 +151,8 @@ function proveObjects(ctx: ProofContext, union: UnionShape, branch: FullBranch, 
 }
 
 function proveArrays(ctx: ProofContext, union: UnionShape, branch: FullBranch): void {
-  if (union.arrays.mode !== 'tag') proveUntagged(ctx, union, branch, union.arrays, ARRAY)
+  if (ctx.containment !== undefined) containMembers(ctx, union, branch, ARRAY)
+  else if (union.arrays.mode !== 'tag') proveUntagged(ctx, union, branch, union.arrays, ARRAY)
 }
 
 /**

@@ -3,7 +3,7 @@ import type { JsonSchema } from './json-schema.js'
 import { readCompactSchema, shapeIssues, type CompactShape, type ShapeIssue, type ValueShape } from './compact-shape.js'
 import { expandFull, type FullBranch, type FullIssue } from './full-facts.js'
 import { includesJson } from './json-equal.js'
-import type { ProofContext } from './proof-context.js'
+import type { ContainmentMode, ProofContext } from './proof-context.js'
 import { proveArray } from './prove-array.js'
 import { proveObject } from './prove-object.js'
 import { proveUnion } from './prove-union.js'
@@ -57,21 +57,32 @@ export type { ViewProof, ViewViolation, ViewViolationCode } from './view-violati
  *   cycle of JavaScript objects (`defineTool` refuses those before proving).
  */
 export function proveViewSubset(compact: JsonSchema | TSchema, full: JsonSchema | TSchema): ViewProof {
+  return runProof('proveViewSubset', compact, full, undefined)
+}
+
+/**
+ * The proof behind {@link proveViewSubset} (`containment` undefined) and the containment proof
+ * (`containment.ts`): one prover, two readings of the compact side. `caller` names the public
+ * function in the TypeError messages.
+ */
+export function runProof(caller: string, compact: unknown, full: unknown, containment: ContainmentMode | undefined): ViewProof {
   if (!isSchema(compact) || !isSchema(full)) {
     const problem = 'both arguments must be JSON Schemas (a plain object or a boolean)'
-    throw schemaArgumentInvalid(`proveViewSubset: ${problem}`, { path: '', code: 'not_a_schema', message: problem })
+    throw schemaArgumentInvalid(`${caller}: ${problem}`, { path: '', code: 'not_a_schema', message: problem })
   }
-  const prover = new Prover(full as JsonSchema)
+  const prover = new Prover(full as JsonSchema, containment)
   try {
     const shape = readCompactSchema(compact).root
     prover.prove(shape, [prover.full.root], '')
     // A problem of the compact schema where the full view never leads (an empty full array, a
     // branch no full value reaches) is still a problem: the projector refuses such a schema.
-    prover.reportUnseen(shapeIssues(shape))
+    // Containment needs no projector: a position no full value reaches constrains nothing.
+    if (containment === undefined) prover.reportUnseen(shapeIssues(shape))
+    prover.reportExhausted()
   } catch (error) {
     if (error instanceof RangeError) {
       const problem = 'a schema is nested deeper than the call stack allows, or is a cycle of JavaScript objects'
-      throw schemaArgumentInvalid(`proveViewSubset: ${problem}`, { path: '', code: 'too_deep', message: problem }, error)
+      throw schemaArgumentInvalid(`${caller}: ${problem}`, { path: '', code: 'too_deep', message: problem }, error)
     }
     throw error
   }
@@ -94,18 +105,34 @@ function pairKey(compactPointer: string, locs: readonly SchemaLoc[]): string {
   return `${compactPointer}\u0000${locs.map((l) => l.pointer).sort().join('\u0000')}`
 }
 
+/**
+ * Most positions one containment proof visits. Untagged unions are proven by trying each compact
+ * branch in turn, which multiplies across nested unions; past this budget every trial fails, no
+ * further position is proven, and the proof says why at the root (a refusal, so still sound).
+ */
+const MAX_CONTAINMENT_STEPS = 100_000
+const EXHAUSTED = `the unions here combine into more than ${MAX_CONTAINMENT_STEPS} positions to try; the proof stopped trying branches`
+
 class Prover implements ProofContext {
   readonly full: SchemaDocument
+  readonly containment: ContainmentMode | undefined
   #sink = new Map<string, ViewViolation>()
   #trial = 0
+  #steps = 0
   /** Pairs being proven, with their depth: meeting one again assumes it (coinduction). */
   readonly #stack = new Map<string, number>()
   /** Pairs proven without leaning on an assumption still open: never proven twice. */
   readonly #done = new Set<string>()
   #lowest = Infinity
 
-  constructor(full: JsonSchema) {
+  constructor(full: JsonSchema, containment: ContainmentMode | undefined) {
     this.full = new SchemaDocument(full)
+    this.containment = containment
+  }
+
+  /** Reports, once and at the roots, that the containment proof ran out of steps. */
+  reportExhausted(): void {
+    if (this.#steps > MAX_CONTAINMENT_STEPS) this.report('unsupported_keyword', '', '', EXHAUSTED)
   }
 
   violations(): ViewViolation[] {
@@ -122,11 +149,14 @@ class Prover implements ProofContext {
   }
 
   report(code: ViewViolationCode, compactPath: string, fullPath: string, message: string): void {
+    // An untagged union only hinders projection: containment tries its branches instead.
+    if (code === 'union_not_discriminated' && this.containment !== undefined) return
     const key = `${code}\u0000${compactPath}\u0000${fullPath}\u0000${message}`
     if (!this.#sink.has(key)) this.#sink.set(key, { code, message, compactPath, fullPath })
   }
 
   attempt(check: () => void): boolean {
+    if (this.#steps > MAX_CONTAINMENT_STEPS) return false
     const sink = this.#sink
     this.#sink = new Map()
     this.#trial++
@@ -148,6 +178,11 @@ class Prover implements ProofContext {
 
   prove(shape: CompactShape, locs: readonly SchemaLoc[], fullPointer: string): void {
     if (shape.kind === 'any' && shape.issues.length === 0) return
+    if (this.containment !== undefined && ++this.#steps > MAX_CONTAINMENT_STEPS) {
+      // Out of budget: fail the trial under way; outside one, reportExhausted refuses the whole.
+      if (this.#trial > 0) this.report('unsupported_keyword', '', '', EXHAUSTED)
+      return
+    }
     const key = pairKey(shape.pointer, locs)
     const open = this.#stack.get(key)
     if (open !== undefined) {

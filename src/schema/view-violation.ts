@@ -20,6 +20,8 @@ export const ViewViolationCodes = {
   constraint_not_implied: 'constraint_not_implied',
   /** A full array may hold elements (more, or at positions) the compact array does not allow. */
   items_wider: 'items_wider',
+  /** A full object may hold a property the compact object's `additionalProperties: false` refuses (the containment proof behind `result-views/contracts` only: projection drops such keys). */
+  properties_wider: 'properties_wider',
   /** A compact union has several object (or array) branches and no required literal tag to choose one. */
   union_not_discriminated: 'union_not_discriminated',
   /** The compact union's tag does not map one-to-one onto the full view's branches. */

@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import type { JsonSchema, JsonValue } from 'result-views'
 import { setOwn } from '../json/clone.js'
 import { appendPointer } from '../json/pointer.js'
-import { canonicalJsonOfChecked } from '../json/canonical.js'
+import { canonicalJson } from '../json/canonical.js'
 import { childAt, probedFilter, type CompileContext, type Location, type MaybeArbitrary } from './arbitrary-context.js'
 import { SchemaArbitraryError } from './schema-arbitrary-error.js'
 import { isSchemaObject, readCount } from './schema-keywords.js'
@@ -129,7 +129,7 @@ export function objectArbitrary(ctx: CompileContext, schema: JsonSchema, at: Loc
 
 /** Equality key of a generated JSON value (canonical JSON: key order does not matter, as for ajv). */
 function uniqueKey(value: unknown): string {
-  return canonicalJsonOfChecked(value as JsonValue)
+  return canonicalJson(value as JsonValue)
 }
 
 function hasUniqueItems(value: unknown): boolean {

@@ -22,6 +22,12 @@ export type { ViewsConsistencyOptions } from './invariants.js'
 export { ViewInvariantError, isViewInvariantError } from './view-invariant-error.js'
 export type { ViewInvariantErrorInit, ViewInvariantReason } from './view-invariant-error.js'
 
+// Token budgets
+export { assertViewBudget } from './view-budget.js'
+export type { ViewBudgetOptions } from './view-budget.js'
+export { ViewBudgetError, isViewBudgetError } from './view-budget-error.js'
+export type { ViewBudgetErrorInit, ViewBudgetFigure } from './view-budget-error.js'
+
 // Store conformance suites (need vitest as a peer)
 export { describeApprovalStoreConformance } from './conformance.js'
 export type { ApprovalStoreConformanceOptions, ApprovalStoresFactory, ConformanceStores } from './conformance.js'

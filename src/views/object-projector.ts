@@ -114,7 +114,8 @@ function emitObject(plan: ObjectPlan, source: string, depth: number, emitted: Em
       bindings.push(`const o${n}_${i} = B[${n}][${i}].objects, a${n}_${i} = B[${n}][${i}].arrays;`)
       lines.push(`${isObject} ${v} = Array.isArray(${v}) ? a${n}_${i}(${v}) : o${n}_${i}(${v});`)
     }
-    // A scalar is copied as it is, once checked (inline for the common kinds, `L` for the rest).
+    // A scalar is copied as it is, once checked (inline for the common kinds, `L` for the rest);
+    // strings are taken as they are.
     lines.push(`else if (${v} !== undefined && !${jsonLeafTest(v)}) L(${v});`)
     if (required[i] === true && key !== '__proto__') literal.push(i)
     else appended.push(i)

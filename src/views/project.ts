@@ -7,6 +7,7 @@ import { schemaArgumentInvalid } from '../schema/schema-argument-error.js'
 import { isSchema } from '../schema/subset.js'
 import { asJsonValueError, jsonLeaf } from './json-leaf.js'
 import { PlanCompiler } from './projection-plan.js'
+import { typedProjector } from './typed-projector.js'
 
 /**
  * A compiled projection: full record → compact record. Never mutates its input; always returns
@@ -17,7 +18,8 @@ export type Projector = (full: unknown) => unknown
 /**
  * Compiles the projection of a compact view schema (`docs/views.md` "Projection": every field of a
  * compact result is in the full result at the same path with the same value). The schema is read
- * once; each call only walks the value.
+ * once and compiled to one generated function typed by it (`docs/views.md` "How it runs"); each
+ * call only walks the value.
  *
  * What the projector copies, position by position:
  * - objects: the declared properties only (`properties`, keys listed in `required`, and keys
@@ -38,11 +40,12 @@ export type Projector = (full: unknown) => unknown
  * The schema is expected to have passed `proveViewSubset` against its full schema (as
  * `defineTool` checks first); only then is the result guaranteed valid under the compact schema.
  *
- * What it returns is always plain JSON: it throws `JsonValueError` (`code: 'non_json_value'`) for
- * a value that is not (a Date where it copies whole, `NaN`, a lone surrogate, `undefined` in an
- * array, ...). The error's pointer is relative to the position copied whole, or empty for a
- * scalar. `undefined` as the property of an object read field by field counts as absent, as in
- * JSON; inside a position copied whole it is refused. An object read field by field must be plain
+ * What it returns is always plain JSON in structure: it throws `JsonValueError` (`code:
+ * 'non_json_value'`) for a value that is not (a Date where it copies whole, `NaN`, `undefined`
+ * in an array, a hole, ...). Strings and copied keys are taken as they are, lone surrogates
+ * included. The error's pointer is relative to the position copied whole, or empty for a scalar.
+ * `undefined` as the property of an object read field by field counts as absent, as in JSON;
+ * inside a position copied whole it is refused. An object read field by field must be plain
  * (prototype `Object.prototype` or `null`).
  *
  * @param compact - the compact view schema (plain JSON Schema or TypeBox).
@@ -88,10 +91,14 @@ function compile(compact: JsonSchema | TSchema): Projector {
   if (blocking !== undefined) {
     throw schemaArgumentInvalid(`compileProjector: ${blocking.message} (at "${blocking.pointer}" of the compact schema)`, { path: blocking.pointer, code: blocking.code, message: blocking.message })
   }
-  const { objects, arrays } = new PlanCompiler().parts(root)
+  const plans = new PlanCompiler()
+  const { objects, arrays } = plans.parts(root)
+  const general: Projector = (full) => (typeof full === 'object' && full !== null ? (Array.isArray(full) ? arrays(full) : objects(full)) : jsonLeaf(full))
+  // One function generated for the whole schema, handing odd records back to the general projector.
+  const project = typedProjector(root, plans, general) ?? general
   return (full) => {
     try {
-      return typeof full === 'object' && full !== null ? (Array.isArray(full) ? arrays(full) : objects(full)) : jsonLeaf(full)
+      return project(full)
     } catch (error) {
       // A getter or Proxy that throws, or a value deeper than the call stack: never another error.
       throw asJsonValueError(error)

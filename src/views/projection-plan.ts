@@ -1,10 +1,11 @@
 import { setOwn } from '../json/clone.js'
 import type { ArrayShape, CompactShape, ObjectShape, UnionDispatch, UnionShape, ValueShape } from '../schema/compact-shape.js'
 import { ARRAY, OBJECT } from '../schema/type-mask.js'
+import { RESULT_JSON } from '../json/canonical.js'
 import { ownJsonCopy } from '../json/own-copy.js'
 import type { UsageError } from '../errors/usage-error.js'
 import { schemaArgumentInvalid } from '../schema/schema-argument-error.js'
-import { assertPlainObject, jsonLeaf, notJsonLeaf } from './json-leaf.js'
+import { assertPlainObject, jsonLeaf } from './json-leaf.js'
 import { objectProjector } from './object-projector.js'
 import type { Parts, Structured } from './parts.js'
 
@@ -15,7 +16,8 @@ const stripObject: Structured = () => ({})
 /** Arrays where the compact view allows none (invalid input): the result is `[]`. */
 const stripArray: Structured = () => []
 // A checked copy: a non-JSON value (a Date, a class instance) is never normalized into a plain one.
-const copyStructured: Structured = (value) => ownJsonCopy(value)
+// Strings are taken as they are, as everywhere in a result.
+const copyStructured: Structured = (value) => ownJsonCopy(value, RESULT_JSON)
 
 /** A position that allows no object or array (scalars or nothing). */
 const EMPTY: Parts = { objects: stripObject, arrays: stripArray, empty: true }
@@ -129,8 +131,6 @@ export class PlanCompiler {
         if (known.has(key) || !regex.test(key)) continue
         let item = source[key]
         if (item === undefined) continue
-        // Declared keys come from the (checked) schema; these come from the record.
-        if (!(key as string & { isWellFormed(): boolean }).isWellFormed()) notJsonLeaf(key)
         if (typeof item === 'object' && item !== null) item = sub(item)
         else jsonLeaf(item)
         setOwn(out, key, item)

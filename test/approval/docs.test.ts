@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 
 const approvals = readFileSync(new URL('../../docs/approvals.md', import.meta.url), 'utf8')
@@ -30,5 +32,25 @@ describe('docs/approvals.md matches the behaviour', () => {
   it('names outcome_recorded in the view shape and in Known limits', () => {
     expect(approvals).toContain('outcome_recorded?: false')
     expect(section(approvals, '## Known limits')).toContain('`outcome_recorded: false`')
+  })
+})
+
+/** Every test file under test/, concatenated. */
+function testSources(): string {
+  const walk = (dir: string): string[] =>
+    readdirSync(dir).flatMap((name) => {
+      const path = join(dir, name)
+      return statSync(path).isDirectory() ? walk(path) : path.endsWith('.test.ts') ? [path] : []
+    })
+  return walk(fileURLToPath(new URL('..', import.meta.url))).map((file) => readFileSync(file, 'utf8')).join('\n')
+}
+
+describe('docs/approvals.md "Running on several machines"', () => {
+  it('cites, as proof of each store guarantee, only tests that exist', () => {
+    const table = section(approvals, '### What each store guarantees')
+    const cited = [...table.matchAll(/"([^"|]+)"/g)].map((m) => m[1]!)
+    expect(cited.length).toBeGreaterThan(10)
+    const sources = testSources()
+    for (const title of cited) expect(sources, title).toContain(title)
   })
 })

@@ -184,7 +184,7 @@ describe('invoke: handler and output', () => {
   })
 
   it('rejects a record that fails the full schema, returning nothing of it', async () => {
-    for (const record of [{ id: 1, n: 2 }, { id: 'x' }, null, 'text', { id: 'x', n: NaN }, { id: 'x', n: Infinity }, { id: '\ud800', n: 1 }]) {
+    for (const record of [{ id: 1, n: 2 }, { id: 'x' }, null, 'text', { id: 'x', n: NaN }, { id: 'x', n: Infinity }]) {
       for (const result_view of ['compact', 'full']) {
         const outcome = await make(() => record).invoke({ tool_id: 't', input: { result_view } })
         const error = errorOf(outcome)
@@ -203,8 +203,20 @@ describe('invoke: handler and output', () => {
     expect(full).toMatchObject({ code: 'tool_output_invalid', details: { pointer: '/when', problem: 'non_plain_object' } })
     const compact = await make(() => record).invoke({ tool_id: 't', input: {} })
     expect(compact).toMatchObject({ status: 'ok', result: { structured: { id: 'x' } } })
-    const lone = errorOf(await make(() => ({ id: 'a\udc00', n: 1 })).invoke({ tool_id: 't', input: {} }))
-    expect(lone).toMatchObject({ code: 'tool_output_invalid', details: { pointer: '/id', problem: 'lone_surrogate' } })
+  })
+
+  it('takes the strings of a record as they are, lone surrogates included, in both views', async () => {
+    // Results are not digested: a lone surrogate reaches the caller, and JSON.stringify writes it
+    // as an escape (docs/views.md, "What the caller receives").
+    const record = { id: 'a\udc00', n: 1, ['k\ud800']: 'b\ud800' }
+    for (const [input, structured] of [
+      [{}, { id: 'a\udc00' }],
+      [{ result_view: 'full' }, record],
+    ] as const) {
+      const outcome = await make(() => record).invoke({ tool_id: 't', input })
+      expect(outcome).toMatchObject({ status: 'ok', result: { structured } })
+      if (outcome.status === 'ok') expect(JSON.stringify(outcome.result)).toContain('\\udc00')
+    }
   })
 })
 

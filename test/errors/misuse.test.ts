@@ -26,7 +26,7 @@ import { createSqliteApprovalStores } from 'result-views/sqlite'
 import { assertViewsConsistent, isSchemaArbitraryError, jsonSchemaArbitrary } from 'result-views/testing'
 import { thrown } from '../support/outcomes.js'
 
-const loop = { graph: { nodes: [{ id: 'a', class: 'action', kind: 'k', params: { x: '{{ .nodes.ghost.output.y }}' } }] } }
+const loop = { graph: { nodes: [{ id: 'a', class: 'action' as const, kind: 'k', params: { x: '{{ .nodes.ghost.output.y }}' } }] } }
 
 /** One way to get each misuse code thrown, and the guard of the class that throws it. */
 const misuses: Record<UsageErrorCode, { run: () => unknown; guard: (value: unknown) => boolean }> = {

@@ -51,6 +51,22 @@ describe('canonicalJson', () => {
     expect(rejection(value)).toEqual({ problem, pointer })
   })
 
+  it('rejects a hole in an array of length 2**32 - 1 at the first missing index, at once', () => {
+    const a: unknown[] = []
+    a.length = 2 ** 32 - 1
+    expect(rejection(a)).toEqual({ problem: 'sparse_array', pointer: '/0' })
+    const b: unknown[] = [1, 2, 3]
+    b.length = 2 ** 32 - 1
+    expect(rejection({ b })).toEqual({ problem: 'sparse_array', pointer: '/b/3' })
+  })
+
+  it('rejects new Array(2**26) at index 0 with no memory proportional to its length', () => {
+    const before = process.memoryUsage().heapUsed
+    expect(rejection({ items: new Array(2 ** 26) })).toEqual({ problem: 'sparse_array', pointer: '/items/0' })
+    // A list of its 2**26 indices would take 512 MB; the heap may move a little for other reasons.
+    expect(process.memoryUsage().heapUsed - before).toBeLessThan(32 * 1024 * 1024)
+  })
+
   it('ignores symbol-keyed properties, as JSON.stringify does (they are not JSON data)', () => {
     expect(canonicalJson({ a: 1, [Symbol('k')]: 2 })).toBe('{"a":1}')
   })

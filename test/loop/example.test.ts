@@ -14,22 +14,32 @@ describe('the spec Loop over the example tools (examples/tools)', () => {
 
   it('produces exactly the spec error without result_view: full and passes with it', () => {
     expect(lintLoop(parseLoopYaml(specLoop.replace('        result_view: full\n', '')), catalog)).toEqual([
-      { node_id: 'report', code: 'result_view_field_requires_full', severity: 'error', message: specRequiresFullMessage, path: '/graph/nodes/1/params/prompt' },
+      { node_id: 'report', code: 'result_view_field_requires_full', severity: 'error', message: specRequiresFullMessage, path: '/graph/nodes/1/params/prompt', line: 13, column: 33 },
     ])
     expect(lintLoop(parseLoopYaml(specLoop), catalog)).toEqual([])
   })
 
-  it('names the deepest valid segment and its compact fields for a misspelt path (the docs/loops.md example)', () => {
+  it('names the deepest valid segment, its compact fields and the nearest one for a misspelt path (the docs/loops.md example)', () => {
     const misspelt = specLoop.replace('        result_view: full\n', '').replace('lineage.permission_policy.tools', 'runtime.effective.modle')
     expect(lintLoop(parseLoopYaml(misspelt), catalog)[0]!.message).toBe(
-      'node "report" reads nodes.inspect.output.session.runtime.effective.modle, which neither view of compozy__session_status includes; deepest valid segment: output.session.runtime.effective, where the compact result has fields model, provider, reasoning_effort',
+      'node "report" reads nodes.inspect.output.session.runtime.effective.modle, which neither view of compozy__session_status includes; deepest valid segment: output.session.runtime.effective, where the compact result has fields model, provider, reasoning_effort; did you mean output.session.runtime.effective.model?',
     )
   })
 
-  it('asks for the full view for a field the open full lineage may hold', () => {
+  it('asks for the full view for a field the open full lineage may hold, and names the listed field it is near', () => {
     const misspelt = specLoop.replace('        result_view: full\n', '').replace('permission_policy.tools', 'permision_policy')
-    expect(lintLoop(parseLoopYaml(misspelt), catalog).map((d) => d.code)).toEqual(['result_view_field_requires_full'])
-    expect(lintLoop(parseLoopYaml(specLoop.replace('permission_policy.tools', 'permision_policy')), catalog).map((d) => d.code)).toEqual(['path_unproven'])
+    expect(lintLoop(parseLoopYaml(misspelt), catalog).map((d) => [d.code, d.message])).toEqual([
+      [
+        'result_view_field_requires_full',
+        'node "report" reads nodes.inspect.output.session.lineage.permision_policy, which the compact result of compozy__session_status does not include; fix: add `result_view: full` to the params of node "inspect"; did you mean output.session.lineage.permission_policy?',
+      ],
+    ])
+    expect(lintLoop(parseLoopYaml(specLoop.replace('permission_policy.tools', 'permision_policy')), catalog).map((d) => [d.code, d.message])).toEqual([
+      [
+        'path_unproven',
+        'node "report" reads nodes.inspect.output.session.lineage.permision_policy, which goes through an open part of the full result of compozy__session_status at output.session.lineage (an object that allows fields it does not list); the path cannot be proven, and a missing field resolves to an empty value at run time; did you mean output.session.lineage.permission_policy?',
+      ],
+    ])
   })
 })
 

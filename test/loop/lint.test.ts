@@ -25,7 +25,7 @@ const reads = (prompt: string, params: Record<string, unknown> = {}): LoopDefini
 describe('lintLoop: the spec example (spec 000 "Loops")', () => {
   it('stops the Loop without result_view: full, with exactly the spec error', () => {
     expect(lintLoop(parseLoopYaml(specLoopYamlCompact), catalog)).toEqual([
-      { node_id: 'report', code: 'result_view_field_requires_full', severity: 'error', message: specRequiresFullMessage, path: '/graph/nodes/1/params/prompt' },
+      { node_id: 'report', code: 'result_view_field_requires_full', severity: 'error', message: specRequiresFullMessage, path: '/graph/nodes/1/params/prompt', line: 13, column: 33 },
     ])
   })
 
@@ -109,12 +109,12 @@ describe('lintLoop: references resolved against the selected view', () => {
         code: 'unresolvable_path',
         severity: 'error',
         message:
-          'node "report" reads nodes.inspect.output.session.lineage.permision_policy, which neither view of compozy__session_status includes; deepest valid segment: output.session.lineage, where the compact result has fields root_session_id',
+          'node "report" reads nodes.inspect.output.session.lineage.permision_policy, which neither view of compozy__session_status includes; deepest valid segment: output.session.lineage, where the compact result has fields root_session_id; did you mean output.session.lineage.permission_policy (only the full result has it: add `result_view: full` to the params of node "inspect")?',
         path: '/graph/nodes/1/params/prompt',
       },
     ])
     expect(lintLoop(reads('{{ .nodes.inspect.output.sessions }}'), catalog)[0]!.message).toBe(
-      'node "report" reads nodes.inspect.output.sessions, which neither view of compozy__session_status includes; deepest valid segment: output, where the compact result has fields session',
+      'node "report" reads nodes.inspect.output.sessions, which neither view of compozy__session_status includes; deepest valid segment: output, where the compact result has fields session; did you mean output.session?',
     )
   })
 

@@ -53,7 +53,7 @@ describe('parseLoopYaml', () => {
     expect(error.problems).toEqual([
       { path: '', code: 'yaml_unquoted_template', message: 'unquoted template: YAML reads "{{ .inputs.x }}" as a mapping, not a string; quote it, e.g. "{{ .inputs.x }}"', line: 7, column: 12 },
     ])
-    const inFlow = thrown(() => parseLoopYaml('graph:\n  nodes: [{id: a, class: c, kind: k, params: {p: x}}]\n  x: {{a}}\n'))
+    const inFlow = thrown(() => parseLoopYaml('graph:\n  nodes: [{id: a, class: action, kind: k, params: {p: x}}]\n  x: {{a}}\n'))
     expect(inFlow.problems).toEqual([expect.objectContaining({ code: 'yaml_unquoted_template', message: expect.stringContaining('unquoted template: YAML reads "{{a}}"'), line: 3, column: 6 })])
     await new Promise<void>((done) => setImmediate(done))
     process.off('warning', warned)
@@ -69,7 +69,7 @@ describe('parseLoopYaml', () => {
   })
 
   it('reports an unclosed quote where the quote opens, not at the end of the text', () => {
-    const error = thrown(() => parseLoopYaml('graph:\n  nodes:\n    - id: "a\n      class: tool\n      kind: k\n'))
+    const error = thrown(() => parseLoopYaml('graph:\n  nodes:\n    - id: "a\n      class: action\n      kind: k\n'))
     expect(error.problems).toEqual([{ path: '', code: 'yaml_syntax', message: 'Missing closing "quote: the quoted string that starts here is never closed', line: 3, column: 11 }])
     const single = thrown(() => parseLoopYaml("graph:\n  nodes: []\n  note: 'abc\n  edges: []\n"))
     expect(single.problems).toEqual([expect.objectContaining({ line: 3, column: 9 })])
@@ -115,6 +115,20 @@ describe('parseLoopYaml', () => {
     expect(error.problems).toEqual([{ path: '/graph/nodes/0/params/n', code: 'non_json_value', message: 'value at "/graph/nodes/0/params/n" is not plain JSON: Infinity is not a finite number', line: 6, column: 20 }])
   })
 
+  it('locates a shape problem under a numeric key at its value, not at the enclosing mapping', () => {
+    const error = thrown(() => parseLoopYaml('graph:\n  nodes:\n    - id: a\n      class: action\n      kind: k\n      params: { 1: ok, 2: .nan }\n'))
+    expect(error.problems).toEqual([{ path: '/graph/nodes/0/params/2', code: 'non_json_value', message: expect.stringContaining('is not plain JSON'), line: 6, column: 27 }])
+  })
+
+  it('refuses a node class other than "action", at its line and column', () => {
+    const error = thrown(() => parseLoopYaml('graph:\n  nodes:\n    - id: a\n      class: gate\n      kind: k\n    - { id: b, class: 3, kind: k }\n'))
+    const message = 'node class must be "action" (every node is an action node; its kind names the tool or host action it runs)'
+    expect(error.problems).toEqual([
+      { path: '/graph/nodes/0/class', code: 'invalid_node', message, line: 4, column: 14 },
+      { path: '/graph/nodes/1/class', code: 'invalid_node', message, line: 6, column: 23 },
+    ])
+  })
+
   it('refuses a source that is not a string', () => {
     expect(thrown(() => parseLoopYaml(42 as unknown as string)).problems).toEqual([{ path: '', code: 'invalid_source', message: 'YAML source must be a string' }])
   })
@@ -132,7 +146,7 @@ describe('parseLoopDefinition', () => {
     const error = thrown(() =>
       parseLoopDefinition({
         graph: {
-          nodes: [null, { id: 'a', class: '', kind: 'k', params: [], produces: 'x' }, { id: 'b', class: 'c', kind: 'k', produces: [1, 'a.b', 'a b'] }],
+          nodes: [null, { id: 'a', class: '', kind: 'k', params: [], produces: 'x' }, { id: 'b', class: 'action', kind: 'k', produces: [1, 'a.b', 'a b'] }],
           edges: [{ from: 'a' }, 'x'],
         },
       }),
@@ -140,7 +154,7 @@ describe('parseLoopDefinition', () => {
     expect(error.code).toBe('loop_definition_invalid')
     expect(error.problems).toEqual([
       { path: '/graph/nodes/0', code: 'invalid_node', message: 'a node must be an object with id, class and kind' },
-      { path: '/graph/nodes/1/class', code: 'invalid_node', message: 'node class must be a non-empty string' },
+      { path: '/graph/nodes/1/class', code: 'invalid_node', message: 'node class must be "action" (every node is an action node; its kind names the tool or host action it runs)' },
       { path: '/graph/nodes/1/params', code: 'invalid_node', message: 'node params must be an object' },
       { path: '/graph/nodes/1/produces', code: 'invalid_node', message: 'node produces must be a list of output paths' },
       { path: '/graph/nodes/2/produces/0', code: 'invalid_node', message: 'a produces entry must be a dotted output path such as "session.id"' },
@@ -161,17 +175,25 @@ describe('parseLoopDefinition', () => {
     expect(thrown(() => parseLoopDefinition(value)).problems).toEqual([{ path, code, message }])
   })
 
+  it('requires the node class "action" (the spec format has it on every node)', () => {
+    const message = 'node class must be "action" (every node is an action node; its kind names the tool or host action it runs)'
+    for (const node of [{ id: 'a', kind: 'k' }, { id: 'a', class: 'gate', kind: 'k' }, { id: 'a', class: 'Action', kind: 'k' }, { id: 'a', class: ['action'], kind: 'k' }]) {
+      expect(thrown(() => parseLoopDefinition({ graph: { nodes: [node] } })).problems).toEqual([{ path: '/graph/nodes/0/class', code: 'invalid_node', message }])
+    }
+    expect(parseLoopDefinition({ graph: { nodes: [{ id: 'a', class: 'action', kind: 'k' }] } }).graph.nodes[0]!.class).toBe('action')
+  })
+
   it('accepts a graph without edges (edges are optional)', () => {
-    expect(parseLoopDefinition({ graph: { nodes: [{ id: 'a', class: 'c', kind: 'k' }] } }).graph.edges).toBeUndefined()
+    expect(parseLoopDefinition({ graph: { nodes: [{ id: 'a', class: 'action', kind: 'k' }] } }).graph.edges).toBeUndefined()
   })
 
   it('refuses values that are not plain JSON', () => {
-    const error = thrown(() => parseLoopDefinition({ graph: { nodes: [{ id: 'a', class: 'c', kind: 'k', params: { when: new Date(0) } }] } }))
+    const error = thrown(() => parseLoopDefinition({ graph: { nodes: [{ id: 'a', class: 'action', kind: 'k', params: { when: new Date(0) } }] } }))
     expect(error.problems).toEqual([{ path: '/graph/nodes/0/params/when', code: 'non_json_value', message: expect.stringContaining('is not plain JSON') }])
   })
 
   it('keeps a __proto__ key as data', () => {
-    const value = JSON.parse('{"graph":{"nodes":[{"id":"a","class":"c","kind":"k","params":{"__proto__":{"x":1}}}]}}')
+    const value = JSON.parse('{"graph":{"nodes":[{"id":"a","class":"action","kind":"k","params":{"__proto__":{"x":1}}}]}}')
     const loop = parseLoopDefinition(value)
     const params = loop.graph.nodes[0]!.params!
     expect(Object.keys(params)).toEqual(['__proto__'])

@@ -55,9 +55,11 @@ describe('startRun', () => {
     const error = caught(() => startRun(parseLoopYaml(specLoopYamlCompact), catalog))
     expect(error.code).toBe('loop_lint_failed')
     expect(error.diagnostics).toEqual([
-      { node_id: 'report', code: 'result_view_field_requires_full', severity: 'error', message: specRequiresFullMessage, path: '/graph/nodes/1/params/prompt' },
+      { node_id: 'report', code: 'result_view_field_requires_full', severity: 'error', message: specRequiresFullMessage, path: '/graph/nodes/1/params/prompt', line: 13, column: 33 },
     ])
-    expect(error.message).toBe(`loop cannot start: lint reported 1 error:\n  - result_view_field_requires_full: ${specRequiresFullMessage}`)
+    expect(error.message).toBe(`loop cannot start: lint reported 1 error:\n  - result_view_field_requires_full at line 13, column 33: ${specRequiresFullMessage}`)
+    const fromObject = caught(() => startRun(JSON.parse(JSON.stringify(parseLoopYaml(specLoopYamlCompact))) as LoopDefinition, catalog))
+    expect(fromObject.message).toBe(`loop cannot start: lint reported 1 error:\n  - result_view_field_requires_full: ${specRequiresFullMessage}`)
   })
 
   it('refuses unknown kinds when the actions are given', () => {

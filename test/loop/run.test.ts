@@ -74,7 +74,7 @@ describe('runLoop: the spec example', () => {
     const error = await rejection(runLoop(parseLoopYaml(specLoopYaml), { dispatcher: recording, inputs: { session_id: 's' } }))
     expect(error.code).toBe('loop_lint_failed')
     expect(error.diagnostics).toEqual([
-      { node_id: 'report', code: 'unknown_kind', severity: 'error', message: 'node "report" kind "run-agent" is neither a tool in the catalog nor a host action', path: '/graph/nodes/1/kind' },
+      { node_id: 'report', code: 'unknown_kind', severity: 'error', message: 'node "report" kind "run-agent" is neither a tool in the catalog nor a host action', path: '/graph/nodes/1/kind', line: 11, column: 13 },
     ])
   })
 })
@@ -389,6 +389,39 @@ describe('runLoop: order, templates, actions', () => {
       details: { node_id: 'a', kind: 'k', pointer: '', problem: 'undefined' },
     })
     expect(run.nodes.b).toEqual({ status: 'ok', output: null })
+  })
+
+  it('fails a node whose params reference a tool result string with a lone surrogate (params_not_json), never throwing', async () => {
+    // Results take strings as they are; the next input may not hold a lone surrogate.
+    const tool = defineTool({
+      id: 'compozy__skill_view',
+      description: 'Read one skill.',
+      input: Type.Object({ skill_id: Type.String() }, { additionalProperties: false }),
+      output: Type.Object({ skill: Type.Object({ id: Type.String(), tags: Type.Array(Type.String()) }) }),
+      handler: () => ({ skill: { id: 'x', tags: ['ok', 'bad\udc00'] } }),
+    })
+    const { recording } = setup([tool])
+    const definition = loop(
+      [
+        { id: 'skill', kind: 'compozy__skill_view', params: { skill_id: 'testing' } },
+        { id: 'whole', kind: 'ok', params: { tags: '{{ .nodes.skill.output.skill.tags }}' } },
+        { id: 'text', kind: 'ok', params: { line: 'tags: {{ .nodes.skill.output.skill }}' } },
+        { id: 'after', kind: 'ok' },
+      ],
+      [['skill', 'whole'], ['skill', 'text'], ['whole', 'after']],
+    )
+    const run = await runLoop(definition, { dispatcher: recording, actions: { ok: () => 'fine' } })
+    expect(run.nodes.skill).toMatchObject({ status: 'ok', output: { skill: { tags: ['ok', 'bad\udc00'] } } })
+    for (const [id, pointer] of [['whole', '/1'], ['text', '/tags/1']] as const) {
+      const node = run.nodes[id]!
+      expect(node.status === 'error' && node.error.forSurface('dispatch')).toEqual({
+        code: 'loop_node_failed',
+        reason: 'params_not_json',
+        message: `node "${id}" params reference a value that is not plain JSON at "${pointer}" (lone_surrogate)`,
+        details: { node_id: id, pointer, problem: 'lone_surrogate' },
+      })
+    }
+    expect(run.nodes.after).toEqual({ status: 'skipped', blocked_by: 'whole' })
   })
 
   it('fails a node whose tool call waits on an approval', async () => {

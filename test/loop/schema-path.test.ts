@@ -54,7 +54,16 @@ describe('resolveSchemaPath: objects', () => {
       ],
       open_at: 0,
       reason: 'additional_properties',
+      available: ['a'],
     })
+  })
+
+  it('lists the fields listed where an open path leaves them, across union branches and not past them', () => {
+    const union = { anyOf: [{ type: 'object', properties: { b: {}, a: {} } }, { type: 'object', properties: { c: {} }, additionalProperties: false }] }
+    expect(resolveSchemaPath(union, ['x'])).toMatchObject({ status: 'open', open_at: 0, available: ['a', 'b', 'c'] })
+    const nested = { type: 'object', properties: { s: { type: 'object', properties: { id: {} } } }, additionalProperties: false }
+    expect(resolveSchemaPath(nested, ['s', 'idd', 'deeper'])).toMatchObject({ status: 'open', open_at: 1, available: ['id'] })
+    expect(resolveSchemaPath({ type: 'object' }, ['a'])).toMatchObject({ status: 'open', available: [] })
   })
 
   it('follows an additionalProperties schema as open, and can still rule out what it forbids', () => {
@@ -67,6 +76,7 @@ describe('resolveSchemaPath: objects', () => {
       ],
       open_at: 0,
       reason: 'additional_properties',
+      available: [],
     })
     expect(resolveSchemaPath(record, ['k', 'm'])).toMatchObject({ status: 'missing', missing_at: 1, available: ['n'] })
   })
@@ -79,6 +89,7 @@ describe('resolveSchemaPath: objects', () => {
       steps: [{ segment: 'x_1', rules: ['patternProperties'], open: 'pattern_properties' }],
       open_at: 0,
       reason: 'pattern_properties',
+      available: [],
     })
     expect(resolveSchemaPath(patterned, ['y'])).toMatchObject({ status: 'missing', missing_at: 0, available: [] })
     expect(resolveSchemaPath(schema, ['x_any'])).toMatchObject({ status: 'open', reason: 'pattern_properties' })

@@ -8,15 +8,66 @@ import { noteTool, skillTool } from '../support/tools.js'
 
 const utf8 = (value: unknown): number => new TextEncoder().encode(JSON.stringify(value)).length
 
+/** A token counter for exact figures: one token per character. */
+const perCharacter = (text: string): number => text.length
+
 describe('measureCatalog', () => {
-  it('measures the three surfaces as UTF-8 JSON bytes of one array entry per tool', () => {
+  it('measures the three surfaces as UTF-8 JSON bytes of one array entry per tool, and their tokens', () => {
     const tools = exampleTools()
     const descriptors = tools.map(describeTool)
-    expect(measureCatalog(tools)).toEqual({
+    const texts = {
+      discovery: JSON.stringify(descriptors),
+      mcp: JSON.stringify(descriptors.map((d) => ({ name: d.tool_id, description: d.description, inputSchema: d.input_schema }))),
+      model: JSON.stringify(descriptors.map((d) => ({ name: d.tool_id, description: d.description, input_schema: d.input_schema }))),
+    }
+    expect(measureCatalog(tools, { countTokens: perCharacter })).toEqual({
       discovery_bytes: utf8(descriptors),
-      mcp_bytes: utf8(descriptors.map((d) => ({ name: d.tool_id, description: d.description, inputSchema: d.input_schema }))),
-      model_bytes: utf8(descriptors.map((d) => ({ name: d.tool_id, description: d.description, input_schema: d.input_schema }))),
+      mcp_bytes: utf8(JSON.parse(texts.mcp)),
+      model_bytes: utf8(JSON.parse(texts.model)),
+      discovery_tokens: texts.discovery.length,
+      mcp_tokens: texts.mcp.length,
+      model_tokens: texts.model.length,
     })
+  })
+
+  it('counts tokens with gpt-tokenizer (o200k) by default: fewer tokens than bytes, more than zero', () => {
+    const size = measureCatalog(exampleTools())
+    for (const surface of ['discovery', 'mcp', 'model'] as const) {
+      const tokens = size[`${surface}_tokens`]!
+      expect(tokens).toBeGreaterThan(0)
+      expect(tokens).toBeLessThan(size[`${surface}_bytes`] / 2)
+    }
+    // The model-facing projection differs from the MCP listing by one key: the same tokens give or take one.
+    expect(Math.abs(size.model_tokens! - size.mcp_tokens!)).toBeLessThanOrEqual(1)
+  })
+
+  it('counts special-token text such as <|endoftext|> as ordinary text instead of throwing (regression: gpt-tokenizer refuses it by default)', () => {
+    const make = (description: string) => defineTool({ id: 'x', description, input: Type.Object({}), output: Type.Object({}), handler: () => ({}) })
+    const empty = measureCatalog([make('')])
+    const special = measureCatalog([make('<|endoftext|>')])
+    // As text it is several tokens ("<", "|", "endo", ...); as the special token it would be one.
+    expect(special.mcp_tokens! - empty.mcp_tokens!).toBeGreaterThanOrEqual(3)
+  })
+
+  it('measures bytes only with tokens: false', () => {
+    const size = measureCatalog([noteTool()], { tokens: false })
+    expect(Object.keys(size).sort()).toEqual(['discovery_bytes', 'mcp_bytes', 'model_bytes'])
+  })
+
+  it('refuses a countTokens that throws or answers anything but a non-negative integer, and bad options (McpOptionsError)', () => {
+    const bad: unknown[] = [() => -1, () => 1.5, () => Number.NaN, () => '3', () => Promise.resolve(3), () => { throw new Error('boom') }, 'not a function']
+    for (const countTokens of bad) {
+      let thrown: unknown
+      try {
+        measureCatalog([noteTool()], { countTokens: countTokens as (text: string) => number })
+      } catch (error) {
+        thrown = error
+      }
+      expect(isMcpOptionsError(thrown), String(countTokens)).toBe(true)
+      expect((thrown as Error).message).toMatch(/^measureCatalog options are invalid: countTokens/)
+    }
+    expect(() => measureCatalog([noteTool()], { tokens: 'no' as unknown as boolean })).toThrow(/tokens must be a boolean/)
+    expect(() => measureCatalog([noteTool()], null as never)).toThrow(/options must be an object/)
   })
 
   it('gives the same figures for tools and for their descriptors, mixed or not', () => {
@@ -62,7 +113,7 @@ describe('measureCatalog', () => {
   })
 
   it('measures an empty catalog as three empty arrays', () => {
-    expect(measureCatalog([])).toEqual({ discovery_bytes: 2, mcp_bytes: 2, model_bytes: 2 })
+    expect(measureCatalog([], { countTokens: perCharacter })).toEqual({ discovery_bytes: 2, mcp_bytes: 2, model_bytes: 2, discovery_tokens: 2, mcp_tokens: 2, model_tokens: 2 })
   })
 })
 

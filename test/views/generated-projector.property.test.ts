@@ -1,26 +1,54 @@
 import fc from 'fast-check'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { canonicalJson, compileProjector, isJsonValueError, type JsonSchema, type Projector } from 'result-views'
+import { jsonSchemaArbitrary } from 'result-views/testing'
+import { layout, RECORD_OPTIONS, satisfiable, withTag } from '../support/value-layout.js'
 
 /**
- * The generated projector (child objects inlined up to a depth, one literal when every key is
- * present, positions that allow no object or array stripped in place) must give exactly what the
- * plain loop gives where `new Function` is blocked: same keys, same order, same values.
+ * The typed projector (one function generated per compact schema, handing odd records back) and
+ * the general one it hands back to (child objects inlined up to a depth, one literal when every
+ * key is present, positions that allow no object or array stripped in place) must give exactly
+ * what the plain loop gives where `new Function` is blocked: same keys, same order, same values,
+ * or the same error.
  */
 
-const KEYS = ['a', 'b', 'c', 'constructor', '__proto__', 'x y']
+const KEYS = ['a', 'b', 'c', 'kind', 'constructor', '__proto__', 'x y']
+const TAGS = ['one', 'two', 3, true, null]
 
-/** Object schemas nested up to 6 deep (deeper than the projector inlines), with scalar, array, union and open positions. */
+/**
+ * Object schemas nested up to 6 deep (deeper than the projectors inline), with typed scalar,
+ * enum, array, nullable, tagged-union, tuple, pattern and open positions.
+ */
 const schemaArb: fc.Arbitrary<JsonSchema> = fc.letrec<{ node: JsonSchema; object: JsonSchema }>((tie) => ({
   node: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
-    fc.constantFrom<JsonSchema>({ type: 'string' }, { type: 'integer' }, {}, { type: 'object' }, { type: ['string', 'null'] }),
+    fc.constantFrom<JsonSchema>(
+      { type: 'string' },
+      { type: 'integer' },
+      { type: 'number' },
+      { type: 'boolean' },
+      { type: 'null' },
+      { enum: ['x', 2] },
+      { const: 's' },
+      {},
+      { type: 'object' },
+      { type: ['string', 'null'] },
+      { type: 'array', items: { type: 'string' } },
+      { type: 'array', items: [{ type: 'string' }], additionalItems: false },
+      { type: 'object', patternProperties: { '^p': { type: 'integer' } } },
+      { anyOf: [{ type: 'string' }, { type: 'integer' }] },
+      false as unknown as JsonSchema,
+    ),
     tie('object'),
     tie('object').map((items) => ({ type: 'array', items })),
     tie('object').map((object) => ({ anyOf: [object, { type: 'null' }] })),
+    tie('object').map((object) => ({ ...(object as object), type: ['object', 'array', 'null'], items: { type: 'integer' } })),
+    fc.tuple(tie('object'), tie('object'), fc.subarray(TAGS, { minLength: 2, maxLength: 2 })).map(([a, b, [ta, tb]]) => ({
+      anyOf: [withTag(a, ta), withTag(b, tb)],
+    })),
   ),
   object: fc
-    .uniqueArray(fc.tuple(fc.constantFrom(...KEYS), fc.boolean(), tie('node')), { selector: ([key]) => key, maxLength: 5 })
+    .uniqueArray(fc.tuple(fc.constantFrom(...KEYS.filter((k) => k !== 'kind')), fc.boolean(), tie('node')), { selector: ([key]) => key, maxLength: 5 })
     .map((entries) => {
       const properties: Record<string, JsonSchema> = {}
       for (const [key, , schema] of entries) Object.defineProperty(properties, key, { value: schema, enumerable: true, writable: true, configurable: true })
@@ -28,13 +56,14 @@ const schemaArb: fc.Arbitrary<JsonSchema> = fc.letrec<{ node: JsonSchema; object
     }),
 })).object
 
-/** Records: nested objects with the schema keys and others, scalars, arrays, null and undefined. */
+
+/** Records: nested objects with the schema keys and others, scalars (lone surrogates included), arrays, tags, null and undefined. */
 const recordArb: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((tie) => ({
   value: fc.oneof(
     { depthSize: 'small' },
-    fc.constantFrom('s', 1, 2.5, true, null, undefined),
+    fc.constantFrom('s', 'x', 'a\ud800', 1, 2, 2.5, -0, 3, true, false, null, undefined, 'one', 'two', NaN),
     fc.array(tie('value'), { maxLength: 3 }),
-    fc.dictionary(fc.constantFrom(...KEYS, 'extra'), tie('value'), { maxKeys: 6 }),
+    fc.dictionary(fc.constantFrom(...KEYS, 'extra', 'p1'), tie('value'), { maxKeys: 6 }),
   ),
 })).value
 
@@ -82,6 +111,25 @@ describe('generated projector', () => {
     )
   })
 
+  it('projects records valid under the schema (the typed code runs to its end) exactly as the loop', () => {
+    // Valid records take the typed path all the way; one odd value planted in a copy sends it back
+    // to the general projector at that point. Both must match the loop.
+    const cases = schemaArb
+      .filter((schema) => satisfiable(schema))
+      .chain((schema) => fc.tuple(fc.constant(schema), fc.array(jsonSchemaArbitrary(schema, RECORD_OPTIONS), { minLength: 1, maxLength: 3 })))
+    fc.assert(
+      fc.property(cases, fc.constantFrom<unknown>(undefined, NaN, 'odd', 7, null, [], {}, new Date(0)), fc.nat(), ([schema, records], odd, at) => {
+        const { generated, looped } = bothVariants(schema)
+        for (const record of records) {
+          expect(outcome(() => generated(record))).toEqual(outcome(() => looped(record)))
+          const planted = plant(record, odd, at)
+          expect(outcome(() => generated(planted))).toEqual(outcome(() => looped(planted)))
+        }
+      }),
+      { numRuns: 300 },
+    )
+  })
+
   it('returns plain JSON or throws JsonValueError, whatever it is given, in both variants', () => {
     const values = fc.anything({
       withBoxedValues: true,
@@ -108,8 +156,9 @@ describe('generated projector', () => {
             expect(isJsonValueError(error)).toBe(true)
             continue
           }
-          // canonicalJson throws for anything that is not plain JSON.
-          expect(() => canonicalJson(out)).not.toThrow()
+          // canonicalJson throws for anything that is not plain JSON; strings are taken as they
+          // are in a projection, so their lone surrogates are made well-formed first.
+          expect(() => canonicalJson(wellFormed(out))).not.toThrow()
         }
       }),
       { numRuns: 1000 },
@@ -138,7 +187,8 @@ describe('generated projector', () => {
       fc.property(scalar, scalar, scalar, (s, t, u) => {
         for (const record of [{ s }, { inner: { t, u } }]) expect(outcome(() => generated(record))).toEqual(outcome(() => looped(record)))
         const accepted = outcome(() => generated({ s })) as { thrown?: unknown }
-        const json = s === undefined || s === null || typeof s === 'boolean' || (typeof s === 'number' && Number.isFinite(s)) || (typeof s === 'string' && (s as string & { isWellFormed(): boolean }).isWellFormed())
+        // Results take strings as they are (lone surrogates included): docs/views.md "What the caller receives".
+        const json = s === undefined || s === null || typeof s === 'boolean' || (typeof s === 'number' && Number.isFinite(s)) || typeof s === 'string'
         expect(accepted.thrown === undefined).toBe(json)
       }),
       { numRuns: 2000 },
@@ -166,18 +216,36 @@ describe('generated projector', () => {
   })
 })
 
-/**
- * A value as plain data that `toEqual` compares exactly: each object or array as its prototype
- * and its own entries in enumeration order (so `__proto__` and `constructor` keys are data too).
- */
-function layout(value: unknown): unknown {
-  if (typeof value !== 'object' || value === null) return value === undefined ? { undefined: true } : value
-  const proto = Object.getPrototypeOf(value)
-  return {
-    proto: proto === Object.prototype ? 'object' : proto === Array.prototype ? 'array' : 'other',
-    entries: Object.keys(value).map((key) => [key, layout((value as Record<string, unknown>)[key])]),
+
+/** A deep copy of `record` with one of its values (the `at`-th in walk order, modulo their count) replaced by `odd`. */
+function plant(record: unknown, odd: unknown, at: number): unknown {
+  const children = (value: unknown): string[] => (typeof value === 'object' && value !== null ? Object.keys(value) : [])
+  const size = (value: unknown): number => 1 + children(value).reduce((n, key) => n + size((value as Record<string, unknown>)[key]), 0)
+  const target = at % size(record)
+  let count = 0
+  const walk = (value: unknown): unknown => {
+    if (count++ === target) return odd
+    if (Array.isArray(value)) return value.map(walk)
+    if (typeof value !== 'object' || value === null) return value
+    const out: Record<string, unknown> = {}
+    for (const key of children(value)) Object.defineProperty(out, key, { value: walk((value as Record<string, unknown>)[key]), enumerable: true, writable: true, configurable: true })
+    return out
   }
+  return walk(record)
 }
+
+/** The value with every string and key made well-formed; anything that is not JSON stays as it is. */
+function wellFormed(value: unknown): unknown {
+  const fix = (s: string): string => (s as string & { toWellFormed(): string }).toWellFormed()
+  if (typeof value === 'string') return fix(value)
+  if (typeof value !== 'object' || value === null) return value
+  if (Array.isArray(value)) return value.map(wellFormed)
+  if (Object.getPrototypeOf(value) !== Object.prototype && Object.getPrototypeOf(value) !== null) return value
+  const out: Record<string, unknown> = {}
+  for (const key of Object.keys(value)) Object.defineProperty(out, fix(key), { value: wellFormed((value as Record<string, unknown>)[key]), enumerable: true, writable: true, configurable: true })
+  return out
+}
+
 
 /** Every key path of a value, in enumeration order. */
 function keyOrder(value: unknown, prefix = ''): string[] {

@@ -112,6 +112,26 @@ describe('compileProjector', () => {
     })
   })
 
+  it('follows recursive arrays ($ref through items) as deep as the value goes', () => {
+    const compact: JsonSchema = { $defs: { T: { type: 'array', items: { $ref: '#/$defs/T' } } }, $ref: '#/$defs/T' }
+    expect(project(compact, [[[], [[]]], []])).toStrictEqual([[[], [[]]], []])
+  })
+
+  it('projects schemas past what one generated function inlines (wide and deep), as a loop would', () => {
+    const wide = Type.Object(Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`k${i}`, Type.Object({ v: Type.Integer(), drop: Type.Optional(Type.String()) }, { additionalProperties: false })])))
+    const wideRecord = Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`k${i}`, { v: i, extra: 'x' }]))
+    expect(project(Type.Object({ w: Type.Array(wide) }), { w: [wideRecord] })).toStrictEqual({ w: [Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`k${i}`, { v: i }]))] })
+    let deep: JsonSchema = { type: 'object', properties: { leaf: { type: 'string' } }, required: ['leaf'] }
+    let record: Record<string, unknown> = { leaf: 'x', extra: 1 }
+    let expected: Record<string, unknown> = { leaf: 'x' }
+    for (let i = 0; i < 40; i++) {
+      deep = { type: 'object', properties: { d: deep, n: { type: 'integer' } }, required: ['d'] }
+      record = { d: record, n: i, extra: i }
+      expected = { d: expected, n: i }
+    }
+    expect(project(deep, record)).toStrictEqual(expected)
+  })
+
   it('deep-copies unconstrained positions and opaque objects', () => {
     const compact = Type.Object({ meta: Type.Unknown(), opaque: Type.Object({}, { additionalProperties: true }), whole: { type: 'object' } })
     const record = { meta: { a: [1, { b: 2 }] }, opaque: { x: 1 }, whole: { y: { z: 1 } } }
@@ -174,6 +194,28 @@ describe('compileProjector: hostile keys', () => {
       expect(Object.keys(compileProjector(json(compact))({}) as object)).toEqual([])
     } finally {
       delete polluted.id
+    }
+  })
+
+  it('does not read ordinary declared keys or a union tag through a polluted Object.prototype', () => {
+    const Tagged = Type.Union([Type.Object({ kind: Type.Literal('a'), x: Type.String() }), Type.Object({ kind: Type.Literal('b'), y: Type.String() })])
+    const compact = json(Type.Object({ id: Type.Optional(Type.String()), tag: Type.String(), items: Type.Array(Tagged) }))
+    const project = compileProjector(compact)
+    const polluted = Object.prototype as unknown as Record<string, unknown>
+    try {
+      polluted.id = 'from the prototype'
+      polluted.kind = 'a'
+      polluted.x = 'leaked'
+      // An inherited `id` stays absent; an item whose tag is inherited projects to `{}`.
+      expect(project({ tag: 't', items: [{ kind: 'b', y: 'own' }] })).toStrictEqual({ tag: 't', items: [{ kind: 'b', y: 'own' }] })
+      expect(project({ tag: 't', items: [{ x: 'own' }] })).toStrictEqual({ tag: 't', items: [{}] })
+      // The same where the branch is read by the general code (it declares a key Object.prototype has).
+      const Odd = Type.Union([Type.Object({ kind: Type.Literal('a'), x: Type.String(), toString: Type.Optional(Type.String()) }), Type.Object({ kind: Type.Literal('b') })])
+      expect(compileProjector(json(Type.Object({ items: Type.Array(Odd) })))({ items: [{ x: 'own' }] })).toStrictEqual({ items: [{}] })
+    } finally {
+      delete polluted.id
+      delete polluted.kind
+      delete polluted.x
     }
   })
 

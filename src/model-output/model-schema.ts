@@ -1,6 +1,6 @@
-import type { JsonSchema } from 'result-views'
 import { setOwn } from '../json/clone.js'
 import { isRecord } from '../json/guards.js'
+import type { JsonSchema } from '../schema/json-schema.js'
 
 /** Keywords whose value is one subschema (2020-12 names; `additionalItems` is handled apart). */
 const SUBSCHEMA_KEYWORDS: ReadonlySet<string> = new Set([
@@ -15,9 +15,11 @@ const SUBSCHEMA_LIST_KEYWORDS: ReadonlySet<string> = new Set(['allOf', 'anyOf', 
 const SUBSCHEMA_MAP_KEYWORDS: ReadonlySet<string> = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'])
 
 /**
- * The schema an MCP `tools/list` entry carries for a descriptor's `input_schema`: a copy in
- * JSON Schema 2020-12 form, which MCP assumes when a schema names no dialect. At every depth
- * (every subschema position: `properties`, `items`, `anyOf`, `$defs`, ...):
+ * The form in which a model sees a tool's input schema (an MCP `tools/list` entry's
+ * `inputSchema`, an AI SDK tool's `inputSchema`, an OpenAI Agents tool's `parameters`): a copy of
+ * the descriptor's `input_schema` in JSON Schema 2020-12 form, the dialect MCP assumes when a
+ * schema names none and that model providers validate tool schemas with. At every depth (every
+ * subschema position: `properties`, `items`, `anyOf`, `$defs`, ...):
  *
  * - the `$schema` keyword is removed (a foreign dialect URI, e.g. draft-07, makes strict clients
  *   refuse or misread the tool);
@@ -34,8 +36,12 @@ const SUBSCHEMA_MAP_KEYWORDS: ReadonlySet<string> = new Set(['properties', 'patt
  * `examples`) are never touched. The input is never changed (descriptors are frozen); parts that
  * need no change are shared, not copied, and a schema that needs none is returned as is. Keys are
  * copied with `Object.defineProperty`, so a `__proto__` property name stays a property name.
+ * See `docs/adapters.md` "What the model reads".
+ *
+ * @param schema - a descriptor's `input_schema` (any JSON Schema object).
+ * @returns the 2020-12 form; the same object when nothing needed translating.
  */
-export function toMcpSchema(schema: JsonSchema): JsonSchema {
+export function toModelSchema(schema: JsonSchema): JsonSchema {
   return translate(schema, schema) as JsonSchema
 }
 

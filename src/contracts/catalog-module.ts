@@ -1,0 +1,90 @@
+import { resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { describeThrown } from '../tokens/count-tokens.js'
+import { ContractsError } from './contracts-error.js'
+import { isTool, type ContractCatalog, type ContractFixtures } from './sources.js'
+
+/** What {@link loadCatalogModule} found in a module. */
+export interface LoadedCatalog {
+  /** The module's catalog: a tool array, or a dispatcher. */
+  readonly catalog: ContractCatalog
+  /** Which export held it (`tools`, `default`, or another named export). */
+  readonly exportName: string
+  /** The module's `fixtures` export (tool ID → full records), when it has one. */
+  readonly fixtures?: ContractFixtures
+  /** The module's absolute path. */
+  readonly path: string
+}
+
+/**
+ * Loads the catalog of `result-views contracts --catalog <module>`: a JavaScript module (ESM or
+ * CommonJS; TypeScript only under a loader such as tsx) that exports a dispatcher, a tool array,
+ * or a `tools` export. Read in this order: the `tools` export; the default export; else the one
+ * named export that is a dispatcher or a tool array. A `fixtures` export (tool ID → full records)
+ * feeds the compact budgets. See `docs/contracts.md` "CI usage".
+ *
+ * @param modulePath - the module's path, relative to `cwd`.
+ * @param options - `cwd`: the directory relative paths start from. Default `process.cwd()`.
+ * @throws ContractsError (`contracts_invalid`) when the module cannot be imported (the import
+ *   error is the cause), exports no catalog or several, or its `fixtures` is not an object.
+ */
+export async function loadCatalogModule(modulePath: string, options: { cwd?: string } = {}): Promise<LoadedCatalog> {
+  const subject = `catalog module ${JSON.stringify(modulePath)}`
+  const fail = (code: string, message: string, cause?: unknown): never => {
+    throw new ContractsError(subject, [{ path: '', code, message }], cause)
+  }
+  if (typeof modulePath !== 'string' || modulePath === '') fail('invalid_path', 'the catalog must be a module path')
+  const path = resolve(options.cwd ?? process.cwd(), modulePath)
+  let namespace: Record<string, unknown>
+  try {
+    namespace = (await import(pathToFileURL(path).href)) as Record<string, unknown>
+  } catch (error) {
+    return fail('import_failed', `could not be imported: ${describeThrown(error)}`, error)
+  }
+  const read = (name: string): unknown => {
+    try {
+      return namespace[name]
+    } catch (error) {
+      return fail('unreadable_export', `export ${JSON.stringify(name)} could not be read: ${describeThrown(error)}`, error)
+    }
+  }
+  let exportName: string | undefined
+  let catalog: unknown
+  for (const name of ['tools', 'default']) {
+    const value = read(name)
+    if (value !== undefined && isCatalog(value)) {
+      exportName = name
+      catalog = value
+      break
+    }
+  }
+  if (exportName === undefined) {
+    const found = Object.keys(namespace).filter((name) => name !== 'fixtures' && isCatalog(read(name)))
+    if (found.length > 1) fail('ambiguous_catalog', `exports several catalogs (${found.join(', ')}); export the one to check as "tools"`)
+    if (found.length === 0) fail('no_catalog', 'exports no catalog: export a dispatcher, an array of tools from defineTool, or a "tools" array')
+    exportName = found[0]!
+    catalog = read(exportName)
+  }
+  const fixtures = read('fixtures')
+  if (fixtures !== undefined && (typeof fixtures !== 'object' || fixtures === null || Array.isArray(fixtures))) {
+    fail('invalid_fixtures', 'its "fixtures" export must be an object of tool ID → full records')
+  }
+  return { catalog: catalog as ContractCatalog, exportName, path, ...(fixtures === undefined ? {} : { fixtures: fixtures as ContractFixtures }) }
+}
+
+/** A dispatcher (invoke and list) or an array whose entries are tools or descriptors. */
+function isCatalog(value: unknown): boolean {
+  try {
+    // Holes first: `every` would walk all 2 ** 32 - 1 indices of a sparse array.
+    if (Array.isArray(value)) return value.length > 0 && Object.keys(value).length === value.length && value.every((entry) => isTool(entry) || isDescriptorLike(entry))
+    return typeof value === 'object' && value !== null &&
+      typeof (value as { list?: unknown }).list === 'function' && typeof (value as { invoke?: unknown }).invoke === 'function'
+  } catch {
+    return false
+  }
+}
+
+function isDescriptorLike(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && typeof (value as { tool_id?: unknown }).tool_id === 'string' &&
+    typeof (value as { output_schema_digest?: unknown }).output_schema_digest === 'string'
+}

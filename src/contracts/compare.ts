@@ -1,0 +1,200 @@
+import { ContractsError } from './contracts-error.js'
+import { compareSchemas, type ContractReason, type SchemaVerdictKind } from './compare-schemas.js'
+import { completeView, defaultView, viewOf, type ContractLock, type ContractToolKind, type ContractView, type ToolContract, type ViewBudget } from './lock.js'
+import { compareIds, lockOf, type ContractFixtures, type ContractSource } from './sources.js'
+import type { CountTokens } from '../tokens/count-tokens.js'
+
+/** Options of {@link compareContracts}. */
+export interface CompareContractsOptions {
+  /**
+   * Unproven verdicts the author accepts: `true` for all, or the tool IDs whose unproven schemas
+   * are accepted. An accepted unproven schema does not make the comparison `breaking` (it is
+   * still a change, listed with `accepted: true`). Default: none.
+   */
+  acceptUnproven?: boolean | readonly string[]
+  /**
+   * How much a compact budget may grow before it fails, as a ratio of the recorded figure
+   * (`0.05`: 5 % more tokens or bytes). Default `0.05`. See `docs/contracts.md` "Token budgets".
+   */
+  budgetTolerance?: number
+  /** Fixtures for budgets when `after` is a catalog (see `contractLock`). */
+  fixtures?: ContractFixtures
+  /** Counts tokens for those budgets. Default: `gpt-tokenizer` o200k. */
+  countTokens?: CountTokens
+}
+
+/** Default {@link CompareContractsOptions.budgetTolerance}. */
+export const DEFAULT_BUDGET_TOLERANCE = 0.05
+
+/** Which schema of a tool a comparison is about. */
+export type ContractSchemaName = 'input' | ContractView
+
+/** One changed schema of a tool. */
+export interface SchemaComparison {
+  /** The schema in the new contract. */
+  readonly schema: ContractSchemaName
+  /** The schema of the old contract it is compared with (another one when the tool gained or lost views). */
+  readonly compared_with: ContractSchemaName
+  /** `compatible`, `breaking` or `unproven` (see `compareSchemas`). */
+  readonly verdict: SchemaVerdictKind
+  /** Whether an `unproven` verdict was accepted (`acceptUnproven`). */
+  readonly accepted: boolean
+  /** Schema digest of the old schema. */
+  readonly before_digest: string
+  /** Schema digest of the new schema. */
+  readonly after_digest: string
+  /** Why the schema is breaking or unproven (empty when compatible), breaking reasons first. */
+  readonly reasons: readonly ContractReason[]
+}
+
+/**
+ * How a tool's compact budget compares: `within` the tolerance (no change), `exceeded` (breaking),
+ * `added` or `removed` (fixtures appeared or went away), `incomparable` (another tokenizer, or
+ * another number of fixture records: measure again with `--update`).
+ */
+export interface BudgetComparison {
+  readonly status: 'within' | 'exceeded' | 'added' | 'removed' | 'incomparable'
+  /** The budget the old lock recorded (absent when `added`). */
+  readonly before?: ViewBudget
+  /** The budget measured now (absent when `removed`). */
+  readonly after?: ViewBudget
+  /** What failed or changed, in a sentence (absent when `within`). */
+  readonly message?: string
+}
+
+/** How one tool compares. */
+export interface ToolComparison {
+  /** The tool's ID. */
+  readonly tool_id: string
+  /** `changed` when a schema, the kind, the origin or the budget (past `within`) differs. */
+  readonly status: 'added' | 'removed' | 'unchanged' | 'changed'
+  /** Whether this tool's change breaks consumers: removed, a breaking or unaccepted unproven schema, another origin, a budget exceeded. */
+  readonly breaking: boolean
+  /** The kind in the old contract (absent when `added`). */
+  readonly before_kind?: ContractToolKind
+  /** The kind in the new contract (absent when `removed`). */
+  readonly after_kind?: ContractToolKind
+  /**
+   * The tool gained or lost views, so callers that send no `result_view` now get another record
+   * (`docs/contracts.md` "Default-view changes"; the release note lists the fields that moved).
+   */
+  readonly default_view_changed: boolean
+  /** Both origins, when they differ (a native tool's `result_view` selector comes or goes). */
+  readonly origin_changed?: { readonly before: string; readonly after: string }
+  /** The changed schemas, each with its verdict. */
+  readonly schemas: readonly SchemaComparison[]
+  /** How the compact budgets compare, when either side recorded one. */
+  readonly budget?: BudgetComparison
+}
+
+/** What {@link compareContracts} returns. */
+export interface ContractComparison {
+  /** True when anything differs from `before` (a tool added, removed or changed). */
+  readonly drifted: boolean
+  /** True when any tool's change is breaking. */
+  readonly breaking: boolean
+  /** How many tools are in each status, and how many are breaking. */
+  readonly summary: { readonly added: number; readonly removed: number; readonly changed: number; readonly unchanged: number; readonly breaking: number }
+  /** Every tool of either side, sorted by ID. */
+  readonly tools: readonly ToolComparison[]
+}
+
+/**
+ * Compares two contract sets (`docs/contracts.md` "What is compatible, and why"): each a lock (as
+ * `contractLock` makes it, or as read from a file) or a catalog (tools, descriptors, a dispatcher).
+ * Per tool: `added`, `removed`, `unchanged` or `changed`; per changed schema a verdict with reasons
+ * at JSON Pointers (see `compareSchemas`): input schemas compared as inputs, view schemas as
+ * outputs. A tool that gained views compares its old output with the new compact view (what
+ * callers now get by default) and with the new full view, and is flagged `default_view_changed`;
+ * one that lost views compares its old compact and full views with its output. Compact budgets
+ * recorded on both sides are compared with `budgetTolerance`.
+ *
+ * @throws ContractsError (`contracts_invalid`) when a side is neither a lock nor a catalog (or a
+ *   lock does not have the lock format), or an option is malformed.
+ */
+export function compareContracts(before: ContractSource, after: ContractSource, options: CompareContractsOptions = {}): ContractComparison {
+  const { accept, tolerance } = readOptions(options)
+  const lockOptions = { ...(options.fixtures === undefined ? {} : { fixtures: options.fixtures }), ...(options.countTokens === undefined ? {} : { countTokens: options.countTokens }) }
+  const old = lockOf(before, 'compareContracts before')
+  const now = lockOf(after, 'compareContracts after', lockOptions)
+  const ids = [...new Set([...Object.keys(old.tools), ...Object.keys(now.tools)])].sort(compareIds)
+  const tools = ids.map((id) => compareTool(id, own(old, id), own(now, id), accept, tolerance))
+  const count = (status: ToolComparison['status']): number => tools.filter((t) => t.status === status).length
+  const summary = { added: count('added'), removed: count('removed'), changed: count('changed'), unchanged: count('unchanged'), breaking: tools.filter((t) => t.breaking).length }
+  return { drifted: tools.some((t) => t.status !== 'unchanged'), breaking: summary.breaking > 0, summary, tools }
+}
+
+function own(lock: ContractLock, id: string): ToolContract | undefined {
+  return Object.hasOwn(lock.tools, id) ? lock.tools[id] : undefined
+}
+
+function readOptions(options: CompareContractsOptions): { accept: (id: string) => boolean; tolerance: number } {
+  const problems = []
+  const { acceptUnproven = false, budgetTolerance = DEFAULT_BUDGET_TOLERANCE } = options ?? {}
+  let accept: (id: string) => boolean = () => false
+  if (acceptUnproven === true) accept = () => true
+  else if (Array.isArray(acceptUnproven) && acceptUnproven.every((id) => typeof id === 'string')) {
+    const ids = new Set<string>(acceptUnproven)
+    accept = (id) => ids.has(id)
+  } else if (acceptUnproven !== false) {
+    problems.push({ path: '/acceptUnproven', code: 'invalid_accept', message: 'acceptUnproven must be a boolean or a list of tool IDs' })
+  }
+  if (typeof budgetTolerance !== 'number' || !Number.isFinite(budgetTolerance) || budgetTolerance < 0) {
+    problems.push({ path: '/budgetTolerance', code: 'invalid_tolerance', message: 'budgetTolerance must be a finite ratio ≥ 0 (0.05 is 5 %)' })
+  }
+  if (problems.length > 0) throw new ContractsError('compareContracts options', problems)
+  return { accept, tolerance: budgetTolerance }
+}
+
+function compareTool(id: string, before: ToolContract | undefined, after: ToolContract | undefined, accept: (id: string) => boolean, tolerance: number): ToolComparison {
+  if (before === undefined) return { tool_id: id, status: 'added', breaking: false, after_kind: after!.kind, default_view_changed: false, schemas: [] }
+  if (after === undefined) return { tool_id: id, status: 'removed', breaking: true, before_kind: before.kind, default_view_changed: false, schemas: [] }
+  const schemas: SchemaComparison[] = []
+  const compare = (schema: ContractSchemaName, comparedWith: ContractSchemaName): void => {
+    const a = schema === 'input' ? before.input : viewOf(before, comparedWith as ContractView)!
+    const b = schema === 'input' ? after.input : viewOf(after, schema)!
+    if (a.digest === b.digest) return
+    const { verdict, reasons } = compareSchemas(a.schema, b.schema, schema === 'input' ? 'input' : 'output')
+    schemas.push({ schema, compared_with: comparedWith, verdict, accepted: verdict === 'unproven' && accept(id), before_digest: a.digest, after_digest: b.digest, reasons })
+  }
+  compare('input', 'input')
+  const defaultChanged = before.kind !== after.kind
+  compare(defaultView(after), defaultView(before))
+  // A single-result tool's default view is its complete record: compare it once.
+  if (after.kind === 'viewed' || before.kind === 'viewed') compare(completeView(after), completeView(before))
+  const originChanged = before.origin !== undefined && after.origin !== undefined && before.origin !== after.origin
+  const budget = compareBudgets(before.budget, after.budget, tolerance)
+  const changed = schemas.length > 0 || defaultChanged || originChanged || (budget !== undefined && budget.status !== 'within')
+  const breaking = originChanged || budget?.status === 'exceeded' ||
+    schemas.some((s) => s.verdict === 'breaking' || (s.verdict === 'unproven' && !s.accepted))
+  return {
+    tool_id: id, status: changed ? 'changed' : 'unchanged', breaking,
+    before_kind: before.kind, after_kind: after.kind, default_view_changed: defaultChanged,
+    ...(originChanged ? { origin_changed: { before: before.origin!, after: after.origin! } } : {}),
+    schemas,
+    ...(budget === undefined ? {} : { budget }),
+  }
+}
+
+function compareBudgets(before: ViewBudget | undefined, after: ViewBudget | undefined, tolerance: number): BudgetComparison | undefined {
+  if (before === undefined && after === undefined) return undefined
+  if (before === undefined) return { status: 'added', after: after!, message: `a compact budget was measured (${after!.compact_tokens} tokens over ${after!.records} records)` }
+  if (after === undefined) return { status: 'removed', before, message: 'the lock records a compact budget, but no fixtures were measured this time' }
+  if (before.tokenizer !== after.tokenizer || before.records !== after.records) {
+    return {
+      status: 'incomparable', before, after,
+      message: `measured with ${after.tokenizer} on ${after.records} records, the lock with ${before.tokenizer} on ${before.records}: update the lock to measure again`,
+    }
+  }
+  const grown: string[] = []
+  for (const key of ['compact_tokens', 'compact_bytes'] as const) {
+    const limit = before[key] * (1 + tolerance)
+    if (after[key] > limit) grown.push(`${key} grew from ${before[key]} to ${after[key]} (+${percent(after[key] / before[key] - 1)}, tolerance ${percent(tolerance)})`)
+  }
+  if (grown.length > 0) return { status: 'exceeded', before, after, message: `the compact view grew past its budget: ${grown.join('; ')}` }
+  return { status: 'within', before, after }
+}
+
+function percent(ratio: number): string {
+  return Number.isFinite(ratio) ? `${(ratio * 100).toFixed(1)} %` : '∞ %'
+}

@@ -1,0 +1,192 @@
+import { Ajv, type ValidateFunction } from 'ajv'
+import formatsModule from 'ajv-formats'
+import { canonicalJson, isJsonValueError, type JsonSchema, type UsageProblem, type ViewedTool } from 'result-views'
+import { defineBrand } from '../errors/brand.js'
+import { DEFAULT_TOKENIZER, describeThrown, tokenCounter, type CountTokens } from '../tokens/count-tokens.js'
+import { ContractsError } from './contracts-error.js'
+
+/** Options of {@link measureViews}. */
+export interface MeasureViewsOptions {
+  /** Counts the tokens of a text, synchronously. Default: `gpt-tokenizer` o200k (an optional peer dependency). */
+  countTokens?: CountTokens
+}
+
+/** The sizes of one full record and of its compact projection. */
+export interface RecordMeasurement {
+  /** The record's index in the `records` argument. */
+  readonly index: number
+  /** UTF-8 bytes of the compact record's canonical JSON (sorted keys, no whitespace). */
+  readonly compact_bytes: number
+  /** Tokens of the compact record's canonical JSON. */
+  readonly compact_tokens: number
+  /** UTF-8 bytes of the full record's canonical JSON. */
+  readonly full_bytes: number
+  /** Tokens of the full record's canonical JSON. */
+  readonly full_tokens: number
+  /** `1 - compact_tokens / full_tokens` (0 when the full record has no token). */
+  readonly savings_ratio: number
+}
+
+/** The totals over every measured record, with the same fields. */
+export interface MeasurementTotal {
+  /** Sum of the records' `compact_bytes`. */
+  readonly compact_bytes: number
+  /** Sum of the records' `compact_tokens`. */
+  readonly compact_tokens: number
+  /** Sum of the records' `full_bytes`. */
+  readonly full_bytes: number
+  /** Sum of the records' `full_tokens`. */
+  readonly full_tokens: number
+  /** `1 - compact_tokens / full_tokens` over the totals (0 when no full token). */
+  readonly savings_ratio: number
+}
+
+/** What {@link measureViews} returns. */
+export interface ViewMeasurement {
+  /** The measured tool's ID. */
+  readonly tool_id: string
+  /** `o200k_base` for the default counter, `custom` for a caller's `countTokens`. */
+  readonly tokenizer: string
+  /** One measurement per record, in `records` order. */
+  readonly records: readonly RecordMeasurement[]
+  /** The totals over every record. */
+  readonly total: MeasurementTotal
+}
+
+const toolBrand = defineBrand('result-views.Tool')
+
+/**
+ * Measures what a viewed tool's results cost: for each full record, the UTF-8 bytes and tokens of
+ * its JSON in the full view and in the compact view (`tool.project(record, 'compact')`), and the
+ * totals. The JSON is canonical JSON (RFC 8785: sorted keys, no whitespace), so the figures do
+ * not depend on the order a handler wrote its keys in.
+ * Tokens are counted by `options.countTokens`, else by `gpt-tokenizer` (o200k, loaded on first
+ * use; works offline). Each record must be a valid full record of the tool (plain JSON, accepted by
+ * its full schema): measuring anything else would measure a projection the dispatcher never makes.
+ * See `docs/contracts.md` "Token budgets".
+ *
+ * @param tool - a viewed tool from `defineTool`.
+ * @param records - full records (e.g. the tool's fixtures); a dense array, at least one.
+ * @returns per record and in total: `compact_bytes`, `compact_tokens`, `full_bytes`, `full_tokens`, `savings_ratio`.
+ * @throws ContractsError (`contracts_invalid`) listing every problem: a `tool` that is not a viewed
+ *   tool from `defineTool` (`/tool`), `records` not a dense non-empty array (`/records`), a record
+ *   that is not plain JSON or not full-valid (`/records/<index>`, with the first ajv message), a
+ *   `countTokens` that throws or returns something other than a non-negative integer (`/countTokens`).
+ * @throws TokenizerUnavailableError (`tokenizer_unavailable`) when no `countTokens` is given and
+ *   `gpt-tokenizer` cannot be loaded.
+ */
+export function measureViews(tool: ViewedTool, records: readonly unknown[], options: MeasureViewsOptions = {}): ViewMeasurement {
+  const subject = 'measureViews arguments'
+  const fail = (problem: UsageProblem, cause?: unknown): never => {
+    throw new ContractsError(subject, [problem], cause)
+  }
+  if (!toolBrand.has(tool) || (tool as { kind?: unknown }).kind !== 'viewed') {
+    fail({ path: '/tool', code: 'not_a_viewed_tool', message: 'tool must be a viewed tool from defineTool (output: { compact, full })' })
+  }
+  const countTokens = readCountTokens(options, fail)
+  const full = checkedRecords(tool, records, subject)
+  const count = tokenCounter(countTokens, subject, fail)
+  const measured: RecordMeasurement[] = []
+  for (let index = 0; index < full.length; index++) {
+    const fullText = full[index]!
+    const compactText = canonicalJson(tool.project(JSON.parse(fullText), 'compact'))
+    const sizes = sizesOf(compactText, fullText, count)
+    measured.push({ index, ...sizes, savings_ratio: savings(sizes.compact_tokens, sizes.full_tokens) })
+  }
+  let compact_bytes = 0
+  let compact_tokens = 0
+  let full_bytes = 0
+  let full_tokens = 0
+  for (const m of measured) {
+    compact_bytes += m.compact_bytes
+    compact_tokens += m.compact_tokens
+    full_bytes += m.full_bytes
+    full_tokens += m.full_tokens
+  }
+  return {
+    tool_id: tool.id,
+    tokenizer: countTokens === undefined ? DEFAULT_TOKENIZER : 'custom',
+    records: measured,
+    total: { compact_bytes, compact_tokens, full_bytes, full_tokens, savings_ratio: savings(compact_tokens, full_tokens) },
+  }
+}
+
+/** Reads `options.countTokens` inside a guard (options may be hostile). */
+function readCountTokens(options: unknown, fail: (problem: UsageProblem, cause?: unknown) => never): unknown {
+  if (options === undefined) return undefined
+  if (typeof options !== 'object' || options === null) {
+    return fail({ path: '', code: 'invalid_options', message: 'options must be an object ({ countTokens? })' })
+  }
+  try {
+    return (options as { countTokens?: unknown }).countTokens
+  } catch (error) {
+    return fail({ path: '/countTokens', code: 'unreadable_option', message: `options.countTokens could not be read: ${describeThrown(error)}` }, error)
+  }
+}
+
+function sizesOf(compactText: string, fullText: string, count: CountTokens): Omit<RecordMeasurement, 'index' | 'savings_ratio'> {
+  return {
+    compact_bytes: Buffer.byteLength(compactText, 'utf8'),
+    compact_tokens: count(compactText),
+    full_bytes: Buffer.byteLength(fullText, 'utf8'),
+    full_tokens: count(fullText),
+  }
+}
+
+function savings(compact: number, full: number): number {
+  return full === 0 ? 0 : 1 - compact / full
+}
+
+/**
+ * The records as their JSON texts, each checked: plain JSON (a canonical-JSON check that reads
+ * every value inside a guard) and valid under the tool's full schema.
+ */
+function checkedRecords(tool: ViewedTool, records: unknown, subject: string): string[] {
+  if (!Array.isArray(records)) throw new ContractsError(subject, [{ path: '/records', code: 'invalid_records', message: 'records must be an array of full records' }])
+  // Holes first: a sparse array's length says nothing about its entries (2 ** 32 - 1 is valid).
+  let dense: boolean
+  try {
+    dense = Object.keys(records).length === records.length
+  } catch (error) {
+    throw new ContractsError(subject, [{ path: '/records', code: 'unreadable_records', message: `records could not be read: ${describeThrown(error)}` }], error)
+  }
+  if (!dense) throw new ContractsError(subject, [{ path: '/records', code: 'sparse_records', message: 'records must be a dense array (it has holes)' }])
+  if (records.length === 0) throw new ContractsError(subject, [{ path: '/records', code: 'no_records', message: 'records must hold at least one full record' }])
+  const validate = fullValidator(tool.output.full)
+  const problems: UsageProblem[] = []
+  const texts: string[] = []
+  for (let index = 0; index < records.length; index++) {
+    const at = `/records/${index}`
+    let text: string
+    try {
+      // One read of the record: the canonical text is the copy that gets validated and measured.
+      text = canonicalJson(records[index])
+    } catch (error) {
+      problems.push({ path: at, code: 'not_json', message: `not plain JSON: ${isJsonValueError(error) ? error.message : describeThrown(error)}` })
+      continue
+    }
+    const copy: unknown = JSON.parse(text)
+    if (!validate(copy)) {
+      const first = validate.errors?.[0]
+      problems.push({ path: at, code: 'not_full_valid', message: `not a full record of tool "${tool.id}": ${first === undefined ? 'rejected by the full schema' : `${first.instancePath || '/'} ${first.message ?? ''}`.trim()}` })
+      continue
+    }
+    texts.push(text)
+  }
+  if (problems.length > 0) throw new ContractsError(subject, problems)
+  return texts
+}
+
+// ajv-formats is CommonJS: its plugin may sit on `default` under ESM interop.
+const addFormats = ((formatsModule as unknown as { default?: unknown }).default ?? formatsModule) as (ajv: Ajv) => Ajv
+const validators = new WeakMap<JsonSchema, ValidateFunction>()
+
+/** The full schema's validator, compiled once per schema object in its own ajv (schemas may share an `$id`). */
+function fullValidator(schema: JsonSchema): ValidateFunction {
+  let validate = validators.get(schema)
+  if (validate === undefined) {
+    validate = addFormats(new Ajv({ strict: false, ownProperties: true })).compile(schema)
+    validators.set(schema, validate)
+  }
+  return validate
+}

@@ -1,0 +1,56 @@
+import type { CallScope, ToolError } from 'result-views'
+import { withDeadline } from './deadline.js'
+import { handlerFailed, unauthenticated } from './errors.js'
+import type { Exchange } from './exchange.js'
+import { log } from './log.js'
+import type { HttpAuthenticate, ResolvedHttpOptions } from './options.js'
+import { SCOPE_FIELDS } from './scope.js'
+
+/**
+ * Asks the host's `authenticate` about a request (`docs/http.md` "Authentication").
+ *
+ * @returns the scope it fixed (a frozen copy of its string fields), or `http_unauthenticated` /
+ *   `authentication_refused` for `null` / `false`, or `http_handler_failed`
+ *   (`authenticate_failed`: it threw, rejected or answered something else; `authenticate_timeout`).
+ */
+export async function authenticateRequest(authenticate: HttpAuthenticate, options: ResolvedHttpOptions, exchange: Exchange): Promise<Readonly<CallScope> | ToolError> {
+  const request = Object.freeze({
+    method: exchange.method,
+    url: exchange.url,
+    headers: exchange.headers(),
+    remoteAddress: exchange.remoteAddress,
+    local: exchange.local,
+  })
+  const answer = await withDeadline(() => authenticate(request), options.authenticateTimeoutMs)
+  if (!answer.ok) {
+    log(options.logger, 'warn', { event: 'http.authenticate_failed', problem: answer.problem }, 'authenticate failed; the request is refused')
+    return answer.problem === 'timeout'
+      ? handlerFailed('authenticate_timeout', `authenticate did not answer within ${options.authenticateTimeoutMs} ms`)
+      : handlerFailed('authenticate_failed', 'authenticate threw or rejected', answer.cause)
+  }
+  if (answer.value === null || answer.value === false) return unauthenticated()
+  const scope = scopeOf(answer.value)
+  if (scope !== undefined) return scope
+  log(options.logger, 'warn', { event: 'http.authenticate_failed', problem: 'invalid_answer' }, 'authenticate answered something that is not a scope, null or false')
+  return handlerFailed('authenticate_failed', 'authenticate answered something that is not a scope, null or false')
+}
+
+/** A frozen copy of a plain object holding only string scope fields, or `undefined` for anything else (read inside a guard). */
+function scopeOf(value: unknown): Readonly<CallScope> | undefined {
+  try {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined
+    const proto = Object.getPrototypeOf(value)
+    if (proto !== Object.prototype && proto !== null) return undefined
+    const scope: CallScope = {}
+    for (const key of Object.keys(value)) {
+      if (!(SCOPE_FIELDS as readonly string[]).includes(key)) return undefined
+      const field = (value as Record<string, unknown>)[key]
+      if (field === undefined) continue
+      if (typeof field !== 'string') return undefined
+      scope[key as keyof CallScope] = field
+    }
+    return Object.freeze(scope)
+  } catch {
+    return undefined
+  }
+}

@@ -1,0 +1,74 @@
+import { isToolError, type Dispatcher, type ToolError } from 'result-views'
+import { authenticateRequest } from './authenticate.js'
+import { isJsonContentType, parseJsonObject, unsupportedContentType } from './body.js'
+import type { RouteRun } from './context.js'
+import { bodyTooLarge, loopbackRequired, requestInvalid } from './errors.js'
+import type { Exchange, Reply } from './exchange.js'
+import { errorName, log } from './log.js'
+import { resolveHttpOptions, type HttpHandlerOptions, type ResolvedHttpOptions } from './options.js'
+import { errorReply, unexpectedFailureReply } from './reply.js'
+import { matchRoute, parseTarget, queryOf, type BodyUse, type RouteSpec } from './router.js'
+import { ROUTES } from './routes.js'
+
+/** The transport-independent handler both adapters wrap: one exchange in, one reply out. Never rejects. */
+export type Core = (exchange: Exchange) => Promise<Reply>
+
+/**
+ * Builds the core over a dispatcher: authenticate (when configured) → route (404, 405) → the
+ * loopback rule of decision routes (403) → query → body (415, 413, 408, 400) → the route's work.
+ * Every failure is an error reply with its status; nothing escapes as an exception.
+ *
+ * @throws HttpOptionsError for a dispatcher that is not one or bad options.
+ */
+export function createCore(dispatcher: Dispatcher, options: HttpHandlerOptions | undefined): Core {
+  const resolved = resolveHttpOptions(dispatcher, options)
+  return async (exchange) => {
+    let route: RouteSpec<RouteRun> | undefined
+    try {
+      let identity
+      if (resolved.authenticate !== undefined) {
+        identity = await authenticateRequest(resolved.authenticate, resolved, exchange)
+        if (isToolError(identity)) return identity.code === 'http_unauthenticated' ? { ...errorReply(identity), challenge: resolved.challenge } : errorReply(identity)
+      }
+      const target = parseTarget(exchange.url, resolved.basePath)
+      if (isToolError(target)) return errorReply(target)
+      const match = matchRoute(ROUTES, exchange.method, target.segments)
+      if ('error' in match) return match.allow === undefined ? errorReply(match.error) : { ...errorReply(match.error), allow: match.allow }
+      route = match.route
+      if (route.localOnly && !exchange.local) return errorReply(loopbackRequired())
+      const query = queryOf(target.query, route.query)
+      if (isToolError(query)) return errorReply(query)
+      const body = route.body === 'none' ? undefined : await readJsonBody(exchange, route.body, resolved)
+      if (isToolError(body)) return errorReply(body)
+      return await route.run({ dispatcher, params: match.params, query, body, identity })
+    } catch (error) {
+      return failureReply(error, route, resolved)
+    }
+  }
+}
+
+/** The reply to a thrown value: a `ToolError` with its status, anything else 500 `http_handler_failed` / `unexpected_error` (logged by name). */
+function failureReply(error: unknown, route: RouteSpec<RouteRun> | undefined, options: ResolvedHttpOptions): Reply {
+  try {
+    if (isToolError(error)) return errorReply(error)
+  } catch {
+    // A forged or broken ToolError: answered as an unexpected failure below.
+  }
+  const where = route === undefined ? undefined : `${route.method} /${route.path.join('/')}`
+  log(options.logger, 'error', { event: 'http.handler_failed', route: where, error_name: errorName(error) }, 'the HTTP handler failed unexpectedly')
+  return unexpectedFailureReply(error)
+}
+
+/** The body of a route that takes one, as a JSON object; `{}` for an absent optional body. */
+async function readJsonBody(exchange: Exchange, use: BodyUse, options: ResolvedHttpOptions): Promise<Record<string, unknown> | ToolError> {
+  if (!exchange.hasBody) return use === 'optional' ? {} : requestInvalid('json_malformed', 'this route needs a JSON object body')
+  if (!isJsonContentType(exchange.header('content-type'))) return unsupportedContentType()
+  if (exchange.declaredLength !== undefined && exchange.declaredLength > options.maxBodyBytes) return bodyTooLarge(options.maxBodyBytes)
+  const bytes = await exchange.readBody(options.maxBodyBytes, options.bodyTimeoutMs)
+  if (isToolError(bytes)) {
+    if (bytes.reason === 'body_incomplete') log(options.logger, 'debug', { event: 'http.body_incomplete' }, 'the client ended the request before its body arrived')
+    return bytes
+  }
+  if (bytes.length === 0 && use === 'optional') return {}
+  return parseJsonObject(bytes)
+}

@@ -1,0 +1,139 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Socket } from 'node:net'
+import type { Dispatcher, ToolError } from 'result-views'
+import { bodyAlreadyRead, bodyIncomplete, bodyTimeout, bodyTooLarge } from './errors.js'
+import type { Exchange, Reply } from './exchange.js'
+import { createCore } from './handle.js'
+import { isLoopbackAddress } from './loopback.js'
+import type { HttpHandlerOptions } from './options.js'
+import { unexpectedFailureReply } from './reply.js'
+import { replyHeaders, replyText } from './write.js'
+
+/** A Node request listener, as `http.createServer(listener)` and Express/Connect take it. */
+export type HttpRequestListener = (request: IncomingMessage, response: ServerResponse) => void
+
+/**
+ * The HTTP/UDS routes of `docs/http.md` over a dispatcher, as a Node request listener:
+ * `http.createServer(createHttpHandler(dispatcher)).listen(port, '127.0.0.1')` or
+ * `.listen('/run/tools.sock')`; it also mounts in Express or Connect (before any body parser,
+ * with `basePath` set to what the mount leaves of the path).
+ *
+ * Every request gets a JSON answer; a malformed, oversized, slow or abandoned request is a typed
+ * error (400, 408, 413, 415), never a crash or a hung socket. A response sent before the request
+ * body was fully read closes the connection. Approval decisions (resolve, cancel, grant changes)
+ * need a loopback peer or a Unix socket.
+ *
+ * @param dispatcher - from `createDispatcher`.
+ * @param options - see {@link HttpHandlerOptions}.
+ * @throws HttpOptionsError (`code: 'http_options_invalid'`) for a dispatcher that is not one or bad options.
+ */
+export function createHttpHandler(dispatcher: Dispatcher, options?: HttpHandlerOptions): HttpRequestListener {
+  const core = createCore(dispatcher, options)
+  return (request, response) => {
+    const exchange = nodeExchange(request)
+    void core(exchange).then(
+      (reply) => send(request, response, reply),
+      (error: unknown) => send(request, response, unexpectedFailureReply(error)),
+    )
+  }
+}
+
+/** The exchange of a Node request. The peer is read at once, while the socket is open. */
+function nodeExchange(request: IncomingMessage): Exchange {
+  const { local, remoteAddress } = peerOf(request.socket)
+  const length = request.headers['content-length']
+  const declaredLength = length === undefined ? undefined : Number(length)
+  const hasBody = (declaredLength !== undefined && declaredLength > 0) || request.headers['transfer-encoding'] !== undefined
+  let headers: Headers | undefined
+  return {
+    method: request.method ?? '',
+    url: request.url ?? '',
+    header: (name) => {
+      const value = request.headers[name]
+      return Array.isArray(value) ? value.join(', ') : value
+    },
+    headers: () => (headers ??= toHeaders(request)),
+    remoteAddress,
+    local,
+    hasBody,
+    declaredLength: Number.isSafeInteger(declaredLength) ? declaredLength : undefined,
+    readBody: (maxBytes, timeoutMs) => readBody(request, maxBytes, timeoutMs),
+  }
+}
+
+/**
+ * The peer of a connection: a TCP peer is local when its address is loopback; a connection
+ * without a peer address is local only when its server listens on a path (a Unix socket or a
+ * Windows pipe). Anything unreadable is not local.
+ */
+function peerOf(socket: Socket | undefined): { local: boolean; remoteAddress: string | undefined } {
+  try {
+    const remoteAddress = socket?.remoteAddress
+    if (typeof remoteAddress === 'string') return { local: isLoopbackAddress(remoteAddress), remoteAddress }
+    const server = (socket as { server?: { address?: () => unknown } } | undefined)?.server
+    return { local: socket?.destroyed === false && typeof server?.address?.() === 'string', remoteAddress: undefined }
+  } catch {
+    return { local: false, remoteAddress: undefined }
+  }
+}
+
+function toHeaders(request: IncomingMessage): Headers {
+  const headers = new Headers()
+  const raw = request.rawHeaders
+  for (let index = 0; index + 1 < raw.length; index += 2) {
+    try {
+      headers.append(raw[index]!, raw[index + 1]!)
+    } catch {
+      // A header the WHATWG rules refuse (Node's parser is more lenient) is left out.
+    }
+  }
+  return headers
+}
+
+/** Reads a request body up to `maxBytes` within `timeoutMs`; never rejects (see `Exchange.readBody`). */
+function readBody(request: IncomingMessage, maxBytes: number, timeoutMs: number): Promise<Uint8Array | ToolError> {
+  if (request.readableEnded) return Promise.resolve(request.complete ? bodyAlreadyRead() : bodyIncomplete())
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const finish = (value: Uint8Array | ToolError): void => {
+      clearTimeout(timer)
+      request.off('data', onData)
+      request.off('end', onEnd)
+      request.off('close', onClose)
+      request.off('error', onClose)
+      resolve(value)
+    }
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length
+      if (size > maxBytes) finish(bodyTooLarge(maxBytes))
+      else chunks.push(chunk)
+    }
+    const onEnd = (): void => finish(Buffer.concat(chunks, size))
+    const onClose = (): void => finish(bodyIncomplete())
+    if (timeoutMs !== Infinity) timer = setTimeout(() => finish(bodyTimeout(timeoutMs)), timeoutMs)
+    request.on('data', onData)
+    request.on('end', onEnd)
+    request.on('close', onClose)
+    request.on('error', onClose)
+  })
+}
+
+/**
+ * Writes a reply, unless the response is already gone. When the request body was not read to its
+ * end (an early error, an oversized or slow body), the connection is closed after the reply, so
+ * an unread body never holds the socket.
+ */
+function send(request: IncomingMessage, response: ServerResponse, reply: Reply): void {
+  if (response.headersSent || response.writableEnded || response.destroyed) return
+  try {
+    const text = replyText(reply)
+    response.statusCode = reply.status
+    for (const [name, value] of Object.entries(replyHeaders(reply, text))) response.setHeader(name, value)
+    if (!request.complete) response.setHeader('connection', 'close')
+    response.end(text)
+  } catch {
+    response.destroy()
+  }
+}

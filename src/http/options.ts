@@ -1,0 +1,167 @@
+import type { Awaitable, CallScope, Dispatcher, Logger, UsageProblem } from 'result-views'
+import { HttpOptionsError } from './http-options-error.js'
+
+/** What a host's {@link HttpAuthenticate} callback sees of a request (headers only: it runs before the body is read). */
+export interface HttpAuthRequest {
+  /** The request method, e.g. `GET`. */
+  readonly method: string
+  /** The request target as received: path and query, e.g. `/api/tools?workspace_id=ws-1`. */
+  readonly url: string
+  /** The request headers (a WHATWG `Headers`: `headers.get('authorization')`). */
+  readonly headers: Headers
+  /** The peer's IP address, when the connection has one (`undefined` on a Unix socket). */
+  readonly remoteAddress: string | undefined
+  /** `true` for a loopback peer (127.0.0.0/8, `::1`, `::ffff:127.x.y.z`) or a Unix socket. */
+  readonly local: boolean
+}
+
+/**
+ * Maps a request to the caller's scope, or refuses it. Return a `CallScope` (possibly `{}`) to
+ * accept: every field it sets (`profile_id`, `workspace_id`, ...) is fixed for the request, and a
+ * request that names another value for it is refused with 403 `tool_denied` / `scope_forbidden`;
+ * fields it leaves out may come from the request. Return `null` or `false` to refuse: 401
+ * `http_unauthenticated`. A throw, a rejection, no answer within `authenticateTimeoutMs`, or any
+ * other answer fails closed with 500 `http_handler_failed`. See `docs/http.md` "Authentication".
+ */
+export type HttpAuthenticate = (request: HttpAuthRequest) => Awaitable<CallScope | null | false>
+
+/** Options of `createHttpHandler` and `createFetchHandler` (`docs/http.md` "Options"). */
+export interface HttpHandlerOptions {
+  /** Path prefix of every route: `''` or `/` followed by segments, no trailing `/`. Default `'/api'`. */
+  basePath?: string
+  /** Largest request body read, in bytes (a positive integer). Default 1,048,576 (1 MiB); larger bodies get 413. */
+  maxBodyBytes?: number
+  /** How long a request body may take to arrive, in milliseconds (positive; `Infinity` waits forever). Default 30,000; slower bodies get 408. */
+  bodyTimeoutMs?: number
+  /**
+   * Maps each request to the caller's scope or refuses it (401). Without it the handler trusts the
+   * scope and profile the request names, which is meant for a loopback listener or a Unix socket
+   * whose file permissions admit only the host's own user.
+   */
+  authenticate?: HttpAuthenticate
+  /** How long `authenticate` may take, in milliseconds (positive; `Infinity` waits forever). Default 5,000. */
+  authenticateTimeoutMs?: number
+  /** The `WWW-Authenticate` challenge sent with a 401. Default `'Bearer'`. One line. */
+  challenge?: string
+  /** Where handler failures (a throwing `authenticate`, an unexpected exception) and aborted bodies are logged. Default silent. */
+  logger?: Logger
+}
+
+/** The options with their defaults, checked. */
+export interface ResolvedHttpOptions {
+  readonly basePath: string
+  readonly maxBodyBytes: number
+  readonly bodyTimeoutMs: number
+  readonly authenticate: HttpAuthenticate | undefined
+  readonly authenticateTimeoutMs: number
+  readonly challenge: string
+  readonly logger: Logger | undefined
+}
+
+/** Default `maxBodyBytes`: 1 MiB. */
+export const DEFAULT_MAX_BODY_BYTES = 1_048_576
+/** Default `bodyTimeoutMs`: 30 seconds. */
+export const DEFAULT_BODY_TIMEOUT_MS = 30_000
+/** Default `authenticateTimeoutMs`: 5 seconds. */
+export const DEFAULT_AUTHENTICATE_TIMEOUT_MS = 5_000
+
+const OPTION_KEYS: readonly string[] = ['basePath', 'maxBodyBytes', 'bodyTimeoutMs', 'authenticate', 'authenticateTimeoutMs', 'challenge', 'logger']
+const DISPATCHER_METHODS = ['invoke', 'describe', 'list'] as const
+const APPROVAL_METHODS = ['show', 'resolve', 'cancel', 'setGrant', 'listGrants', 'revokeGrant'] as const
+const LOGGER_METHODS = ['debug', 'info', 'warn', 'error'] as const
+/** Longest timer Node keeps (about 24.8 days); longer ones fire at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1
+const BASE_PATH = /^(\/[A-Za-z0-9._~!$&'()*+,;=:@-]+)*$/
+
+/**
+ * Checks the arguments of a handler factory, reading each option once.
+ *
+ * @throws HttpOptionsError listing every problem (`/dispatcher`, `/options/<name>`).
+ */
+export function resolveHttpOptions(dispatcher: Dispatcher, options: HttpHandlerOptions | undefined): ResolvedHttpOptions {
+  const problems: UsageProblem[] = []
+  const problem = (path: string, code: string, message: string): void => void problems.push({ path, code, message })
+  checkDispatcher(dispatcher, problem)
+
+  const o = readOptions(options, problem)
+  const basePath = o.basePath ?? '/api'
+  if (typeof basePath !== 'string' || !BASE_PATH.test(basePath)) {
+    problem('/options/basePath', 'invalid_base_path', "basePath must be '' or '/' followed by path segments, without a trailing '/', e.g. '/api'")
+  }
+  const maxBodyBytes = o.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
+  if (typeof maxBodyBytes !== 'number' || !Number.isSafeInteger(maxBodyBytes) || maxBodyBytes <= 0) {
+    problem('/options/maxBodyBytes', 'invalid_limit', 'maxBodyBytes must be a positive integer of bytes')
+  }
+  const bodyTimeoutMs = checkTimeout(o.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS, 'bodyTimeoutMs', problem)
+  const authenticateTimeoutMs = checkTimeout(o.authenticateTimeoutMs ?? DEFAULT_AUTHENTICATE_TIMEOUT_MS, 'authenticateTimeoutMs', problem)
+  if (o.authenticate !== undefined && typeof o.authenticate !== 'function') {
+    problem('/options/authenticate', 'invalid_callback', 'authenticate must be a function of the request')
+  }
+  const challenge = o.challenge ?? 'Bearer'
+  if (typeof challenge !== 'string' || challenge.trim().length === 0 || !/^[\x20-\x7e]+$/.test(challenge)) {
+    problem('/options/challenge', 'invalid_challenge', 'challenge must be a non-empty line of printable ASCII, e.g. \'Bearer realm="tools"\'')
+  }
+  if (o.logger !== undefined && !hasMethods(o.logger, LOGGER_METHODS)) {
+    problem('/options/logger', 'invalid_logger', 'logger must have debug, info, warn and error methods')
+  }
+  if (problems.length > 0) throw new HttpOptionsError(problems)
+  return Object.freeze({
+    basePath: basePath as string,
+    maxBodyBytes: maxBodyBytes as number,
+    bodyTimeoutMs,
+    authenticate: o.authenticate as HttpAuthenticate | undefined,
+    authenticateTimeoutMs,
+    challenge: challenge as string,
+    logger: o.logger as Logger | undefined,
+  })
+}
+
+type Problem = (path: string, code: string, message: string) => void
+
+function checkDispatcher(dispatcher: unknown, problem: Problem): void {
+  try {
+    if (!hasMethods(dispatcher, DISPATCHER_METHODS) || !hasMethods((dispatcher as { approvals?: unknown }).approvals, APPROVAL_METHODS)) {
+      problem('/dispatcher', 'invalid_dispatcher', 'dispatcher must be a dispatcher from createDispatcher (invoke, describe, list and approvals)')
+    }
+  } catch {
+    problem('/dispatcher', 'unreadable', 'the dispatcher could not be read (a getter or a Proxy threw)')
+  }
+}
+
+/** Each known option read once (a throwing getter is a problem, not an exception); unknown keys are problems. */
+function readOptions(options: unknown, problem: Problem): Record<string, unknown> {
+  if (options === undefined) return {}
+  const read: Record<string, unknown> = Object.create(null)
+  try {
+    if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+      problem('/options', 'invalid_options', 'options must be an object')
+      return read
+    }
+    for (const key of Object.keys(options)) {
+      if (!OPTION_KEYS.includes(key)) problem(`/options/${pointerToken(key)}`, 'unknown_key', `unknown option ${JSON.stringify(key.slice(0, 64))} (known: ${OPTION_KEYS.join(', ')})`)
+    }
+    for (const key of OPTION_KEYS) {
+      const value = (options as Record<string, unknown>)[key]
+      if (value !== undefined) read[key] = value
+    }
+  } catch {
+    problem('/options', 'unreadable', 'the options could not be read (a getter or a Proxy threw)')
+  }
+  return read
+}
+
+function checkTimeout(value: unknown, name: string, problem: Problem): number {
+  if (typeof value === 'number' && (value === Infinity || (Number.isFinite(value) && value > 0 && value <= MAX_TIMER_MS))) return value
+  problem(`/options/${name}`, 'invalid_timeout', `${name} must be a positive number of milliseconds up to ${MAX_TIMER_MS}, or Infinity`)
+  return 0
+}
+
+function hasMethods(value: unknown, methods: readonly string[]): boolean {
+  if ((typeof value !== 'object' && typeof value !== 'function') || value === null) return false
+  return methods.every((name) => typeof (value as Record<string, unknown>)[name] === 'function')
+}
+
+/** A key as a JSON Pointer token (RFC 6901: `~` as `~0`, `/` as `~1`). */
+function pointerToken(key: string): string {
+  return key.replaceAll('~', '~0').replaceAll('/', '~1')
+}

@@ -1,0 +1,93 @@
+import { isToolError, type CallScope, type InvokeRequest } from 'result-views'
+import { field, unknownKey, type RouteContext } from './context.js'
+import { invokeRequestInvalid, requestInvalid, shown, unknownTool } from './errors.js'
+import { ok, type Reply } from './exchange.js'
+import { outcomeReply } from './reply.js'
+import { mergeScope, SCOPE_FIELDS } from './scope.js'
+
+/** The query parameters that ask for scoped diagnostics. */
+export const SCOPE_QUERY: readonly string[] = SCOPE_FIELDS
+
+/** The fields an invoke body may have. */
+const INVOKE_FIELDS = ['input', 'approval_token', 'sensitive_input_fields', 'scope', 'tool_call_id'] as const
+
+/** Longest `q` of a tool search, in characters. */
+const MAX_QUERY_LENGTH = 256
+
+/** `GET /tools`: `{ tools: [descriptor] }`, or with scope parameters each descriptor plus its `diagnostics`. */
+export async function listTools(context: RouteContext): Promise<Reply> {
+  return ok({ tools: await toolsOf(context) })
+}
+
+/** `GET /tools/search?q=`: the tools whose ID or description contains `q` (case-insensitive), shaped as `GET /tools`. */
+export async function searchTools(context: RouteContext): Promise<Reply> {
+  const q = context.query.get('q')
+  if (q === undefined) throw requestInvalid('query_invalid', 'query parameter "q" is required')
+  if (q.length > MAX_QUERY_LENGTH) throw requestInvalid('query_invalid', `query parameter "q" is longer than ${MAX_QUERY_LENGTH} characters`)
+  const needle = q.toLowerCase()
+  const tools = await toolsOf(context)
+  return ok({ tools: tools.filter((tool) => tool.tool_id.toLowerCase().includes(needle) || tool.description.toLowerCase().includes(needle)) })
+}
+
+/** `GET /tools/{tool_id}`: `{ tool: { descriptor, diagnostics? } }`; 404 `tool_not_found` for an unknown tool. */
+export async function toolInfo(context: RouteContext): Promise<Reply> {
+  const toolId = context.params.tool_id!
+  const scope = queryScope(context)
+  if (scope === undefined) {
+    const descriptor = context.dispatcher.describe(toolId)
+    if (descriptor === undefined) throw unknownTool(toolId)
+    return ok({ tool: { descriptor } })
+  }
+  const described = await context.dispatcher.describe(toolId, scope)
+  if (described.descriptor === undefined) throw unknownTool(toolId)
+  return ok({ tool: { descriptor: described.descriptor, diagnostics: described.diagnostics } })
+}
+
+/**
+ * `POST /tools/{tool_id}/invoke` with `{ input, approval_token?, sensitive_input_fields?, scope?,
+ * tool_call_id? }`: the dispatcher's outcome (200, 202 or the error's status). The selector
+ * travels inside `input`. Another body field is `tool_invalid_input` / `request_invalid`.
+ */
+export async function invokeTool(context: RouteContext): Promise<Reply> {
+  const body = context.body
+  const extra = unknownKey(body, INVOKE_FIELDS)
+  if (extra !== undefined) throw invokeRequestInvalid(`the invoke body has an unknown field ${shown(extra)} (known: ${INVOKE_FIELDS.join(', ')})`)
+  const sentScope = field(body, 'scope')
+  if (sentScope !== undefined && (typeof sentScope !== 'object' || sentScope === null || Array.isArray(sentScope))) {
+    throw invokeRequestInvalid('scope must be an object of string fields')
+  }
+  const scope = mergeScope(context.identity, sentScope as CallScope | undefined)
+  if (isToolError(scope)) throw scope
+  const request: InvokeRequest = { tool_id: context.params.tool_id!, input: field(body, 'input') }
+  if (scope !== undefined) request.scope = scope
+  for (const name of ['approval_token', 'sensitive_input_fields', 'tool_call_id'] as const) {
+    const value = field(body, name)
+    if (value !== undefined) (request as unknown as Record<string, unknown>)[name] = value
+  }
+  return outcomeReply(await context.dispatcher.invoke(request))
+}
+
+/** The scope the query names merged with the identity, or `undefined` when the query names no scope field. */
+function queryScope(context: RouteContext): CallScope | undefined {
+  const requested: CallScope = {}
+  for (const name of SCOPE_FIELDS) {
+    const value = context.query.get(name)
+    if (value !== undefined) requested[name] = value
+  }
+  if (Object.keys(requested).length === 0) return undefined
+  const scope = mergeScope(context.identity, requested)
+  if (isToolError(scope)) throw scope
+  return scope ?? {}
+}
+
+interface ListedTool {
+  readonly tool_id: string
+  readonly description: string
+}
+
+async function toolsOf(context: RouteContext): Promise<readonly ListedTool[]> {
+  const scope = queryScope(context)
+  if (scope === undefined) return context.dispatcher.list()
+  const described = await context.dispatcher.list(scope)
+  return described.flatMap((entry) => (entry.descriptor === undefined ? [] : [{ ...entry.descriptor, diagnostics: entry.diagnostics }]))
+}

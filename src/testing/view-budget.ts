@@ -1,0 +1,83 @@
+import type { UsageProblem, ViewedTool } from 'result-views'
+import { ContractsError, measureViews, type CountTokens, type ViewMeasurement } from 'result-views/contracts'
+import { ViewBudgetError, type ViewBudgetFigure } from './view-budget-error.js'
+
+/** Options of {@link assertViewBudget}. */
+export interface ViewBudgetOptions {
+  /** Full records to measure (e.g. the tool's fixtures): a dense array, at least one. */
+  records: readonly unknown[]
+  /** Most tokens one compact record may take. */
+  maxCompactTokens?: number
+  /** Most UTF-8 bytes one compact record's JSON may take. */
+  maxCompactBytes?: number
+  /** Least `1 - compact_tokens / full_tokens` of each record (0.5: compact saves at least half the tokens). */
+  minSavingsRatio?: number
+  /** Counts tokens. Default: `gpt-tokenizer` o200k (an optional peer dependency). */
+  countTokens?: CountTokens
+}
+
+/**
+ * Asserts a viewed tool's compact budget on its records, for a test suite: measures each record
+ * (`measureViews` of `result-views/contracts`: canonical JSON, UTF-8 bytes, tokens) and checks, in
+ * record order, `compact_tokens` ≤ `maxCompactTokens`, `compact_bytes` ≤ `maxCompactBytes` and
+ * `savings_ratio` ≥ `minSavingsRatio` (each only when given). See `docs/contracts.md` "Token budgets".
+ *
+ * @returns the measurement, for a test that wants to print or compare it.
+ * @throws ViewBudgetError (`view_budget_exceeded`) naming the first record and figure past its limit.
+ * @throws ContractsError (`contracts_invalid`) for a bad tool, records or option (a limit that is
+ *   not a non-negative number, a ratio outside 0..1, no limit at all).
+ * @throws TokenizerUnavailableError when no `countTokens` is given and `gpt-tokenizer` is missing.
+ */
+export function assertViewBudget(tool: ViewedTool, options: ViewBudgetOptions): ViewMeasurement {
+  const read = readOptions(options)
+  const limits = readLimits(read)
+  const measured = measureViews(tool, read.records as readonly unknown[], read.countTokens === undefined ? {} : { countTokens: read.countTokens as CountTokens })
+  for (const record of measured.records) {
+    for (const { figure, limit } of limits) {
+      const actual = record[figure]
+      const failed = figure === 'savings_ratio' ? actual < limit : actual > limit
+      if (failed) throw new ViewBudgetError({ toolId: tool.id, recordIndex: record.index, figure, actual, limit })
+    }
+  }
+  return measured
+}
+
+const LIMITS = [
+  ['maxCompactTokens', 'compact_tokens'],
+  ['maxCompactBytes', 'compact_bytes'],
+  ['minSavingsRatio', 'savings_ratio'],
+] as const
+
+type ReadOptions = { readonly [K in keyof ViewBudgetOptions]-?: unknown }
+
+/** Each option read once, inside a guard (options may be hostile). */
+function readOptions(options: unknown): ReadOptions {
+  const fail = (message: string, cause?: unknown): never => {
+    throw new ContractsError('assertViewBudget options', [{ path: '', code: 'invalid_options', message }], cause)
+  }
+  if (typeof options !== 'object' || options === null) fail('options must be { records, maxCompactTokens?, maxCompactBytes?, minSavingsRatio?, countTokens? }')
+  try {
+    const o = options as Record<string, unknown>
+    return { records: o.records, maxCompactTokens: o.maxCompactTokens, maxCompactBytes: o.maxCompactBytes, minSavingsRatio: o.minSavingsRatio, countTokens: o.countTokens }
+  } catch (error) {
+    return fail('options could not be read', error)
+  }
+}
+
+function readLimits(options: ReadOptions): Array<{ figure: ViewBudgetFigure; limit: number }> {
+  const problems: UsageProblem[] = []
+  const limits: Array<{ figure: ViewBudgetFigure; limit: number }> = []
+  for (const [option, figure] of LIMITS) {
+    const limit: unknown = options[option]
+    if (limit === undefined) continue
+    const ratio = figure === 'savings_ratio'
+    if (typeof limit !== 'number' || !Number.isFinite(limit) || limit < 0 || (ratio && limit > 1)) {
+      problems.push({ path: `/${option}`, code: 'invalid_limit', message: ratio ? `${option} must be a ratio from 0 to 1` : `${option} must be a non-negative number` })
+    } else limits.push({ figure, limit })
+  }
+  if (problems.length === 0 && limits.length === 0) {
+    problems.push({ path: '', code: 'no_limit', message: 'give at least one of maxCompactTokens, maxCompactBytes, minSavingsRatio' })
+  }
+  if (problems.length > 0) throw new ContractsError('assertViewBudget options', problems)
+  return limits
+}

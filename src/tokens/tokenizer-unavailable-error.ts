@@ -1,0 +1,33 @@
+import { UsageError } from 'result-views'
+import { defineBrand } from '../errors/brand.js'
+
+const brand = defineBrand('result-views.TokenizerUnavailableError')
+
+/**
+ * Thrown when tokens must be counted, no `countTokens` function was passed, and the optional peer
+ * dependency `gpt-tokenizer` (4.x, o200k) cannot be loaded. `code` is `'tokenizer_unavailable'`;
+ * one problem at `/countTokens` says how to fix it (install `gpt-tokenizer`, or pass
+ * `countTokens`); the loader's error is the `cause`. See `docs/contracts.md` "Token budgets".
+ */
+export class TokenizerUnavailableError extends UsageError {
+  override readonly name: string = 'TokenizerUnavailableError'
+
+  constructor(subject: string, cause: unknown) {
+    super({
+      code: 'tokenizer_unavailable',
+      subject,
+      problems: [{
+        path: '/countTokens',
+        code: 'tokenizer_missing',
+        message: 'no countTokens function was given and the optional peer dependency gpt-tokenizer (4.x) could not be loaded: run `npm install gpt-tokenizer@4`, or pass countTokens',
+      }],
+      cause,
+    })
+    brand.mark(this)
+  }
+}
+
+/** True for a {@link TokenizerUnavailableError} from any copy of this library (a global brand, not `instanceof`). */
+export function isTokenizerUnavailableError(value: unknown): value is TokenizerUnavailableError {
+  return brand.has(value)
+}

@@ -1,0 +1,128 @@
+import { mkdirSync, readFileSync, rmSync, writeFileSync, existsSync, readdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { loadCatalogModule, runContractsCheck, runReleaseNote, parseContractLock, isContractsError } from 'result-views/contracts'
+
+const root = fileURLToPath(new URL('../..', import.meta.url))
+const dir = join(root, 'temp', `contracts-commands-${process.pid}`)
+const perCharacter = (text: string): number => text.length
+const CURRENT = 'examples/catalogs/current.ts'
+const CARELESS = 'examples/catalogs/careless-release.ts'
+
+beforeAll(() => mkdirSync(dir, { recursive: true }))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+/** Writes a module into the test's temporary folder; returns its path relative to the repository. */
+function module(name: string, source: string): string {
+  writeFileSync(join(dir, name), source)
+  return join('temp', `contracts-commands-${process.pid}`, name)
+}
+
+const lockIn = (name: string): string => join('temp', `contracts-commands-${process.pid}`, name)
+
+describe('runContractsCheck (result-views contracts check)', () => {
+  it('writes the lock with --update, then exits 0 on the same catalog', async () => {
+    const lockPath = lockIn('current.lock.json')
+    const update = await runContractsCheck({ catalog: CURRENT, lockPath, update: true, cwd: root, countTokens: perCharacter })
+    expect(update).toEqual({ exitCode: 0, stdout: `wrote ${lockPath}: 5 tool contracts, 1 with a compact budget\n`, stderr: '' })
+    const lock = parseContractLock(readFileSync(join(root, lockPath), 'utf8'))
+    expect(lock.tools.compozy__session_status!.budget).toMatchObject({ tokenizer: 'custom', records: 6 })
+    expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([])
+    const check = await runContractsCheck({ catalog: CURRENT, lockPath, cwd: root, countTokens: perCharacter })
+    expect(check).toEqual({ exitCode: 0, stdout: 'No contract drifted.\n', stderr: '' })
+  })
+
+  it('writes identical bytes on two --update runs', async () => {
+    const a = lockIn('a.lock.json')
+    const b = lockIn('b.lock.json')
+    await runContractsCheck({ catalog: CURRENT, lockPath: a, update: true, cwd: root, countTokens: perCharacter })
+    await runContractsCheck({ catalog: CURRENT, lockPath: b, update: true, cwd: root, countTokens: perCharacter })
+    expect(readFileSync(join(root, b))).toEqual(readFileSync(join(root, a)))
+  })
+
+  it('exits 1 with the drift table on the careless release, or the comparison with -o json', async () => {
+    const lockPath = lockIn('careless.lock.json')
+    await runContractsCheck({ catalog: CURRENT, lockPath, update: true, cwd: root, countTokens: perCharacter })
+    const table = await runContractsCheck({ catalog: CARELESS, lockPath, cwd: root, countTokens: perCharacter })
+    expect(table.exitCode).toBe(1)
+    expect(table.stdout).toMatch(/compozy__session_status\s+compact\s+breaking\s+session\.runtime\.generation\s+field_removed/)
+    expect(table.stdout).toMatch(/compozy__session_status\s+full\s+breaking\s+session\.state\s+enum_grown/)
+    expect(table.stdout).toContain('Breaking: compozy__session_status')
+    const json = await runContractsCheck({ catalog: CARELESS, lockPath, cwd: root, format: 'json', countTokens: perCharacter })
+    expect(json.exitCode).toBe(1)
+    expect(JSON.parse(json.stdout)).toMatchObject({ drifted: true, breaking: true, summary: { changed: 1 } })
+  })
+
+  it('exits 2 with the reason on stderr for a missing or damaged lock, a bad module and bad flags', async () => {
+    const missing = await runContractsCheck({ catalog: CURRENT, lockPath: lockIn('nope.lock.json'), cwd: root })
+    expect(missing.exitCode).toBe(2)
+    expect(missing.stderr).toMatch(/no lock file at .*nope\.lock\.json: create it with `result-views contracts check --catalog examples\/catalogs\/current\.ts --lock .* --update`/)
+    writeFileSync(join(dir, 'damaged.lock.json'), '{"format":"result-views/tool-contracts","version":1,"tools":{"x":{}}}')
+    const damaged = await runContractsCheck({ catalog: CURRENT, lockPath: lockIn('damaged.lock.json'), cwd: root })
+    expect(damaged).toMatchObject({ exitCode: 2, stdout: '' })
+    expect(damaged.stderr).toContain('/tools/x/input: must be { schema, digest }')
+    const badModule = await runContractsCheck({ catalog: 'examples/catalogs/none.ts', cwd: root })
+    expect(badModule.exitCode).toBe(2)
+    expect(badModule.stderr).toMatch(/catalog module "examples\/catalogs\/none\.ts" is invalid .*could not be imported/s)
+    expect(await runContractsCheck({ catalog: CURRENT, cwd: root, format: 'xml' as never })).toMatchObject({ exitCode: 2, stderr: expect.stringContaining('-o must be') })
+    expect(await runContractsCheck(undefined as never)).toMatchObject({ exitCode: 2 })
+  })
+
+  it('leaves the old lock whole when --update fails (nothing half-written)', async () => {
+    const lockPath = lockIn('kept.lock.json')
+    await runContractsCheck({ catalog: CURRENT, lockPath, update: true, cwd: root, countTokens: perCharacter })
+    const before = readFileSync(join(root, lockPath), 'utf8')
+    const failing = await runContractsCheck({ catalog: CURRENT, lockPath, update: true, cwd: root, countTokens: () => -1 })
+    expect(failing.exitCode).toBe(2)
+    expect(readFileSync(join(root, lockPath), 'utf8')).toBe(before)
+  })
+})
+
+describe('runReleaseNote (result-views contracts release-note)', () => {
+  it('prints the Markdown note of the catalog against the old lock, or its data with -o json', async () => {
+    const from = lockIn('release.lock.json')
+    await runContractsCheck({ catalog: CURRENT, lockPath: from, update: true, cwd: root, countTokens: perCharacter })
+    const note = await runReleaseNote({ from, catalog: CARELESS, cwd: root })
+    expect(note.exitCode).toBe(0)
+    expect(note.stdout).toContain('- `session.runtime.generation`')
+    const json = await runReleaseNote({ from, catalog: CARELESS, cwd: root, format: 'json' })
+    expect(JSON.parse(json.stdout).tools).toEqual([{ tool_id: 'compozy__session_status', change: 'compact_narrowed', moved_to_full: ['session.runtime.generation'], removed: [] }])
+    expect(await runReleaseNote({ from: lockIn('missing.json'), catalog: CARELESS, cwd: root })).toMatchObject({ exitCode: 2 })
+  })
+})
+
+describe('loadCatalogModule (--catalog)', () => {
+  const descriptor = (id: string) => `{ tool_id: ${JSON.stringify(id)}, description: 'd', input_schema: { type: 'object' }, output_schema: { type: 'object' }, output_schema_digest: 'a2c799262a3ce3c19ef5cdd983bf3d12b43ab3c426227091b909dcb7054738c0' }`
+
+  it('takes a tools export, a default export, or the one named export that is a catalog', async () => {
+    expect(await loadCatalogModule(CURRENT, { cwd: root })).toMatchObject({ exportName: 'tools', fixtures: { compozy__session_status: expect.any(Array) } })
+    const byDefault = await loadCatalogModule(module('default.mjs', `export default [${descriptor('a__b')}]`), { cwd: root })
+    expect(byDefault.exportName).toBe('default')
+    const named = await loadCatalogModule(module('named.mjs', `export const version = 3\nexport const catalog = [${descriptor('a__b')}]`), { cwd: root })
+    expect(named.exportName).toBe('catalog')
+    const dispatcher = await loadCatalogModule(module('dispatcher.mjs', `export const dispatcher = { invoke() {}, list() { return [${descriptor('a__b')}] } }`), { cwd: root })
+    expect(dispatcher.exportName).toBe('dispatcher')
+  })
+
+  it('refuses a module with no catalog, several, unreadable exports or bad fixtures, naming the fix', async () => {
+    const cases: Array<[string, string, RegExp]> = [
+      ['empty.mjs', 'export const x = 1', /exports no catalog/],
+      ['two.mjs', `export const a = [${descriptor('a__b')}]\nexport const b = [${descriptor('c__d')}]`, /exports several catalogs \(a, b\); export the one to check as "tools"/],
+      ['fixtures.mjs', `export const tools = [${descriptor('a__b')}]\nexport const fixtures = []`, /"fixtures" export must be an object/],
+      ['throws.mjs', 'throw new Error("module-canary")', /could not be imported: module-canary/],
+      ['sparse.mjs', 'const a = []; a.length = 2 ** 32 - 1; export const tools = a', /exports no catalog/],
+    ]
+    for (const [name, source, message] of cases) {
+      let thrown: unknown
+      try {
+        await loadCatalogModule(module(name, source), { cwd: root })
+      } catch (error) {
+        thrown = error
+      }
+      expect(isContractsError(thrown), name).toBe(true)
+      expect((thrown as Error).message, name).toMatch(message)
+    }
+    expect(existsSync(dir)).toBe(true)
+  })
+})
