@@ -1,4 +1,4 @@
-import type { ToolErrorPayload } from 'result-views'
+import type { ToolErrorPayload, ToolErrorReason } from 'result-views'
 
 /** One call of the HTTP routes (`docs/http.md`), whichever target serves it. */
 export interface ApiRequest {
@@ -40,6 +40,6 @@ export function queryString(query: Readonly<Record<string, string | undefined>> 
 }
 
 /** `cli_target_unavailable` with one of its reasons. */
-export function targetUnavailable(reason: 'connection_failed' | 'timeout' | 'response_invalid', message: string): ApiAnswer {
+export function targetUnavailable(reason: ToolErrorReason<'cli_target_unavailable'>, message: string): ApiAnswer {
   return { ok: false, error: { code: 'cli_target_unavailable', reason, message } }
 }

@@ -1,17 +1,7 @@
-import { ToolError } from 'result-views'
+import { ToolError, type ToolErrorReason } from 'result-views'
 
-/** The reasons of `http_request_invalid` (each has its HTTP status; `docs/http.md` "Status codes"). */
-export type HttpRequestProblem =
-  | 'json_malformed'
-  | 'body_not_object'
-  | 'content_type_unsupported'
-  | 'body_too_large'
-  | 'body_timeout'
-  | 'body_incomplete'
-  | 'query_invalid'
-  | 'path_invalid'
-  | 'unknown_route'
-  | 'method_not_allowed'
+/** The reasons of `http_request_invalid`, as registered (each has its HTTP status; `docs/http.md` "Status codes"). */
+export type HttpRequestProblem = ToolErrorReason<'http_request_invalid'>
 
 /** Longest caller-supplied text echoed into a dispatch message (the HTTP surface never shows it). */
 const MAX_ECHOED = 128
@@ -36,8 +26,8 @@ export function unauthenticated(): ToolError {
   return new ToolError({ code: 'http_unauthenticated', reason: 'authentication_refused', message: 'the request was refused by authenticate' })
 }
 
-/** Why the handler itself failed (`http_handler_failed` reasons). */
-export type HandlerProblem = 'authenticate_failed' | 'authenticate_timeout' | 'body_already_read' | 'unexpected_error'
+/** Why the handler itself failed: the registered `http_handler_failed` reasons. */
+export type HandlerProblem = ToolErrorReason<'http_handler_failed'>
 
 /** `http_handler_failed` with one of its reasons; `cause` is kept non-enumerable, never in the message. */
 export function handlerFailed(reason: HandlerProblem, message: string, cause?: unknown): ToolError {
