@@ -1,11 +1,12 @@
 import { UsageError, type UsageProblem } from 'result-views'
+import { defineBrand } from '../errors/brand.js'
 
-const BRAND = Symbol.for('result-views.PostgresOptionsError')
+const brand = defineBrand('result-views.PostgresOptionsError')
 
 /**
- * Thrown (or, from `migrate`, rejected with) for a misuse of `result-views/postgres`; `code` is
- * always `'postgres_options_invalid'` and `problems` lists every problem found, each
- * `{ path, code, message }` with `path` a JSON Pointer into the options:
+ * Thrown (or, from `migrate`, rejected with) for a misuse of `result-views/postgres`. A
+ * `UsageError` (root entry) with `code: 'postgres_options_invalid'`: `problems` lists every
+ * problem found, each `{ path, code, message }` with `path` a JSON Pointer into the options:
  *
  * - `not_an_object`: the options are not an object;
  * - `connection_missing` / `connection_ambiguous`: neither or both of `pool` and `connectionString`;
@@ -19,13 +20,13 @@ const BRAND = Symbol.for('result-views.PostgresOptionsError')
  * - `schema_too_new`: `migrate` found tables written by a newer schema version than this release
  *   reads (path `/tablePrefix`).
  *
- * See docs/approvals.md "Running on several machines". Match with {@link isPostgresOptionsError}
+ * See `docs/approvals.md` "Running on several machines". Match with {@link isPostgresOptionsError}
  * or `isUsageError` and `code`, not `instanceof`.
  */
 export class PostgresOptionsError extends UsageError {
   /** Always `'PostgresOptionsError'`. */
-  override readonly name: string = 'PostgresOptionsError'
-  /** Always `'postgres_options_invalid'` (registered in `UsageErrorCodes`). */
+  override readonly name = 'PostgresOptionsError'
+  /** Always `'postgres_options_invalid'` (`docs/errors.md` "Misuse errors"). */
   declare readonly code: 'postgres_options_invalid'
 
   /**
@@ -34,11 +35,11 @@ export class PostgresOptionsError extends UsageError {
    */
   constructor(subject: string, problems: readonly UsageProblem[]) {
     super({ code: 'postgres_options_invalid', subject, problems })
-    Object.defineProperty(this, BRAND, { value: true })
+    brand.mark(this)
   }
 }
 
-/** True for a {@link PostgresOptionsError} from any copy of this library (a global brand, not `instanceof`). */
+/** True for a {@link PostgresOptionsError} from any copy of this library (checks its own global brand, not `instanceof`). */
 export function isPostgresOptionsError(value: unknown): value is PostgresOptionsError {
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true
+  return brand.has(value)
 }

@@ -5,13 +5,21 @@ const brand = defineBrand('result-views.TokenizerUnavailableError')
 
 /**
  * Thrown when tokens must be counted, no `countTokens` function was passed, and the optional peer
- * dependency `gpt-tokenizer` (4.x, o200k) cannot be loaded. `code` is `'tokenizer_unavailable'`;
- * one problem at `/countTokens` says how to fix it (install `gpt-tokenizer`, or pass
- * `countTokens`); the loader's error is the `cause`. See `docs/contracts.md` "Token budgets".
+ * dependency `gpt-tokenizer` (4.x, o200k) cannot be loaded. A `UsageError` (root entry) with
+ * `code: 'tokenizer_unavailable'`: one problem at `/countTokens` (`tokenizer_missing`) says how to
+ * fix it (install `gpt-tokenizer`, or pass `countTokens`); the loader's error is the `cause`. See
+ * `docs/contracts.md` "Token budgets".
  */
 export class TokenizerUnavailableError extends UsageError {
-  override readonly name: string = 'TokenizerUnavailableError'
+  /** Always `'TokenizerUnavailableError'`. */
+  override readonly name = 'TokenizerUnavailableError'
+  /** Always `'tokenizer_unavailable'` (`docs/errors.md` "Misuse errors"). */
+  declare readonly code: 'tokenizer_unavailable'
 
+  /**
+   * @param subject - what needed the tokens, e.g. `measureViews options`.
+   * @param cause - what loading `gpt-tokenizer` threw.
+   */
   constructor(subject: string, cause: unknown) {
     super({
       code: 'tokenizer_unavailable',
@@ -27,7 +35,7 @@ export class TokenizerUnavailableError extends UsageError {
   }
 }
 
-/** True for a {@link TokenizerUnavailableError} from any copy of this library (a global brand, not `instanceof`). */
+/** True for a {@link TokenizerUnavailableError} from any copy of this library (checks its own global brand, not `instanceof`). */
 export function isTokenizerUnavailableError(value: unknown): value is TokenizerUnavailableError {
   return brand.has(value)
 }

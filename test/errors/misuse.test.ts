@@ -1,5 +1,6 @@
 // Every misuse code, thrown by the library as it runs: one base (UsageError), one problem shape,
 // every code registered, and each specific class caught by its own guard.
+import Module from 'node:module'
 import Type from 'typebox'
 import { describe, expect, it } from 'vitest'
 import {
@@ -20,11 +21,34 @@ import {
   proveViewSubset,
   type UsageErrorCode,
 } from 'result-views'
+import { isAiSdkOptionsError, toAiSdkTools } from 'result-views/ai'
+import { contractLock, isContractsError, isTokenizerUnavailableError, measureViews } from 'result-views/contracts'
+import { createHttpHandler, isHttpOptionsError } from 'result-views/http'
 import { isLoopError, lintLoop, migrateRunSnapshot, parseLoopDefinition, runLoop, startRun } from 'result-views/loop'
-import { createMcpServer, isMcpOptionsError } from 'result-views/mcp'
+import { createMcpServer, isMcpOptionsError, measureCatalog } from 'result-views/mcp'
+import { isAgentsOptionsError, toAgentsTools } from 'result-views/openai-agents'
+import { createPostgresApprovalStores, isPostgresOptionsError } from 'result-views/postgres'
 import { createSqliteApprovalStores } from 'result-views/sqlite'
-import { assertViewsConsistent, isSchemaArbitraryError, jsonSchemaArbitrary } from 'result-views/testing'
+import { assertViewBudget, assertViewsConsistent, isSchemaArbitraryError, jsonSchemaArbitrary } from 'result-views/testing'
 import { thrown } from '../support/outcomes.js'
+
+/**
+ * Runs `run` as if the optional peer `gpt-tokenizer` were not installed: every `require` of it
+ * fails as a missing module would (the library loads it with `createRequire`, through `Module._load`).
+ */
+function withoutTokenizer<T>(run: () => T): T {
+  const modules = Module as unknown as { _load: (request: string, ...rest: unknown[]) => unknown }
+  const load = modules._load
+  modules._load = function (this: unknown, request: string, ...rest: unknown[]) {
+    if (request.startsWith('gpt-tokenizer')) throw Object.assign(new Error(`Cannot find module '${request}'`), { code: 'MODULE_NOT_FOUND' })
+    return load.call(this, request, ...rest)
+  }
+  try {
+    return run()
+  } finally {
+    modules._load = load
+  }
+}
 
 const loop = { graph: { nodes: [{ id: 'a', class: 'action' as const, kind: 'k', params: { x: '{{ .nodes.ghost.output.y }}' } }] } }
 
@@ -35,6 +59,12 @@ const misuses: Record<UsageErrorCode, { run: () => unknown; guard: (value: unkno
   approval_config_invalid: { run: () => createDispatcher({ tools: [], approvals: { timeoutMs: -1 } }), guard: isApprovalConfigError },
   hook_registration_invalid: { run: () => createDispatcher({ tools: [] }).hook('tool.nope' as never, (() => {}) as never), guard: isHookRegistrationError },
   mcp_options_invalid: { run: () => createMcpServer(createDispatcher({ tools: [] }), { name: '', version: '1' }), guard: isMcpOptionsError },
+  ai_sdk_options_invalid: { run: () => toAiSdkTools({} as never), guard: isAiSdkOptionsError },
+  openai_agents_options_invalid: { run: () => toAgentsTools({} as never), guard: isAgentsOptionsError },
+  postgres_options_invalid: { run: () => createPostgresApprovalStores({} as never), guard: isPostgresOptionsError },
+  http_options_invalid: { run: () => createHttpHandler({} as never), guard: isHttpOptionsError },
+  contracts_invalid: { run: () => contractLock(3 as never), guard: isContractsError },
+  tokenizer_unavailable: { run: () => withoutTokenizer(() => measureCatalog([], { tokens: true })), guard: isTokenizerUnavailableError },
   non_json_value: { run: () => canonicalJson({ n: NaN }), guard: isJsonValueError },
   digest_options_invalid: { run: () => inputDigest({}, { origin: 'other' as never }), guard: isUsageError },
   schema_argument_invalid: { run: () => compileProjector(new Date(0) as never), guard: isUsageError },
@@ -80,6 +110,11 @@ describe('misuse errors', () => {
     expect(isPolicyDefinitionError(definition)).toBe(false)
     expect(isHookRegistrationError(definition)).toBe(false)
     expect(isHookRegistrationError(thrown(misuses.hook_registration_invalid.run))).toBe(true)
+    const http = thrown(misuses.http_options_invalid.run)
+    const postgres = thrown(misuses.postgres_options_invalid.run)
+    expect(isHttpOptionsError(postgres)).toBe(false)
+    expect(isPostgresOptionsError(http)).toBe(false)
+    expect(isContractsError(thrown(misuses.tokenizer_unavailable.run))).toBe(false)
   })
 
   it('throws the other ways to misuse proveViewSubset, createSqliteApprovalStores and runLoop with registered codes', async () => {
@@ -87,6 +122,21 @@ describe('misuse errors', () => {
     expect(thrown(() => createSqliteApprovalStores({ filename: '' }))).toMatchObject({ code: 'approval_config_invalid', problems: [{ path: '/filename', code: 'invalid_filename' }] })
     await expect(runLoop(loop, null as never)).rejects.toMatchObject({ code: 'loop_options_invalid', problems: [{ path: '', code: 'invalid_options' }] })
     expect(thrown(() => jsonSchemaArbitrary({ type: 'string' }, { maxDepth: -1 }))).toMatchObject({ code: 'testing_argument_invalid', problems: [{ path: '/maxDepth', code: 'invalid_option' }] })
+  })
+
+  it('throws the other ways to misuse the measuring functions with registered codes', () => {
+    const viewed = defineTool({
+      id: 'notes__read',
+      description: 'd',
+      input: Type.Object({}),
+      output: { compact: Type.Object({ id: Type.String() }), full: Type.Object({ id: Type.String(), body: Type.String() }) },
+      handler: () => ({ id: 'n', body: 'b' }),
+    })
+    expect(thrown(() => assertViewBudget(viewed, {} as never))).toMatchObject({ name: 'ContractsError', code: 'contracts_invalid', problems: [{ path: '', code: 'no_limit' }] })
+    expect(thrown(() => measureCatalog([], { tokens: 'yes' as never }))).toMatchObject({ name: 'McpOptionsError', code: 'mcp_options_invalid', problems: [{ path: '/tokens', code: 'invalid_option' }] })
+    const tokenizer = thrown(() => withoutTokenizer(() => measureViews(viewed, [{ id: 'n', body: 'b' }])))
+    expect(tokenizer).toMatchObject({ name: 'TokenizerUnavailableError', code: 'tokenizer_unavailable', problems: [{ path: '/countTokens', code: 'tokenizer_missing' }] })
+    expect((tokenizer as { cause?: { code?: string } }).cause?.code).toBe('MODULE_NOT_FOUND')
   })
 
   it('keeps the problems of a lint failure in step with its error diagnostics', () => {
