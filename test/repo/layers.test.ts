@@ -21,11 +21,14 @@ const LAYERS: readonly (readonly string[])[] = [
   ['digest'],
   ['tool'],
   ['call'],
-  ['policy', 'hooks'],
+  ['policy', 'hooks', 'model-output'],
   ['approval'],
   ['dispatch'],
   ['index.ts'],
-  ['sqlite', 'mcp', 'loop', 'testing'],
+  ['tokens'],
+  ['contracts', 'framework-call'],
+  ['sqlite', 'postgres', 'mcp', 'loop', 'testing', 'http', 'ai', 'openai-agents'],
+  ['cli'],
 ]
 
 const layerOf = new Map(LAYERS.flatMap((names, rank) => names.map((name) => [name, rank] as const)))
@@ -43,7 +46,7 @@ const placeOf = (file: string): string => relative(src, file).split('/')[0]!
 /**
  * The modules a file imports: every static `import ... from` and `export ... from` (type-only
  * ones included), relative paths resolved to src/ files, `result-views` and its subpaths to their
- * entries. Read with the TypeScript parser, so text that only looks like an import (inside a
+ * entries (files outside src/ are left out). Read with the TypeScript parser, so text that only looks like an import (inside a
  * template of generated code) is not one.
  */
 function importsOf(file: string): string[] {
@@ -56,7 +59,12 @@ function importsOf(file: string): string[] {
     const name = specifier.text
     if (name === 'result-views') targets.push(join(src, 'index.ts'))
     else if (name.startsWith('result-views/')) targets.push(join(src, name.slice('result-views/'.length), 'index.ts'))
-    else if (name.startsWith('.')) targets.push(resolve(dirname(file), name).replace(/\.js$/, '.ts'))
+    else if (name.startsWith('.')) {
+      // Only modules of src/ take a place in the layers: a file outside it (the package.json the
+      // command reads its version from) is bundled data, not a layer.
+      const target = resolve(dirname(file), name).replace(/\.js$/, '.ts')
+      if (!relative(src, target).startsWith('..')) targets.push(target)
+    }
   }
   return targets
 }
@@ -138,9 +146,11 @@ describe('layers of src/', () => {
     const doc = readFileSync(join(root, 'docs/architecture.md'), 'utf8')
     const section = doc.split(/^## Layers$/m)[1]?.split(/^## /m)[0] ?? ''
     const drawing = section.split('```')[1] ?? ''
+    // One floor per box between separator lines (a floor may take several lines); its folders
+    // are the `name/` words (and `index.ts`) in it, in order.
     const rows = drawing
-      .split('\n')
-      .map((line) => [...line.matchAll(/\b([a-z]+)\/|\bindex\.ts\b/g)].map((m) => m[1] ?? 'index.ts'))
+      .split(/^\s*[├┌└].*$/m)
+      .map((floor) => [...floor.matchAll(/(?<![\w-])([a-z][a-z-]*)\/|\bindex\.ts\b/g)].map((m) => m[1] ?? 'index.ts'))
       .filter((row) => row.length > 0)
     expect(rows).toEqual([...LAYERS].reverse())
   })
