@@ -9,7 +9,7 @@
  * @packageDocumentation
  */
 
-// Tool authors: defining a tool (docs/views.md "Defining a viewed tool").
+// Tool authors: defining a tool (`docs/views.md` "Defining a viewed tool").
 export { defineTool } from './tool/define.js'
 export type {
   ApprovalRequirement,
@@ -28,13 +28,13 @@ export type { ToolOrigin, View } from './views/view.js'
 export type { JsonSchema } from './schema/json-schema.js'
 export { ToolDefinitionError, isToolDefinitionError } from './tool/tool-definition-error.js'
 
-// Tool authors: the compact ⊆ full proof and the projection (docs/views.md "The subset proof", "Projection").
+// Tool authors: the compact ⊆ full proof and the projection (`docs/views.md` "The subset proof", "Projection").
 export { proveViewSubset, ViewViolationCodes } from './schema/subset.js'
 export type { ViewProof, ViewViolation, ViewViolationCode } from './schema/subset.js'
 export { compileProjector } from './views/project.js'
 export type { Projector } from './views/project.js'
 
-// Everyone: canonical JSON and digests (docs/views.md "Digests").
+// Everyone: canonical JSON and digests (`docs/views.md` "Digests").
 export { canonicalJson } from './json/canonical.js'
 export type { JsonValue } from './json/canonical.js'
 export { schemaDigest } from './digest/schema-digest.js'
@@ -42,14 +42,14 @@ export { inputDigest } from './digest/input-digest.js'
 export { JsonValueError, isJsonValueError } from './json/json-value-error.js'
 export type { JsonValueProblem } from './json/json-value-error.js'
 
-// Hosts: the dispatcher, its calls and outcomes (docs/views.md "Dispatch").
+// Hosts: the dispatcher, its calls and outcomes (`docs/views.md` "Dispatch").
 export { createDispatcher } from './dispatch/dispatcher.js'
 export type { Dispatcher, DispatcherOptions } from './dispatch/types.js'
 export type { CallScope } from './tool/types.js'
 export type { InvokeError, InvokeOk, InvokeOutcome, InvokePending, InvokeRequest, ToolResult } from './call/call.js'
 export type { ValidationIssue } from './dispatch/validators.js'
 
-// Hosts: discovery, descriptors and scoped diagnostics (docs/views.md "Descriptors", docs/mcp.md).
+// Hosts: discovery, descriptors and scoped diagnostics (`docs/views.md` "Descriptors", `docs/mcp.md`).
 export { describeTool } from './tool/descriptor.js'
 export type { ToolDescriptor, ViewContract } from './tool/descriptor.js'
 export type { ScopedToolDescription, ToolAvailability, ToolDiagnostics } from './dispatch/diagnostics.js'
@@ -57,12 +57,12 @@ export { defineToolInfoTool } from './tool/tool-info.js'
 export type { ToolInfoResult, ToolInfoToolOptions } from './tool/tool-info.js'
 
 // Adapter authors: what the model reads, shared by the MCP, AI SDK and OpenAI Agents adapters
-// (docs/adapters.md).
+// (`docs/adapters.md`).
 export { outcomeForModel } from './model-output/model-outcome.js'
 export type { ModelOutcome, ModelOutcomeError, ModelOutcomeOk, ModelOutcomePending } from './model-output/model-outcome.js'
 export { toModelSchema } from './model-output/model-schema.js'
 
-// Hosts: hooks, redaction and logging (docs/hooks.md).
+// Hosts: hooks, redaction and logging (`docs/hooks.md`).
 export type {
   HookEvent,
   HookHandlers,
@@ -80,7 +80,7 @@ export { HookRegistrationError, isHookRegistrationError } from './hooks/hook-reg
 export { REDACTED } from './redact/sensitive-paths.js'
 export type { Logger } from './log/logger.js'
 
-// Hosts: policies (docs/policy.md).
+// Hosts: policies (`docs/policy.md`).
 export type { PolicyAllow, PolicyApprovalRequired, PolicyDecision, PolicyDeny, PolicyRequest, ToolFacts, ToolPolicy } from './policy/policy.js'
 export { defaultToolPolicy } from './policy/policy.js'
 export { createPatternPolicy } from './policy/pattern-policy.js'
@@ -91,7 +91,7 @@ export type { FilteredPolicyLists, PolicyLists, RetiredIdFilter, RetiredIdFilter
 export { PolicyDefinitionError, isPolicyDefinitionError } from './policy/policy-definition-error.js'
 
 // Hosts: approvals — options, the prompt, and `dispatcher.approvals` with what its methods take
-// and return, for HTTP routes and CLIs (docs/approvals.md).
+// and return, for HTTP routes and CLIs (`docs/approvals.md`).
 export type { ApprovalOptions, ApprovalOwner, ApprovalOwnerCheck } from './approval/options.js'
 export type { ApprovalPrompt, ApprovalPromptAnswer, ApprovalPromptRequest } from './approval/prompt.js'
 export type {
@@ -110,7 +110,7 @@ export type {
 export { ApprovalConfigError, isApprovalConfigError } from './approval/errors.js'
 
 // Store implementers: the three approval store contracts, their records, the memory stores
-// (docs/approvals.md "Implementing the stores (for hosts)"; `describeApprovalStoreConformance`
+// (`docs/approvals.md` "Implementing the stores (for hosts)"; `describeApprovalStoreConformance`
 // in result-views/testing).
 export type {
   ApprovalGrant,
@@ -130,7 +130,7 @@ export type {
 export { grantKeyText } from './approval/stores.js'
 export { createMemoryApprovalStores } from './approval/memory-stores.js'
 
-// Everyone: errors — run-time outcomes (ToolError) and misuse (UsageError) (docs/errors.md).
+// Everyone: errors — run-time outcomes (ToolError) and misuse (UsageError) (`docs/errors.md`).
 export { ToolError, isToolError } from './errors/tool-error.js'
 export type { ErrorSurface, ToolErrorInit, ToolErrorPayload } from './errors/tool-error.js'
 export { ToolErrorCodes, UsageErrorCodes } from './errors/codes.js'

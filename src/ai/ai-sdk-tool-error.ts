@@ -9,7 +9,7 @@ const brand = defineBrand('result-views.AiSdkToolError')
  * the AI SDK records a tool error: the step gets a `tool-error` part whose `error` is this object,
  * and the model reads `message`, which is `outcome.text` (the shared mapping of `outcomeForModel`).
  * It carries no `cause`: the handler's thrown value never reaches what the SDK records.
- * See `docs/adapters.md` "AI SDK".
+ * See `docs/adapters.md` "AI SDK specifics".
  */
 export class AiSdkToolError extends Error {
   override readonly name: string = 'AiSdkToolError'

@@ -16,12 +16,12 @@ export interface PlainJsonOptions {
   /**
    * `true` (the default): strings and keys must be well-formed UTF-16 (a lone surrogate is
    * refused with `lone_surrogate`), as canonical JSON and digests need. `false`: strings are taken
-   * as they are, as results are (docs/views.md, "What the caller receives").
+   * as they are, as results are (`docs/views.md` "What the caller receives").
    */
   readonly wellFormedStrings?: boolean
 }
 
-/** The check results get: plain JSON whose strings are taken as they are (docs/views.md, "What the caller receives"). */
+/** The check results get: plain JSON whose strings are taken as they are (`docs/views.md` "What the caller receives"). */
 export const RESULT_JSON: PlainJsonOptions = Object.freeze({ wellFormedStrings: false })
 
 /**
@@ -204,7 +204,7 @@ function frameOf(container: object, frames: readonly Frame[], token: string | nu
 /**
  * Canonical JSON text of a plain JSON value: keys sorted by UTF-16 code units, no whitespace,
  * ECMAScript number and string serialization. On plain JSON this equals RFC 8785 (JCS), and it is
- * byte for byte what `fast-json-stable-stringify` writes (docs/views.md, "Digests").
+ * byte for byte what `fast-json-stable-stringify` writes (`docs/views.md` "Digests").
  *
  * One walk checks the value and writes the text, reading each property once; only a value it
  * refuses is walked again, by the precise check, to name the JSON Pointer of the problem.

@@ -10,7 +10,7 @@ const toolBrand = defineBrand('result-views.Tool')
 /**
  * Serialized sizes of one catalog's three discovery surfaces, in bytes of UTF-8 JSON
  * (`JSON.stringify` without whitespace, of a JSON array with one entry per tool), and in tokens of
- * that same text (o200k by default; absent with `tokens: false`). See `docs/mcp.md` "Catalog size".
+ * that same text (o200k by default; absent with `tokens: false`). See `docs/mcp.md` "Catalog size: `measureCatalog`".
  */
 export interface CatalogSize {
   /** The full-policy discovery catalog: every descriptor with `output_schema` and, for viewed tools, `output_views` (both views and digests). */
@@ -42,7 +42,7 @@ export interface MeasureCatalogOptions {
 /**
  * Measures a catalog's discovery surfaces (see {@link CatalogSize}): bytes, and tokens counted by
  * `options.countTokens` or `gpt-tokenizer` (o200k; special-token text such as `<|endoftext|>`
- * counts as ordinary text). See `docs/mcp.md` "Catalog size".
+ * counts as ordinary text). See `docs/mcp.md` "Catalog size: `measureCatalog`".
  *
  * @param tools - tools returned by `defineTool`, or their descriptors (`describeTool`,
  *   `dispatcher.list()`), in catalog order; both may be mixed.

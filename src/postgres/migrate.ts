@@ -38,7 +38,7 @@ export const DEFAULT_MIGRATE_LOCK_TIMEOUT_MS = 30_000
  * @throws PostgresOptionsError (`postgres_options_invalid`) for bad options, or (problem code
  *   `schema_too_new`, nothing changed) when the tables were written by a newer release.
  *   PostgreSQL's own error (from `pg`) when the server refuses or fails, e.g. `55P03` past
- *   `lockTimeoutMs`. See docs/approvals.md "Running on several machines".
+ *   `lockTimeoutMs`. See `docs/approvals.md` "Running on several machines".
  */
 export async function migrate(options: MigrateOptions): Promise<MigrateResult> {
   const subject = 'migrate(options)'

@@ -26,7 +26,7 @@ export function parseRecord<T>(row: { record?: unknown } | undefined): T | undef
  * no lone surrogate (node-postgres sends it as U+FFFD, which would make `"a\ud800"` and
  * `"a\ufffd"` one key). A lookup by any other key finds nothing, without asking the server; a
  * write of one is refused ({@link requireTextKey}). Workspace IDs, which callers choose, are keyed
- * as JSON text instead, so every string works there (see docs/approvals.md "The tables").
+ * as JSON text instead, so every string works there (see `docs/approvals.md` "The tables").
  */
 export function isTextKey(value: unknown): value is string {
   return typeof value === 'string' && !value.includes('\u0000') && (value as string & { isWellFormed(): boolean }).isWellFormed()

@@ -34,7 +34,7 @@ export interface PostgresApprovalStores extends ApprovalStores {
  * Nothing is sent to the server here: run {@link migrate} (once per deploy, or at every start:
  * it is idempotent and safe from several instances at once) before the first call; calls on
  * missing tables fail closed (`approval_unavailable` / `store_failed`, the cause is PostgreSQL's
- * `relation … does not exist`). See docs/approvals.md "Running on several machines".
+ * `relation … does not exist`). See `docs/approvals.md` "Running on several machines".
  *
  * @param options - `{ pool }` or `{ connectionString }`, and `tablePrefix?` (default `'result_views_'`).
  * @returns `{ tokens, grants, pending, database, close }`.

@@ -18,7 +18,7 @@ export type Projector = (full: unknown) => unknown
 /**
  * Compiles the projection of a compact view schema (`docs/views.md` "Projection": every field of a
  * compact result is in the full result at the same path with the same value). The schema is read
- * once and compiled to one generated function typed by it (`docs/views.md` "How it runs"); each
+ * once and compiled to one generated function typed by it (`docs/views.md` "Projection"); each
  * call only walks the value.
  *
  * What the projector copies, position by position:
