@@ -12,7 +12,8 @@ const brand = defineBrand('result-views.AiSdkToolError')
  * See `docs/adapters.md` "AI SDK specifics".
  */
 export class AiSdkToolError extends Error {
-  override readonly name: string = 'AiSdkToolError'
+  /** Always `'AiSdkToolError'`. */
+  override readonly name = 'AiSdkToolError'
   /** The call's model-facing outcome: code, reason and details, or the pending `approval_id`. */
   readonly outcome: ModelOutcomeError | ModelOutcomePending
 

@@ -53,6 +53,7 @@ export interface SchemaComparison {
  * another number of fixture records: measure again with `--update`).
  */
 export interface BudgetComparison {
+  /** How the budgets compare (see above). */
   readonly status: 'within' | 'exceeded' | 'added' | 'removed' | 'incomparable'
   /** The budget the old lock recorded (absent when `added`). */
   readonly before?: ViewBudget

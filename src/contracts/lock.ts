@@ -18,6 +18,7 @@ export type ContractToolKind = 'viewed' | 'single'
  * `custom` for a caller's `countTokens`). See `docs/contracts.md` "Token budgets".
  */
 export interface ViewBudget {
+  /** The tokenizer the tokens were counted with: `o200k_base`, or `custom` for a caller's `countTokens`. */
   readonly tokenizer: string
   /** How many fixture records were measured. */
   readonly records: number
@@ -46,6 +47,7 @@ interface ToolContractBase {
 
 /** The contract of a tool with views: both view schemas and their digests. */
 export interface ViewedToolContract extends ToolContractBase {
+  /** Always `'viewed'`. */
   readonly kind: 'viewed'
   /** Each view's schema and schema digest. */
   readonly views: { readonly compact: ViewContract; readonly full: ViewContract }
@@ -53,6 +55,7 @@ export interface ViewedToolContract extends ToolContractBase {
 
 /** The contract of a single-result tool: its one output schema and digest. */
 export interface SingleToolContract extends ToolContractBase {
+  /** Always `'single'`. */
   readonly kind: 'single'
   /** The one output schema and its schema digest. */
   readonly views: { readonly output: ViewContract }

@@ -11,7 +11,9 @@ import type { View } from '../views/view.js'
 
 /** A call that ran: the selected view's record. */
 export interface ModelOutcomeOk {
+  /** Always `'ok'`: the tool ran and its record passed the checks. */
   readonly status: 'ok'
+  /** The call's ID, as the dispatcher answered it (the caller's `tool_call_id`, or one it made). */
   readonly tool_call_id: string
   /** `'compact'` or `'full'`; tools with views only. */
   readonly result_view?: View
@@ -23,9 +25,13 @@ export interface ModelOutcomeOk {
 
 /** A call that failed with a typed error: the tool did not run, or its result was refused. */
 export interface ModelOutcomeError {
+  /** Always `'error'`. */
   readonly status: 'error'
+  /** The call's ID, as the dispatcher answered it. */
   readonly tool_call_id: string
+  /** The error's stable code (`docs/errors.md`). */
   readonly code: ToolErrorCode
+  /** The error's stable reason within its code (`docs/errors.md`). */
   readonly reason: string
   /** The error's `details` (`docs/errors.md`), when it has them; never part of `text`. */
   readonly details?: Readonly<Record<string, unknown>>
@@ -35,7 +41,9 @@ export interface ModelOutcomeError {
 
 /** A call waiting on a pending approval: the tool did not run yet, and a retry would not run it. */
 export interface ModelOutcomePending {
+  /** Always `'approval_pending'`. */
   readonly status: 'approval_pending'
+  /** The call's ID, as the dispatcher answered it. */
   readonly tool_call_id: string
   /** The pending approval, for the host (`dispatcher.approvals.show` / `resolve`). */
   readonly approval_id: string

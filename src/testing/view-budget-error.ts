@@ -7,9 +7,11 @@ export type ViewBudgetFigure = 'compact_tokens' | 'compact_bytes' | 'savings_rat
 
 /** Construction fields of a {@link ViewBudgetError}. */
 export interface ViewBudgetErrorInit {
+  /** The measured tool's ID. */
   toolId: string
   /** Index of the record in the `records` option. */
   recordIndex: number
+  /** Which figure failed. */
   figure: ViewBudgetFigure
   /** The measured figure (tokens, bytes, or a ratio). */
   actual: number
@@ -25,7 +27,9 @@ export interface ViewBudgetErrorInit {
  * {@link isViewBudgetError}.
  */
 export class ViewBudgetError extends Error {
+  /** Always `'ViewBudgetError'`. */
   override readonly name = 'ViewBudgetError'
+  /** Always `'view_budget_exceeded'` (an assertion failure, not a `UsageError` code). */
   readonly code = 'view_budget_exceeded' as const
   /** The measured tool's ID. */
   readonly toolId: string

@@ -348,6 +348,6 @@ describe('createMcpServer over the in-memory transport', () => {
     } catch (error) {
       both = error
     }
-    expect((both as { problems: string[] }).problems).toHaveLength(3)
+    expect((both as McpOptionsError).problems).toHaveLength(3)
   })
 })

@@ -72,6 +72,16 @@ describe('repository conventions', () => {
     expect(missing.map(({ path, page, section }) => `${path}: docs/${page} "${section}"`)).toEqual([])
   })
 
+  it('documents every member of every entry: no `(undocumented)` in any API report (etc/*.api.md)', () => {
+    const reports = readdirSync(join(root, 'etc')).filter((name) => name.endsWith('.api.md'))
+    expect(reports.length).toBe(subpathEntries.length + 1)
+    const undocumented = reports.flatMap((name) => {
+      const lines = readFileSync(join(root, 'etc', name), 'utf8').split(/\r?\n/)
+      return lines.flatMap((line, index) => (line.includes('// (undocumented)') ? [`${name}: ${lines[index + 1]!.trim()}`] : []))
+    })
+    expect(undocumented).toEqual([])
+  })
+
   it('lists the same subpath entries in package.json exports as in scripts/entries.mjs', () => {
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: Record<string, unknown> }
     const exported = Object.keys(pkg.exports).filter((key) => key !== '.' && key !== './package.json').map((key) => key.slice(2))
