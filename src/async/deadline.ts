@@ -1,7 +1,7 @@
 import { isThenable } from './thenable.js'
 
-/** Longest delay `setTimeout` honours (2^31 - 1 ms); longer budgets wait forever. */
-const MAX_TIMER_MS = 2_147_483_647
+/** Longest delay `setTimeout` honours (2^31 - 1 ms); {@link withDeadline} waits forever on longer budgets. */
+export const MAX_TIMER_MS = 2_147_483_647
 
 /** What {@link withDeadline} settles to: the value, the thrown value, or a timeout. Never rejects. */
 export type DeadlineResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly timedOut: boolean; readonly cause?: unknown }

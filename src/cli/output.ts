@@ -1,5 +1,6 @@
 import { Option } from 'commander'
 import { ToolError, ToolErrorCodes, type ToolErrorPayload } from 'result-views'
+import { isRecord } from '../json/guards.js'
 import { ExitCode, type CliIo, type ExitCodeValue } from './io.js'
 import type { ApiAnswer } from './target.js'
 
@@ -76,9 +77,4 @@ const UNPRINTABLE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066
  */
 export function terminalSafe(text: string): string {
   return text.replace(UNPRINTABLE, (char) => `\\u{${char.charCodeAt(0).toString(16)}}`)
-}
-
-/** Whether a value is a non-array object. */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }

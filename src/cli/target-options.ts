@@ -1,4 +1,5 @@
 import { InvalidArgumentError, type Command } from 'commander'
+import { MAX_TIMER_MS } from '../async/deadline.js'
 import { catalogTarget, type CatalogProblem } from './catalog-target.js'
 import type { CliIo } from './io.js'
 import { outputOption } from './output.js'
@@ -59,7 +60,7 @@ function nonEmpty(value: string | undefined): string | undefined {
 
 function positiveInteger(value: string): number {
   const number = Number(value)
-  if (!/^[0-9]+$/.test(value) || !Number.isSafeInteger(number) || number <= 0 || number > 2 ** 31 - 1) {
+  if (!/^[0-9]+$/.test(value) || !Number.isSafeInteger(number) || number <= 0 || number > MAX_TIMER_MS) {
     throw new InvalidArgumentError('expected a positive integer of milliseconds')
   }
   return number

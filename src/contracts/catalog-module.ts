@@ -3,6 +3,7 @@ import { pathToFileURL } from 'node:url'
 import { describeThrown } from '../tokens/count-tokens.js'
 import { ContractsError } from './contracts-error.js'
 import { isTool, type ContractCatalog, type ContractFixtures } from './sources.js'
+import { isRecord } from '../json/guards.js'
 
 /** What {@link loadCatalogModule} found in a module. */
 export interface LoadedCatalog {
@@ -66,7 +67,7 @@ export async function loadCatalogModule(modulePath: string, options: { cwd?: str
     catalog = read(exportName)
   }
   const fixtures = read('fixtures')
-  if (fixtures !== undefined && (typeof fixtures !== 'object' || fixtures === null || Array.isArray(fixtures))) {
+  if (fixtures !== undefined && !isRecord(fixtures)) {
     fail('invalid_fixtures', 'its "fixtures" export must be an object of tool ID → full records')
   }
   return { catalog: catalog as ContractCatalog, exportName, path, ...(fixtures === undefined ? {} : { fixtures: fixtures as ContractFixtures }) }

@@ -1,5 +1,6 @@
 import { canonicalJson, schemaDigest, type UsageProblem, type ViewContract } from 'result-views'
 import { setOwn } from '../json/clone.js'
+import { isRecord } from '../json/guards.js'
 import { escapePointerToken } from '../json/pointer.js'
 import { describeThrown } from '../tokens/count-tokens.js'
 import { ContractsError } from './contracts-error.js'
@@ -65,9 +66,6 @@ export function parseContractLock(source: unknown, subject = 'contract lock'): C
 
 type Problems = UsageProblem[]
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
 
 function unknownKeys(value: Record<string, unknown>, allowed: readonly string[], at: string, problems: Problems): void {
   for (const key of Object.keys(value)) {
@@ -76,7 +74,7 @@ function unknownKeys(value: Record<string, unknown>, allowed: readonly string[],
 }
 
 function readLock(value: unknown, problems: Problems): ContractLock | undefined {
-  if (!isObject(value)) {
+  if (!isRecord(value)) {
     problems.push({ path: '', code: 'invalid_lock', message: `a lock is an object with format, version and tools` })
     return undefined
   }
@@ -88,7 +86,7 @@ function readLock(value: unknown, problems: Problems): ContractLock | undefined 
     return undefined
   }
   unknownKeys(value, ['format', 'version', 'tools'], '', problems)
-  if (!isObject(value.tools)) {
+  if (!isRecord(value.tools)) {
     problems.push({ path: '/tools', code: 'invalid_tools', message: 'tools must be an object of tool ID → contract' })
     return undefined
   }
@@ -103,7 +101,7 @@ function readLock(value: unknown, problems: Problems): ContractLock | undefined 
 }
 
 function readTool(value: unknown, at: string, problems: Problems): ToolContract | undefined {
-  if (!isObject(value)) {
+  if (!isRecord(value)) {
     problems.push({ path: at, code: 'invalid_tool', message: 'a tool contract is an object with kind, input and views' })
     return undefined
   }
@@ -117,7 +115,7 @@ function readTool(value: unknown, at: string, problems: Problems): ToolContract 
     problems.push({ path: `${at}/kind`, code: 'invalid_kind', message: 'kind must be "viewed" or "single"' })
     return undefined
   }
-  if (!isObject(views)) {
+  if (!isRecord(views)) {
     problems.push({ path: `${at}/views`, code: 'invalid_views', message: kind === 'viewed' ? 'views must be { compact, full }' : 'views must be { output }' })
     return undefined
   }
@@ -132,13 +130,13 @@ function readTool(value: unknown, at: string, problems: Problems): ToolContract 
 }
 
 function readContract(value: unknown, at: string, problems: Problems): ViewContract | undefined {
-  if (!isObject(value)) {
+  if (!isRecord(value)) {
     problems.push({ path: at, code: 'invalid_schema_contract', message: 'must be { schema, digest }' })
     return undefined
   }
   unknownKeys(value, ['schema', 'digest'], at, problems)
   const { schema, digest } = value
-  if (!isObject(schema) && typeof schema !== 'boolean') {
+  if (!isRecord(schema) && typeof schema !== 'boolean') {
     problems.push({ path: `${at}/schema`, code: 'invalid_schema', message: 'schema must be a JSON Schema (an object or a boolean)' })
     return undefined
   }
@@ -154,7 +152,7 @@ function readContract(value: unknown, at: string, problems: Problems): ViewContr
 }
 
 function readBudget(value: unknown, at: string, problems: Problems): ViewBudget | undefined {
-  if (!isObject(value)) {
+  if (!isRecord(value)) {
     problems.push({ path: at, code: 'invalid_budget', message: 'budget must be { tokenizer, records, compact_bytes, compact_tokens, full_bytes, full_tokens }' })
     return undefined
   }

@@ -1,6 +1,7 @@
 import { describeTool, schemaDigest, type Tool, type ToolDescriptor, type UsageProblem, type ViewContract, type ViewedTool } from 'result-views'
 import { defineBrand } from '../errors/brand.js'
 import { setOwn } from '../json/clone.js'
+import { isRecord } from '../json/guards.js'
 import { escapePointerToken } from '../json/pointer.js'
 import { describeThrown, type CountTokens } from '../tokens/count-tokens.js'
 import { ContractsError, isContractsError } from './contracts-error.js'
@@ -141,20 +142,17 @@ function readEntry(list: readonly unknown[], index: number): CatalogEntry | unde
 
 /** A descriptor's shape (`describeTool`): the fields a lock reads, each of the right type. */
 function isDescriptor(value: unknown): value is ToolDescriptor {
-  if (!isObject(value)) return false
+  if (!isRecord(value)) return false
   const { tool_id, description, input_schema, output_schema, output_schema_digest, output_views } = value
-  return typeof tool_id === 'string' && tool_id !== '' && typeof description === 'string' && isObject(input_schema) &&
+  return typeof tool_id === 'string' && tool_id !== '' && typeof description === 'string' && isRecord(input_schema) &&
     isContract({ schema: output_schema, digest: output_schema_digest }) &&
-    (output_views === undefined || (isObject(output_views) && isContract(output_views.compact) && isContract(output_views.full)))
+    (output_views === undefined || (isRecord(output_views) && isContract(output_views.compact) && isContract(output_views.full)))
 }
 
 function isContract(value: unknown): value is ViewContract {
-  return isObject(value) && isObject(value.schema) && typeof value.digest === 'string' && /^[0-9a-f]{64}$/.test(value.digest)
+  return isRecord(value) && isRecord(value.schema) && typeof value.digest === 'string' && /^[0-9a-f]{64}$/.test(value.digest)
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
 
 /** A tool's contract from its descriptor (schemas copied out of the frozen descriptor). */
 function toolContract({ descriptor, tool }: CatalogEntry): ToolContract {
@@ -186,7 +184,7 @@ function copyContract(contract: ViewContract): ViewContract {
 /** The compact budget of every tool `fixtures` lists. */
 function measureFixtures(entries: readonly CatalogEntry[], fixtures: unknown, countTokens: CountTokens | undefined): Map<string, ViewBudget> {
   const subject = 'contractLock fixtures'
-  if (!isObject(fixtures)) throw new ContractsError(subject, [{ path: '/fixtures', code: 'invalid_fixtures', message: 'fixtures must be an object of tool ID → full records' }])
+  if (!isRecord(fixtures)) throw new ContractsError(subject, [{ path: '/fixtures', code: 'invalid_fixtures', message: 'fixtures must be an object of tool ID → full records' }])
   const byId = new Map(entries.map((e) => [e.descriptor.tool_id, e]))
   const problems: UsageProblem[] = []
   const tools: Array<[ViewedTool, readonly unknown[]]> = []
@@ -230,7 +228,7 @@ function rebased(error: unknown, prefix: string): unknown {
 export function lockOf(source: ContractSource, subject: string, options: ContractLockOptions = {}): ContractLock {
   let isLock = false
   try {
-    isLock = isObject(source) && !isDescriptorCatalog(source) && Object.hasOwn(source, 'format')
+    isLock = isRecord(source) && !isDescriptorCatalog(source) && Object.hasOwn(source, 'format')
   } catch {
     isLock = true // unreadable: parseContractLock says why
   }

@@ -1,5 +1,6 @@
 import type { CallScope, UsageProblem } from 'result-views'
 import { appendPointer } from '../json/pointer.js'
+import { isRecord } from '../json/guards.js'
 
 /**
  * The options and the option check shared by the agent-framework adapters (`result-views/ai`,
@@ -116,7 +117,7 @@ export function checkFrameworkOptions(dispatcher: unknown, options: unknown): Fr
   }
 
   if (options === undefined) return finish(problems, resolved(undefined, 'pending', DEFAULT_APPROVAL_TOKEN_TTL_MS, undefined))
-  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+  if (!isRecord(options)) {
     add('/options', 'invalid_type', 'options must be an object when given')
     return { ok: false, problems }
   }
@@ -132,7 +133,7 @@ export function checkFrameworkOptions(dispatcher: unknown, options: unknown): Fr
   }
 
   const scope = read(options, 'scope', '/options/scope')
-  if (scope !== undefined && typeof scope !== 'function' && (typeof scope !== 'object' || scope === null || Array.isArray(scope))) {
+  if (scope !== undefined && typeof scope !== 'function' && !isRecord(scope)) {
     add('/options/scope', 'invalid_type', 'scope must be a CallScope object or a function returning one')
   }
 

@@ -1,10 +1,11 @@
 import type { CallScope, ToolError } from 'result-views'
-import { withDeadline } from './deadline.js'
+import { withDeadline } from '../async/deadline.js'
 import { handlerFailed, unauthenticated } from './errors.js'
 import type { Exchange } from './exchange.js'
 import { log } from './log.js'
 import type { HttpAuthenticate, ResolvedHttpOptions } from './options.js'
 import { SCOPE_FIELDS } from './scope.js'
+import { isPlainObject } from '../json/guards.js'
 
 /**
  * Asks the host's `authenticate` about a request (`docs/http.md` "Authentication").
@@ -23,8 +24,8 @@ export async function authenticateRequest(authenticate: HttpAuthenticate, option
   })
   const answer = await withDeadline(() => authenticate(request), options.authenticateTimeoutMs)
   if (!answer.ok) {
-    log(options.logger, 'warn', { event: 'http.authenticate_failed', problem: answer.problem }, 'authenticate failed; the request is refused')
-    return answer.problem === 'timeout'
+    log(options.logger, 'warn', { event: 'http.authenticate_failed', problem: answer.timedOut ? 'timeout' : 'threw' }, 'authenticate failed; the request is refused')
+    return answer.timedOut
       ? handlerFailed('authenticate_timeout', `authenticate did not answer within ${options.authenticateTimeoutMs} ms`)
       : handlerFailed('authenticate_failed', 'authenticate threw or rejected', answer.cause)
   }
@@ -38,9 +39,7 @@ export async function authenticateRequest(authenticate: HttpAuthenticate, option
 /** A frozen copy of a plain object holding only string scope fields, or `undefined` for anything else (read inside a guard). */
 function scopeOf(value: unknown): Readonly<CallScope> | undefined {
   try {
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined
-    const proto = Object.getPrototypeOf(value)
-    if (proto !== Object.prototype && proto !== null) return undefined
+    if (!isPlainObject(value)) return undefined
     const scope: CallScope = {}
     for (const key of Object.keys(value)) {
       if (!(SCOPE_FIELDS as readonly string[]).includes(key)) return undefined

@@ -1,5 +1,6 @@
 import type { ToolError } from 'result-views'
 import { requestInvalid } from './errors.js'
+import { isRecord } from '../json/guards.js'
 
 const decoder = new TextDecoder('utf-8', { fatal: true })
 
@@ -45,6 +46,6 @@ export function parseJsonObject(bytes: Uint8Array): Record<string, unknown> | To
     const position = /at position (\d+)/.exec(error instanceof Error ? error.message : '')?.[1]
     return requestInvalid('json_malformed', position === undefined ? 'the request body is not valid JSON' : `the request body is not valid JSON (at character ${position})`)
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return requestInvalid('body_not_object', 'the request body must be a JSON object')
+  if (!isRecord(value)) return requestInvalid('body_not_object', 'the request body must be a JSON object')
   return value as Record<string, unknown>
 }

@@ -1,5 +1,7 @@
 import type { Awaitable, CallScope, Dispatcher, Logger, UsageProblem } from 'result-views'
+import { MAX_TIMER_MS } from '../async/deadline.js'
 import { HttpOptionsError } from './http-options-error.js'
+import { isRecord } from '../json/guards.js'
 
 /** What a host's {@link HttpAuthenticate} callback sees of a request (headers only: it runs before the body is read). */
 export interface HttpAuthRequest {
@@ -69,8 +71,6 @@ const OPTION_KEYS: readonly string[] = ['basePath', 'maxBodyBytes', 'bodyTimeout
 const DISPATCHER_METHODS = ['invoke', 'describe', 'list'] as const
 const APPROVAL_METHODS = ['show', 'resolve', 'cancel', 'setGrant', 'listGrants', 'revokeGrant'] as const
 const LOGGER_METHODS = ['debug', 'info', 'warn', 'error'] as const
-/** Longest timer Node keeps (about 24.8 days); longer ones fire at once. */
-const MAX_TIMER_MS = 2 ** 31 - 1
 const BASE_PATH = /^(\/[A-Za-z0-9._~!$&'()*+,;=:@-]+)*$/
 
 /**
@@ -133,7 +133,7 @@ function readOptions(options: unknown, problem: Problem): Record<string, unknown
   if (options === undefined) return {}
   const read: Record<string, unknown> = Object.create(null)
   try {
-    if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    if (!isRecord(options)) {
       problem('/options', 'invalid_options', 'options must be an object')
       return read
     }

@@ -4,6 +4,7 @@ import { invokeRequestInvalid, requestInvalid, shown, unknownTool } from './erro
 import { ok, type Reply } from './exchange.js'
 import { outcomeReply } from './reply.js'
 import { mergeScope, SCOPE_FIELDS } from './scope.js'
+import { isRecord } from '../json/guards.js'
 
 /** The query parameters that ask for scoped diagnostics. */
 export const SCOPE_QUERY: readonly string[] = SCOPE_FIELDS
@@ -53,7 +54,7 @@ export async function invokeTool(context: RouteContext): Promise<Reply> {
   const extra = unknownKey(body, INVOKE_FIELDS)
   if (extra !== undefined) throw invokeRequestInvalid(`the invoke body has an unknown field ${shown(extra)} (known: ${INVOKE_FIELDS.join(', ')})`)
   const sentScope = field(body, 'scope')
-  if (sentScope !== undefined && (typeof sentScope !== 'object' || sentScope === null || Array.isArray(sentScope))) {
+  if (sentScope !== undefined && !isRecord(sentScope)) {
     throw invokeRequestInvalid('scope must be an object of string fields')
   }
   const scope = mergeScope(context.identity, sentScope as CallScope | undefined)

@@ -1,4 +1,5 @@
 import { outcomeForModel, toModelSchema, type InvokeOutcome, type JsonSchema, type ToolDescriptor, type ToolErrorCode, type View } from 'result-views'
+import { isRecord } from '../json/guards.js'
 
 /**
  * The pure MCP projection (`docs/mcp.md`): descriptors → `tools/list`
@@ -109,7 +110,7 @@ export function toCallToolResult(outcome: InvokeOutcome, toolId: string): McpCal
         model.result_view === undefined
           ? { status: 'ok', tool_call_id: model.tool_call_id }
           : { status: 'ok', tool_call_id: model.tool_call_id, result_view: model.result_view }
-      return isJsonObject(model.record)
+      return isRecord(model.record)
         ? { structuredContent: model.record, content, _meta: { [MCP_OUTCOME_META_KEY]: meta } }
         : { content, _meta: { [MCP_OUTCOME_META_KEY]: meta } }
     }
@@ -125,8 +126,4 @@ export function toCallToolResult(outcome: InvokeOutcome, toolId: string): McpCal
       return { isError: true, content, _meta: { [MCP_OUTCOME_META_KEY]: meta } }
     }
   }
-}
-
-function isJsonObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }

@@ -2,6 +2,7 @@ import pg from 'pg'
 import type { UsageProblem } from 'result-views'
 import { PostgresOptionsError } from './postgres-options-error.js'
 import { DEFAULT_TABLE_PREFIX, MAX_TABLE_PREFIX_LENGTH, TABLE_PREFIX, tableNames, type TableNames } from './schema.js'
+import { isRecord } from '../json/guards.js'
 
 /**
  * Options of `createPostgresApprovalStores` (and of `migrate`): how the stores reach PostgreSQL —
@@ -57,7 +58,7 @@ export function readOptions(subject: string, options: unknown, extraKeys: readon
   const fail = (): never => {
     throw new PostgresOptionsError(subject, problems)
   }
-  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+  if (!isRecord(options)) {
     problems.push({ path: '', code: 'not_an_object', message: 'the options must be an object, e.g. { connectionString } or { pool }' })
     fail()
   }

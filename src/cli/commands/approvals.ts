@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander'
 import type { CliContext } from '../context.js'
-import { isRecord } from '../output.js'
+import { isRecord } from '../../json/guards.js'
 import { addTargetOptions, type TargetOptions } from '../target-options.js'
 import { apiPath } from '../target.js'
 

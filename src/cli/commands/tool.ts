@@ -1,7 +1,8 @@
 import type { Command } from 'commander'
 import { addScopeOptions, scopeOf, type CliContext, type ScopeOptions } from '../context.js'
 import { readInput } from '../input.js'
-import { isRecord, report } from '../output.js'
+import { isRecord } from '../../json/guards.js'
+import { report } from '../output.js'
 import { addTargetOptions, type TargetOptions } from '../target-options.js'
 import { apiPath } from '../target.js'
 
