@@ -1,6 +1,5 @@
-import { resolve } from 'node:path'
-import { pathToFileURL } from 'node:url'
 import { createDispatcher, type Dispatcher } from 'result-views'
+import { importCatalogModule, isContractsError, type CatalogModule } from 'result-views/contracts'
 import { createFetchHandler } from 'result-views/http'
 import { queryString, targetUnavailable, type ApiAnswer, type ApiRequest, type Target } from './target.js'
 
@@ -11,23 +10,28 @@ export interface CatalogProblem {
 
 /**
  * A target that runs a catalog module in this process, through the same routes as a server
- * (`createFetchHandler`, the call counting as local). The module (resolved against `cwd`) exports
- * a `Dispatcher` (default export, or `dispatcher`), or a tool array (default export, or `tools`)
- * that a dispatcher is built from; a dispatcher wins over tools.
+ * (`createFetchHandler`, the call counting as local). The module (imported by
+ * `importCatalogModule` of `result-views/contracts`, resolved against `cwd`) exports a
+ * `Dispatcher` (default export, or `dispatcher`), or a tool array (default export, or `tools`)
+ * that a dispatcher is built from; a dispatcher wins over tools, since it carries the host's
+ * policy, hooks and approvals (`docs/cli.md`; `contracts --catalog` reads `tools` first instead,
+ * because its budgets need the tools themselves).
  *
  * @returns the target, or the problem: the module failed to load, or exports none of those
  *   (naming what it does export), or its tools cannot make a catalog.
  */
 export async function catalogTarget(path: string, cwd: string): Promise<Target | CatalogProblem> {
-  let module: Record<string, unknown>
+  let module: CatalogModule
   try {
-    module = (await import(pathToFileURL(resolve(cwd, path)).href)) as Record<string, unknown>
+    module = await importCatalogModule(path, { cwd })
   } catch (error) {
-    return { problem: `cannot load --catalog ${path}: ${describeError(error)}` }
+    // The import's own error says why (the ContractsError around it names the module again).
+    const cause = isContractsError(error) && error.cause !== undefined ? error.cause : error
+    return { problem: `cannot load --catalog ${path}: ${describeError(cause)}` }
   }
   let found: { dispatcher: Dispatcher } | CatalogProblem
   try {
-    found = dispatcherOf(module, path)
+    found = dispatcherOf(module.exports, path)
   } catch {
     return { problem: `--catalog ${path}: its exports could not be read (a getter or a Proxy threw)` }
   }
@@ -49,7 +53,7 @@ export async function catalogTarget(path: string, cwd: string): Promise<Target |
   }
 }
 
-function dispatcherOf(module: Record<string, unknown>, path: string): { dispatcher: Dispatcher } | CatalogProblem {
+function dispatcherOf(module: Readonly<Record<string, unknown>>, path: string): { dispatcher: Dispatcher } | CatalogProblem {
   for (const candidate of [module.default, module.dispatcher]) if (isDispatcher(candidate)) return { dispatcher: candidate }
   const tools = Array.isArray(module.default) ? module.default : Array.isArray(module.tools) ? module.tools : undefined
   if (tools !== undefined) {
@@ -74,7 +78,7 @@ function isDispatcher(value: unknown): value is Dispatcher {
 }
 
 /** `default (object), tools (string)`, or `nothing`. */
-function describeExports(module: Record<string, unknown>): string {
+function describeExports(module: Readonly<Record<string, unknown>>): string {
   const names = Object.keys(module).sort()
   if (names.length === 0) return 'nothing'
   return names.map((name) => `${name} (${kindOf(module[name])})`).join(', ')

@@ -17,12 +17,43 @@ export interface LoadedCatalog {
   readonly path: string
 }
 
+/** A module that `--catalog` names, imported but not yet read for its catalog. */
+export interface CatalogModule {
+  /** The module's absolute path. */
+  readonly path: string
+  /** The module's exports (its namespace: the named exports and `default`). */
+  readonly exports: Readonly<Record<string, unknown>>
+}
+
 /**
- * Loads the catalog of `result-views contracts --catalog <module>`: a JavaScript module (ESM or
- * CommonJS; TypeScript only under a loader such as tsx) that exports a dispatcher, a tool array,
- * or a `tools` export. Read in this order: the `tools` export; the default export; else the one
- * named export that is a dispatcher or a tool array. A `fixtures` export (tool ID → full records)
- * feeds the compact budgets. See `docs/contracts.md` "CI usage".
+ * Imports the module a `--catalog` flag names, without choosing its catalog: the one import both
+ * of the command's readers share ({@link loadCatalogModule} for `contracts`, and the `tool` and
+ * `approvals` commands' target, which prefers a dispatcher: `docs/cli.md`). A JavaScript module
+ * (ESM or CommonJS; TypeScript only under a loader such as tsx), resolved against `cwd`.
+ *
+ * @param modulePath - the module's path, relative to `cwd`.
+ * @param options - `cwd`: the directory relative paths start from. Default `process.cwd()`.
+ * @throws ContractsError (`contracts_invalid`): `invalid_path` for a path that is not a non-empty
+ *   string, `import_failed` when the import throws or rejects (what it threw is the cause).
+ */
+export async function importCatalogModule(modulePath: string, options: { cwd?: string } = {}): Promise<CatalogModule> {
+  const subject = `catalog module ${JSON.stringify(modulePath)}`
+  if (typeof modulePath !== 'string' || modulePath === '') throw new ContractsError(subject, [{ path: '', code: 'invalid_path', message: 'the catalog must be a module path' }])
+  const path = resolve(options.cwd ?? process.cwd(), modulePath)
+  try {
+    return { path, exports: (await import(pathToFileURL(path).href)) as Record<string, unknown> }
+  } catch (error) {
+    throw new ContractsError(subject, [{ path: '', code: 'import_failed', message: `could not be imported: ${describeThrown(error)}` }], error)
+  }
+}
+
+/**
+ * Loads the catalog of `result-views contracts --catalog <module>` (imported by
+ * {@link importCatalogModule}): a module that exports a dispatcher, a tool array, or a `tools`
+ * export. Read in this order: the `tools` export; the default export; else the one named export
+ * that is a dispatcher or a tool array (tools come first: the compact budgets measure fixtures
+ * with the tools themselves). A `fixtures` export (tool ID → full records) feeds the compact
+ * budgets. See `docs/contracts.md` "CI usage".
  *
  * @param modulePath - the module's path, relative to `cwd`.
  * @param options - `cwd`: the directory relative paths start from. Default `process.cwd()`.
@@ -30,17 +61,10 @@ export interface LoadedCatalog {
  *   error is the cause), exports no catalog or several, or its `fixtures` is not an object.
  */
 export async function loadCatalogModule(modulePath: string, options: { cwd?: string } = {}): Promise<LoadedCatalog> {
+  const { path, exports: namespace } = await importCatalogModule(modulePath, options)
   const subject = `catalog module ${JSON.stringify(modulePath)}`
   const fail = (code: string, message: string, cause?: unknown): never => {
     throw new ContractsError(subject, [{ path: '', code, message }], cause)
-  }
-  if (typeof modulePath !== 'string' || modulePath === '') fail('invalid_path', 'the catalog must be a module path')
-  const path = resolve(options.cwd ?? process.cwd(), modulePath)
-  let namespace: Record<string, unknown>
-  try {
-    namespace = (await import(pathToFileURL(path).href)) as Record<string, unknown>
-  } catch (error) {
-    return fail('import_failed', `could not be imported: ${describeThrown(error)}`, error)
   }
   const read = (name: string): unknown => {
     try {

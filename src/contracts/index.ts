@@ -47,8 +47,8 @@ export { TokenizerUnavailableError, isTokenizerUnavailableError } from '../token
 // Commands of `result-views contracts`
 export { runContractsCheck, runReleaseNote } from './commands.js'
 export type { CommandOutput, ContractsCheckOptions, ReleaseNoteOptions } from './commands.js'
-export { loadCatalogModule } from './catalog-module.js'
-export type { LoadedCatalog } from './catalog-module.js'
+export { importCatalogModule, loadCatalogModule } from './catalog-module.js'
+export type { CatalogModule, LoadedCatalog } from './catalog-module.js'
 
 // Errors
 export { ContractsError, isContractsError } from './contracts-error.js'

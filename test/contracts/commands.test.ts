@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync, existsSync, readdirSync
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { loadCatalogModule, runContractsCheck, runReleaseNote, parseContractLock, isContractsError } from 'result-views/contracts'
+import { importCatalogModule, loadCatalogModule, runContractsCheck, runReleaseNote, parseContractLock, isContractsError } from 'result-views/contracts'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 const dir = join(root, 'temp', `contracts-commands-${process.pid}`)
@@ -89,6 +89,22 @@ describe('runReleaseNote (result-views contracts release-note)', () => {
     const json = await runReleaseNote({ from, catalog: CARELESS, cwd: root, format: 'json' })
     expect(JSON.parse(json.stdout).tools).toEqual([{ tool_id: 'compozy__session_status', change: 'compact_narrowed', moved_to_full: ['session.runtime.generation'], removed: [] }])
     expect(await runReleaseNote({ from: lockIn('missing.json'), catalog: CARELESS, cwd: root })).toMatchObject({ exitCode: 2 })
+  })
+})
+
+describe('importCatalogModule (the one import behind every --catalog)', () => {
+  it('imports a module against cwd and hands over every export, choosing none', async () => {
+    const imported = await importCatalogModule(module('plain.mjs', 'export const answer = 42\nexport default { name: "x" }'), { cwd: root })
+    expect(imported.path).toBe(join(dir, 'plain.mjs'))
+    expect({ ...imported.exports }).toEqual({ answer: 42, default: { name: 'x' } })
+  })
+
+  it('refuses an empty path and a module that throws while it loads, the import error as the cause', async () => {
+    await expect(importCatalogModule('', { cwd: root })).rejects.toMatchObject({ code: 'contracts_invalid', problems: [{ path: '', code: 'invalid_path' }] })
+    const thrown = await importCatalogModule(module('boom.mjs', 'throw new RangeError("boom-canary")'), { cwd: root }).catch((error: unknown) => error)
+    expect(isContractsError(thrown)).toBe(true)
+    expect(thrown).toMatchObject({ problems: [{ path: '', code: 'import_failed', message: 'could not be imported: boom-canary' }] })
+    expect((thrown as { cause?: unknown }).cause).toBeInstanceOf(RangeError)
   })
 })
 
