@@ -1,4 +1,5 @@
 import { isSchemaObject, SchemaDocument, type SchemaLoc } from '../schema/schema-document.js'
+import { parsePointer } from '../json/pointer.js'
 
 /**
  * Field paths, the way release notes and tables name a field of a record: property names joined
@@ -25,7 +26,7 @@ export function formatFieldPath(segments: readonly Segment[]): string {
 function decodePointer(pointer: string): string[] | undefined {
   if (pointer === '') return []
   if (!pointer.startsWith('/')) return undefined
-  return pointer.slice(1).split('/').map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'))
+  return parsePointer(pointer)
 }
 
 /**

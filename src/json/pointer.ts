@@ -8,6 +8,11 @@ export function escapePointerToken(token: string | number): string {
   return String(token).replace(/~/g, '~0').replace(/\//g, '~1')
 }
 
+/** Unescapes one reference token (`~1` → `/`, then `~0` → `~`, in that order as RFC 6901 says). */
+export function unescapePointerToken(token: string): string {
+  return token.replace(/~1/g, '/').replace(/~0/g, '~')
+}
+
 /** Appends reference tokens to a pointer: `appendPointer('/a', 'b/c', 0)` → `/a/b~1c/0`. */
 export function appendPointer(pointer: string, ...tokens: Array<string | number>): string {
   let out = pointer
@@ -29,5 +34,5 @@ export function parsePointer(pointer: string): string[] {
   return pointer
     .slice(1)
     .split('/')
-    .map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map(unescapePointerToken)
 }

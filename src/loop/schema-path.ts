@@ -1,5 +1,6 @@
 import type { JsonSchema } from 'result-views'
 import { isRecord } from '../json/guards.js'
+import { unescapePointerToken } from '../json/pointer.js'
 
 /**
  * Which JSON Schema rule resolved a path segment (several, outermost first, when a segment goes
@@ -346,7 +347,7 @@ function resolveRef(ref: string, context: Context): unknown {
 
 function decodeToken(raw: string): string | undefined {
   try {
-    return decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~')
+    return unescapePointerToken(decodeURIComponent(raw))
   } catch {
     return undefined
   }

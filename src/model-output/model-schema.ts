@@ -1,6 +1,7 @@
 import { setOwn } from '../json/clone.js'
 import { isRecord } from '../json/guards.js'
 import type { JsonSchema } from '../schema/json-schema.js'
+import { unescapePointerToken } from '../json/pointer.js'
 
 /** Keywords whose value is one subschema (2020-12 names; `additionalItems` is handled apart). */
 const SUBSCHEMA_KEYWORDS: ReadonlySet<string> = new Set([
@@ -158,7 +159,7 @@ function decodeSegment(segment: string): string {
   } catch {
     text = segment
   }
-  return text.replace(/~1/g, '/').replace(/~0/g, '~')
+  return unescapePointerToken(text)
 }
 
 function hasOwn(value: Record<string, unknown>, key: string): boolean {

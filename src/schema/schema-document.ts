@@ -1,4 +1,4 @@
-import { appendPointer, escapePointerToken } from '../json/pointer.js'
+import { appendPointer, escapePointerToken, parsePointer } from '../json/pointer.js'
 
 /**
  * A schema position inside one schema document: the (sub)schema, its JSON Pointer from the
@@ -150,7 +150,7 @@ export class SchemaDocument {
     if (!fragment.startsWith('/')) return { ok: false, message: `"$ref" "${ref}" uses an anchor; only JSON Pointer fragments and "$id"s are supported` }
     let tokens: string[]
     try {
-      tokens = decodeURIComponent(fragment).slice(1).split('/').map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'))
+      tokens = parsePointer(decodeURIComponent(fragment))
     } catch {
       return { ok: false, message: `"$ref" "${ref}" is not a valid URI fragment` }
     }

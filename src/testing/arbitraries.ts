@@ -12,6 +12,7 @@ import { integerArbitrary, numberArbitrary, stringArbitrary } from './arbitrary-
 import { SchemaArbitraryError } from './schema-arbitrary-error.js'
 import { isSchemaObject, rejectUnsupportedKeywords, validationSiblings } from './schema-keywords.js'
 import { indexIds, resolveRef, type SchemaResource } from './schema-refs.js'
+import { unescapePointerToken } from '../json/pointer.js'
 
 /** Options of {@link jsonSchemaArbitrary}. */
 export interface JsonSchemaArbitraryOptions {
@@ -49,7 +50,7 @@ function readOption(value: number | undefined, name: string, fallback: number, m
 }
 
 function lastToken(pointer: string): string {
-  return pointer.slice(pointer.lastIndexOf('/') + 1).replace(/~1/g, '/').replace(/~0/g, '~')
+  return unescapePointerToken(pointer.slice(pointer.lastIndexOf('/') + 1))
 }
 
 /**

@@ -6,6 +6,7 @@ import { validatorFor } from './ajv-validators.js'
 import { jsonSchemaArbitrary, type JsonSchemaArbitraryOptions } from './arbitraries.js'
 import { findSubsetViolation, firstDifference, formatValue, snapshotRecord } from './record-compare.js'
 import { isViewInvariantError, ViewInvariantError } from './view-invariant-error.js'
+import { unescapePointerToken } from '../json/pointer.js'
 
 /** Options of {@link assertViewsConsistent}. */
 export interface ViewsConsistencyOptions extends JsonSchemaArbitraryOptions {
@@ -39,7 +40,7 @@ function valueAt(record: unknown, pointer: string): unknown {
   if (pointer === '') return record
   let current = record
   for (const raw of pointer.slice(1).split('/')) {
-    const token = raw.replace(/~1/g, '/').replace(/~0/g, '~')
+    const token = unescapePointerToken(raw)
     if (typeof current !== 'object' || current === null || !Object.prototype.hasOwnProperty.call(current, token)) return undefined
     current = (current as Record<string, unknown>)[token]
   }

@@ -2,6 +2,7 @@ import type { JsonSchema } from 'result-views'
 import { appendPointer } from '../json/pointer.js'
 import { SchemaArbitraryError } from './schema-arbitrary-error.js'
 import { isSchemaObject } from './schema-keywords.js'
+import { unescapePointerToken } from '../json/pointer.js'
 
 /** A schema resource: the root or a subschema with an `$id`, and its JSON Pointer from the root. */
 export interface SchemaResource {
@@ -67,7 +68,7 @@ export function resolveRef(
   let currentPointer = resource.pointer
   let currentBase = resource
   for (const raw of fragment.slice(1).split('/')) {
-    const token = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~')
+    const token = unescapePointerToken(decodeURIComponent(raw))
     if (typeof current !== 'object' || current === null || !Object.prototype.hasOwnProperty.call(current, token)) {
       throw unresolved(ref, pointer, `"${currentPointer}" has no member ${JSON.stringify(token)}`)
     }
