@@ -1,6 +1,6 @@
 import type { ArrayShape, CompactShape, ObjectShape, UnionShape, ValueShape } from '../schema/compact-shape.js'
 import { ARRAY, BOOLEAN, FRACTION, INTEGER, NULL, OBJECT, STRING } from '../schema/type-mask.js'
-import { jsonLeaf } from './json-leaf.js'
+import { jsonLeaf, jsonLeafTest } from './json-leaf.js'
 import type { Structured } from './parts.js'
 import type { PlanCompiler } from './projection-plan.js'
 
@@ -122,7 +122,7 @@ class Emitter {
     switch (shape.kind) {
       case 'any':
         return `if (typeof ${src} === "object") ${dst} = ${src} === null ? null : ${this.#generalPart(shape, 'objects')}(${src});\n` +
-          `else if (typeof ${src} === "string" || typeof ${src} === "boolean" || (typeof ${src} === "number" && ${src} - ${src} === 0)) ${dst} = ${src};\nelse throw X;`
+          `else if (${jsonLeafTest(src)}) ${dst} = ${src};\nelse throw X;`
       case 'never':
         return `${dst} = ${this.#general(shape)}(${src});`
     }
