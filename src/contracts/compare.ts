@@ -3,6 +3,7 @@ import { compareSchemas, type ContractReason, type SchemaVerdictKind } from './c
 import { completeView, defaultView, viewOf, type ContractLock, type ContractToolKind, type ContractView, type ToolContract, type ViewBudget } from './lock.js'
 import { compareIds, lockOf, type ContractFixtures, type ContractSource } from './sources.js'
 import type { CountTokens } from '../tokens/count-tokens.js'
+import { firstHole } from '../json/guards.js'
 
 /** Options of {@link compareContracts}. */
 export interface CompareContractsOptions {
@@ -134,7 +135,8 @@ function readOptions(options: CompareContractsOptions): { accept: (id: string) =
   const { acceptUnproven = false, budgetTolerance = DEFAULT_BUDGET_TOLERANCE } = options ?? {}
   let accept: (id: string) => boolean = () => false
   if (acceptUnproven === true) accept = () => true
-  else if (Array.isArray(acceptUnproven) && acceptUnproven.every((id) => typeof id === 'string')) {
+  // Holes first: `every` would walk all 2 ** 32 - 1 indices of a sparse list.
+  else if (Array.isArray(acceptUnproven) && firstHole(acceptUnproven) === -1 && acceptUnproven.every((id) => typeof id === 'string')) {
     const ids = new Set<string>(acceptUnproven)
     accept = (id) => ids.has(id)
   } else if (acceptUnproven !== false) {

@@ -132,6 +132,19 @@ describe('compareContracts', () => {
       expect(isContractsError(thrown), String(run)).toBe(true)
     }
   })
+
+  it('refuses an acceptUnproven list of 2 ** 32 - 1 holes at once (regression: every walked all of its indices)', () => {
+    const holes: string[] = []
+    holes.length = 2 ** 32 - 1
+    const tools = exampleTools()
+    let thrown: unknown
+    try {
+      compareContracts(tools, tools, { acceptUnproven: holes })
+    } catch (error) {
+      thrown = error
+    }
+    expect(thrown).toMatchObject({ code: 'contracts_invalid', problems: [{ path: '/acceptUnproven', code: 'invalid_accept' }] })
+  })
 })
 
 describe('formatComparisonTable', () => {
