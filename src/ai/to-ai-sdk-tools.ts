@@ -1,7 +1,7 @@
 import { jsonSchema, tool, type JSONSchema7, type JSONValue, type Tool, type ToolSet } from 'ai'
 import { toModelSchema, type Dispatcher, type ToolDescriptor } from 'result-views'
 import { needsFrameworkApproval, runFrameworkCall } from '../framework-call/framework-call.js'
-import { checkFrameworkOptions, type FrameworkToolsOptions, type ResolvedFrameworkOptions } from '../framework-call/framework-options.js'
+import { checkFrameworkOptions, frameworkCatalog, type FrameworkToolsOptions, type ResolvedFrameworkOptions } from '../framework-call/framework-options.js'
 import { AiSdkOptionsError } from './ai-sdk-options-error.js'
 import { AiSdkToolError } from './ai-sdk-tool-error.js'
 import { approvedBySdk } from './sdk-approval.js'
@@ -34,8 +34,10 @@ export interface AiSdkToolsOptions extends FrameworkToolsOptions {}
 export function toAiSdkTools(dispatcher: Dispatcher, options?: AiSdkToolsOptions): ToolSet {
   const check = checkFrameworkOptions(dispatcher, options)
   if (!check.ok) throw new AiSdkOptionsError(check.problems)
+  const catalog = frameworkCatalog(dispatcher)
+  if (!catalog.ok) throw new AiSdkOptionsError(catalog.problems)
   const tools: ToolSet = {}
-  for (const descriptor of dispatcher.list()) {
+  for (const descriptor of catalog.descriptors) {
     Object.defineProperty(tools, descriptor.tool_id, { value: aiSdkTool(dispatcher, check.options, descriptor), enumerable: true, writable: true, configurable: true })
   }
   return tools

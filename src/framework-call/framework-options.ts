@@ -1,6 +1,6 @@
-import type { CallScope, UsageProblem } from 'result-views'
+import type { CallScope, Dispatcher, ToolDescriptor, UsageProblem } from 'result-views'
 import { appendPointer } from '../json/pointer.js'
-import { isRecord } from '../json/guards.js'
+import { firstHole, isRecord } from '../json/guards.js'
 
 /**
  * The options and the option check shared by the agent-framework adapters (`result-views/ai`,
@@ -183,4 +183,42 @@ function resolved(
 
 function finish(problems: readonly UsageProblem[], options: ResolvedFrameworkOptions): FrameworkOptionsCheck {
   return problems.length > 0 ? { ok: false, problems } : { ok: true, options }
+}
+
+/** What {@link frameworkCatalog} read: the dispatcher's descriptors, or why they cannot be used. */
+export type FrameworkCatalog =
+  | { readonly ok: true; readonly descriptors: readonly ToolDescriptor[] }
+  | { readonly ok: false; readonly problems: readonly UsageProblem[] }
+
+/**
+ * The descriptors an adapter builds its tools from: `dispatcher.list()`, called once inside a
+ * guard and checked before anything walks it, so a dispatcher that is not the library's cannot
+ * make an adapter throw a raw error or walk a sparse list's four billion indices. Problems at
+ * `/dispatcher/list`: `unreadable` (it threw), `not_a_dispatcher` (not an array, a hole at
+ * `/dispatcher/list/<index>`, or an entry without a string `tool_id`).
+ */
+export function frameworkCatalog(dispatcher: Pick<Dispatcher, 'list'>): FrameworkCatalog {
+  const fail = (path: string, code: string, message: string): FrameworkCatalog => ({ ok: false, problems: [{ path, code, message }] })
+  let listed: unknown
+  try {
+    listed = dispatcher.list()
+  } catch {
+    return fail('/dispatcher/list', 'unreadable', 'dispatcher.list() threw (pass a dispatcher from createDispatcher)')
+  }
+  try {
+    if (!Array.isArray(listed)) return fail('/dispatcher/list', 'not_a_dispatcher', 'dispatcher.list() must return an array of tool descriptors')
+    const hole = firstHole(listed)
+    if (hole !== -1) return fail(`/dispatcher/list/${hole}`, 'not_a_dispatcher', `dispatcher.list() returned a list with a hole at ${hole}`)
+    const descriptors: ToolDescriptor[] = []
+    for (let index = 0; index < listed.length; index++) {
+      const entry: unknown = listed[index]
+      if (!isRecord(entry) || typeof entry.tool_id !== 'string') {
+        return fail(`/dispatcher/list/${index}`, 'not_a_dispatcher', `dispatcher.list() entry ${index} is not a tool descriptor (no string tool_id)`)
+      }
+      descriptors.push(entry as unknown as ToolDescriptor)
+    }
+    return { ok: true, descriptors }
+  } catch {
+    return fail('/dispatcher/list', 'unreadable', 'the list dispatcher.list() returned could not be read (a getter or Proxy threw)')
+  }
 }

@@ -1,7 +1,7 @@
 import { tool, type FunctionTool, type RunContext } from '@openai/agents'
 import { toModelSchema, type Dispatcher, type ToolDescriptor, type UsageProblem } from 'result-views'
 import { needsFrameworkApproval, runFrameworkCall } from '../framework-call/framework-call.js'
-import { checkFrameworkOptions, type FrameworkToolsOptions, type ResolvedFrameworkOptions } from '../framework-call/framework-options.js'
+import { checkFrameworkOptions, frameworkCatalog, type FrameworkToolsOptions, type ResolvedFrameworkOptions } from '../framework-call/framework-options.js'
 import { AgentsOptionsError } from './agents-options-error.js'
 
 /** Options of {@link toAgentsTools} (`docs/adapters.md` "Options"). */
@@ -36,7 +36,9 @@ export type AgentsTool = FunctionTool<unknown, any, string>
 export function toAgentsTools(dispatcher: Dispatcher, options?: AgentsToolsOptions): AgentsTool[] {
   const check = checkFrameworkOptions(dispatcher, options)
   if (!check.ok) throw new AgentsOptionsError(check.problems)
-  const descriptors = dispatcher.list()
+  const catalog = frameworkCatalog(dispatcher)
+  if (!catalog.ok) throw new AgentsOptionsError(catalog.problems)
+  const descriptors = catalog.descriptors
   const tools = descriptors.map((descriptor) => agentsTool(dispatcher, check.options, descriptor))
   const collisions = nameCollisions(descriptors, tools)
   if (collisions.length > 0) throw new AgentsOptionsError(collisions)

@@ -4,7 +4,7 @@ import fc from 'fast-check'
 import Type from 'typebox'
 import { describe, expect, it } from 'vitest'
 import { createDispatcher, defineTool } from 'result-views'
-import { isAiSdkToolError, toAiSdkTools, type AiSdkToolError } from 'result-views/ai'
+import { isAiSdkOptionsError, isAiSdkToolError, toAiSdkTools, type AiSdkToolError } from 'result-views/ai'
 import { adapterCatalog, SCOPE } from '../support/adapter-catalog.js'
 
 const options = (toolCallId: string, messages: unknown[] = []) => ({ toolCallId, messages: messages as never })
@@ -65,5 +65,30 @@ describe('toAiSdkTools execute with hostile input', () => {
     const tools = toAiSdkTools(createDispatcher({ tools: [make('constructor'), make('toString')] }))
     expect(Object.keys(tools)).toEqual(['constructor', 'toString'])
     expect(typeof tools['constructor']!.execute).toBe('function')
+  })
+})
+
+describe('toAiSdkTools with a dispatcher that is not the library’s', () => {
+  const answering = (list: () => unknown) => ({ invoke() {}, describe() {}, list, approvals: {} }) as never
+  const problemsOf = (dispatcher: never): unknown => {
+    try {
+      toAiSdkTools(dispatcher)
+    } catch (error) {
+      expect(isAiSdkOptionsError(error)).toBe(true)
+      return (error as { problems: unknown }).problems
+    }
+    throw new Error('expected toAiSdkTools to throw')
+  }
+
+  it('refuses a list of 2 ** 32 - 1 holes at its first hole (regression: a raw TypeError on its first entry)', () => {
+    const holes: unknown[] = []
+    holes.length = 2 ** 32 - 1
+    expect(problemsOf(answering(() => holes))).toEqual([{ path: '/dispatcher/list/0', code: 'not_a_dispatcher', message: expect.stringContaining('hole') }])
+  })
+
+  it('refuses a list() that throws or answers no list of descriptors, never throwing its error', () => {
+    expect(problemsOf(answering(() => { throw new Error('list-canary') }))).toEqual([expect.objectContaining({ path: '/dispatcher/list', code: 'unreadable' })])
+    expect(problemsOf(answering(() => ({ length: 1 })))).toEqual([expect.objectContaining({ path: '/dispatcher/list', code: 'not_a_dispatcher' })])
+    expect(problemsOf(answering(() => [{ tool_id: 7 }]))).toEqual([expect.objectContaining({ path: '/dispatcher/list/0', code: 'not_a_dispatcher' })])
   })
 })

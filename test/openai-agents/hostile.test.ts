@@ -3,7 +3,7 @@
 import { RunContext } from '@openai/agents'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { toAgentsTools } from 'result-views/openai-agents'
+import { isAgentsOptionsError, toAgentsTools } from 'result-views/openai-agents'
 import { adapterCatalog, SCOPE } from '../support/adapter-catalog.js'
 
 const details = (callId: string) => ({ toolCall: { type: 'function_call' as const, name: 'x', callId, arguments: '{}' } })
@@ -29,5 +29,30 @@ describe('toAgentsTools invoke with hostile input', () => {
     const output = await deploy.invoke(new RunContext(), JSON.stringify({ target: 'prod' }), details('c1'))
     expect(output).toMatch(/^approval_pending: approval_id=/)
     expect(calls.deploy).toEqual([])
+  })
+})
+
+describe('toAgentsTools with a dispatcher that is not the library’s', () => {
+  const answering = (list: () => unknown) => ({ invoke() {}, describe() {}, list, approvals: {} }) as never
+  const problemsOf = (dispatcher: never): unknown => {
+    try {
+      toAgentsTools(dispatcher)
+    } catch (error) {
+      expect(isAgentsOptionsError(error)).toBe(true)
+      return (error as { problems: unknown }).problems
+    }
+    throw new Error('expected toAgentsTools to throw')
+  }
+
+  it('refuses a list of 2 ** 32 - 1 holes at its first hole (regression: map walked all of its indices)', () => {
+    const holes: unknown[] = []
+    holes.length = 2 ** 32 - 1
+    expect(problemsOf(answering(() => holes))).toEqual([{ path: '/dispatcher/list/0', code: 'not_a_dispatcher', message: expect.stringContaining('hole') }])
+  })
+
+  it('refuses a list() that throws or answers no list of descriptors, never throwing its error', () => {
+    expect(problemsOf(answering(() => { throw new Error('list-canary') }))).toEqual([expect.objectContaining({ path: '/dispatcher/list', code: 'unreadable' })])
+    expect(problemsOf(answering(() => 'tools'))).toEqual([expect.objectContaining({ path: '/dispatcher/list', code: 'not_a_dispatcher' })])
+    expect(problemsOf(answering(() => [{ tool_id: 'a' }, null]))).toEqual([expect.objectContaining({ path: '/dispatcher/list/1', code: 'not_a_dispatcher' })])
   })
 })
