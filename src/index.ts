@@ -125,6 +125,7 @@ export type {
   PendingApprovalRecord,
   PendingApprovalStore,
   PendingState,
+  SealedInput,
   StoredOutcome,
 } from './approval/stores.js'
 export { grantKeyText } from './approval/stores.js'
