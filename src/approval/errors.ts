@@ -186,7 +186,7 @@ export function approvalState(approvalId: string, reason: 'approval_expired' | '
 }
 
 /** Reasons of `approval_request_invalid`. */
-export type ApprovalRequestProblem = 'field_invalid' | 'agent_name_required' | 'agent_name_forbidden' | 'input_digest_forbidden'
+export type ApprovalRequestProblem = 'field_invalid' | 'agent_name_required' | 'agent_name_forbidden' | 'input_digest_forbidden' | 'workspace_required'
 
 /** A management call (`mintApprovalToken`, grants, pending approvals) got bad arguments (`approval_request_invalid`). */
 export function approvalRequestInvalid(reason: ApprovalRequestProblem, problem: string): ToolError {
