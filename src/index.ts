@@ -108,6 +108,10 @@ export type {
   SetGrantRequest,
 } from './approval/approvals-api.js'
 export { ApprovalConfigError, isApprovalConfigError } from './approval/errors.js'
+// The spec's management tools of remembered decisions, for managed agents (`docs/approvals.md`
+// "Management tools: `defineApprovalTools`").
+export { defineApprovalTools } from './approval/approval-tools.js'
+export type { ApprovalGrantsApi, ApprovalToolListResult, ApprovalToolRevokeResult, ApprovalToolSetResult, ApprovalToolsOptions } from './approval/approval-tools.js'
 
 // Store implementers: the three approval store contracts, their records, the memory stores
 // (`docs/approvals.md` "Implementing the stores (for hosts)"; `describeApprovalStoreConformance`
@@ -125,6 +129,7 @@ export type {
   PendingApprovalRecord,
   PendingApprovalStore,
   PendingState,
+  SealedInput,
   StoredOutcome,
 } from './approval/stores.js'
 export { grantKeyText } from './approval/stores.js'

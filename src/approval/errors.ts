@@ -146,6 +146,20 @@ export function recordInvalid(approvalId: string, problem: string): ToolError {
   })
 }
 
+/**
+ * The sealed input of a pending approval does not open (`approval_unavailable`): `seal_key_unknown`
+ * when it was sealed with a key this dispatcher does not have (`details.key_id` names it), or
+ * `seal_invalid` when its ciphertext, nonce, tag or associated data (the approval ID) were
+ * changed or it is malformed. The decision is not accepted: the approval stays pending.
+ */
+export function sealedInputRefused(approvalId: string, reason: 'seal_key_unknown' | 'seal_invalid', keyId?: string): ToolError {
+  const message =
+    reason === 'seal_key_unknown'
+      ? `pending approval ${shown(approvalId)} holds its input sealed with a key this dispatcher does not have (key_id ${keyId}): give that key as approvals.sealKey or in previousSealKeys; the approval stays pending`
+      : `pending approval ${shown(approvalId)} holds a sealed input that does not open: its ciphertext, nonce, tag or approval ID were changed; the call does not run`
+  return new ToolError({ code: 'approval_unavailable', reason, message, ...(keyId === undefined ? {} : { details: { key_id: keyId } }) })
+}
+
 /** No pending approval with that ID (`approval_not_found` / `unknown_approval`). */
 export function approvalNotFound(approvalId: string): ToolError {
   return new ToolError({ code: 'approval_not_found', reason: 'unknown_approval', message: `pending approval ${shown(approvalId)} not found` })
@@ -172,7 +186,7 @@ export function approvalState(approvalId: string, reason: 'approval_expired' | '
 }
 
 /** Reasons of `approval_request_invalid`. */
-export type ApprovalRequestProblem = 'field_invalid' | 'agent_name_required' | 'agent_name_forbidden' | 'input_digest_forbidden'
+export type ApprovalRequestProblem = 'field_invalid' | 'agent_name_required' | 'agent_name_forbidden' | 'input_digest_forbidden' | 'workspace_required'
 
 /** A management call (`mintApprovalToken`, grants, pending approvals) got bad arguments (`approval_request_invalid`). */
 export function approvalRequestInvalid(reason: ApprovalRequestProblem, problem: string): ToolError {
@@ -187,7 +201,9 @@ const configBrand = defineBrand('result-views.ApprovalConfigError')
  * `code: 'approval_config_invalid'`: `problems` lists every problem, each with a JSON Pointer into
  * the options (`/approvals/tokens`, `/approvals/timeoutMs`, `/filename`) and a problem code:
  * `invalid_options`, `unknown_option`, `invalid_store` (a store without its methods),
- * `invalid_callback`, `invalid_duration`, `invalid_filename`, `schema_version_unsupported`.
+ * `invalid_callback`, `invalid_duration`, `invalid_seal_key` (a seal key that is not 32 bytes),
+ * `seal_key_missing` (`previousSealKeys` without `sealKey`), `invalid_filename`,
+ * `schema_version_unsupported`.
  */
 export class ApprovalConfigError extends UsageError {
   /** Always `'ApprovalConfigError'`. */

@@ -8,8 +8,10 @@ export interface HeldInput {
 
 /**
  * The real inputs of pending approvals whose stored record is redacted (`docs/approvals.md`
- * "Secrets": stored approval records never hold a sensitive value). They live only in the memory of
- * the process that opened the approval, until it is resolved, canceled or expires; an approval
+ * "Secrets": stored approval records never hold a sensitive value in clear), when the dispatcher
+ * has no seal key (with one, the record carries the real input sealed: `docs/approvals.md` "Sealed
+ * pending inputs"). They live only in the memory of the process that opened the approval, until
+ * it is resolved, canceled or expires; an approval
  * whose real input is gone (another process, a restart) fails closed when approved
  * (`approval_unavailable` / `record_invalid`) and never runs on `"[REDACTED]"`.
  */
@@ -44,8 +46,8 @@ export class HeldInputs {
  * The input of a call as approval records and the prompt keep it: the input as sent, with
  * `result_view` (`docs/views.md` "The selector": the prompt shows the input as sent, selector
  * included), and every sensitive input field replaced by `"[REDACTED]"` (`docs/approvals.md`
- * "Secrets": stored approval records never hold a secret). The real input of a redacted pending
- * record is kept in process memory (`HeldInputs`) for the deferred call.
+ * "Secrets": stored approval records never hold a secret in clear). The real input of a redacted
+ * pending record is sealed into it or kept in process memory (`HeldInputs`) for the deferred call.
  */
 export function toStoredInput(call: Call): unknown {
   return call.sensitivePaths.length === 0 ? call.input : redactInput(call.input, call.sensitivePaths)

@@ -10,6 +10,7 @@ import { ApprovalConfigError } from './errors.js'
 import { HeldInputs, type HeldInput } from './held-inputs.js'
 import { createMemoryApprovalStores } from './memory-stores.js'
 import type { ApprovalPrompt } from './prompt.js'
+import { resolveSealKeys, type SealKeys } from './seal.js'
 import type { StoreGuard } from './store-call.js'
 import type { ApprovalGrantStore, ApprovalStores, ApprovalTokenStore, Awaitable, PendingApprovalRecord, PendingApprovalStore } from './stores.js'
 
@@ -67,10 +68,23 @@ export interface ApprovalOptions {
   checkOwner?: ApprovalOwnerCheck
   /** Current time in epoch milliseconds. Default `Date.now`. */
   now?: () => number
+  /**
+   * The key that seals pending inputs (`docs/approvals.md` "Sealed pending inputs"): 32 random
+   * bytes (a `Uint8Array` or `Buffer`, copied). With it, a pending approval whose call has
+   * sensitive input fields carries its real input encrypted (AES-256-GCM, bound to the approval
+   * ID), so every process holding the key can run the approved call; without it the real input
+   * stays in this process's memory. Default: none.
+   */
+  sealKey?: Uint8Array
+  /**
+   * Older seal keys (32 bytes each), used only to open approvals sealed before a rotation; new
+   * seals always use `sealKey`, which is required with them. Default none.
+   */
+  previousSealKeys?: readonly Uint8Array[]
 }
 
 /** The keys `ApprovalOptions` knows; any other key is refused (except {@link STORE_BUNDLE_KEYS}). */
-const APPROVAL_OPTION_KEYS: readonly string[] = ['tokens', 'grants', 'pending', 'prompt', 'timeoutMs', 'promptTimeoutMs', 'pendingTtlMs', 'checkOwner', 'now']
+const APPROVAL_OPTION_KEYS: readonly string[] = ['tokens', 'grants', 'pending', 'prompt', 'timeoutMs', 'promptTimeoutMs', 'pendingTtlMs', 'checkOwner', 'now', 'sealKey', 'previousSealKeys']
 /**
  * The extra keys of a `createSqliteApprovalStores` or `createPostgresApprovalStores` bundle
  * (`database`, `close`), ignored so the
@@ -107,8 +121,10 @@ export interface ResolvedApprovals {
   readonly pendingTtlMs: number
   /** Current time, epoch milliseconds. */
   readonly now: () => number
-  /** Real inputs of pending approvals whose stored record is redacted. */
+  /** Real inputs of pending approvals whose stored record is redacted (when there is no seal key). */
   readonly held: HeldInputs
+  /** The seal keys (`approvals.sealKey`, `previousSealKeys`), if given. */
+  readonly seal: SealKeys | undefined
   readonly checkOwner: ApprovalOwnerCheck | undefined
 }
 
@@ -155,6 +171,7 @@ export function resolveApprovalOptions(
       problems.push({ path: `/approvals/${key}`, code: 'invalid_duration', message: `${key} must be a positive integer of milliseconds` })
     }
   }
+  const seal = resolveSealKeys(given.sealKey, given.previousSealKeys, problems)
   if (problems.length > 0) throw new ApprovalConfigError(problems)
   if (policy !== undefined && logger !== undefined) announceRetiredIds(policy, logger)
 
@@ -169,5 +186,6 @@ export function resolveApprovalOptions(
     now: given.now ?? clock ?? Date.now,
     checkOwner: given.checkOwner,
     held: new HeldInputs(),
+    seal,
   }
 }

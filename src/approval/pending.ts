@@ -5,8 +5,9 @@ import { ToolError, type ToolErrorPayload } from '../errors/tool-error.js'
 import { safeLog } from '../log/logger.js'
 import { invalid, oneOf, recordOf, type ApprovalOwnerRequest, type ApprovalStatus, type ExecutionStatus, type PendingApprovalView, type ResolveApprovalRequest } from './approvals-api.js'
 import { approvalForbidden, approvalNotFound, approvalState, ownerCheckFailed } from './errors.js'
-import { toStoredInput } from './held-inputs.js'
+import { toStoredInput, type HeldInput } from './held-inputs.js'
 import type { DispatchHost, ResolvedApprovals } from './options.js'
+import { openSealedInput, sealInput } from './seal.js'
 import { callStore } from './store-call.js'
 import type { PendingApprovalRecord, PendingState, StoredOutcome } from './stores.js'
 
@@ -18,22 +19,27 @@ import type { PendingApprovalRecord, PendingState, StoredOutcome } from './store
  * Opens a pending approval for a call that needs one (`docs/approvals.md`
  * "`dispatcher.approvals`"): a `pending` record owned by the call's scope (its `profile_id`),
  * holding the input as sent with sensitive fields redacted, living `pendingTtlMs`. When the stored
- * input is redacted, this process holds the real one (`HeldInputs`) until the approval is decided
- * or expires.
+ * input is redacted, the record carries the real one sealed (`sealed_input`, with `approvals.sealKey`:
+ * `docs/approvals.md` "Sealed pending inputs"), or else this process holds it (`HeldInputs`) until
+ * the approval is decided or expires.
  *
  * @returns the inserted record, or `approval_unavailable` when the pending store fails.
  */
 export async function openPending(call: Call, digest: string, reason: string | undefined, deps: ResolvedApprovals): Promise<PendingApprovalRecord | ToolError> {
   const now = deps.now()
   const { sensitive_input_fields: sensitive, pinned_result_view: pinned } = call.request
+  const approvalId = randomUUID()
+  const input = toStoredInput(call)
+  const redacted = input !== call.input
   const record: PendingApprovalRecord = {
-    approval_id: randomUUID(),
+    approval_id: approvalId,
     state: 'pending',
     tool_id: call.tool.id,
     tool_call_id: call.tool_call_id,
     scope: { ...call.scope },
-    input: toStoredInput(call),
+    input,
     input_digest: digest,
+    ...(redacted && deps.seal !== undefined ? { sealed_input: sealInput(deps.seal, approvalId, call.input) } : {}),
     ...(sensitive === undefined || sensitive.length === 0 ? {} : { sensitive_input_fields: [...sensitive] }),
     ...(pinned === undefined ? {} : { pinned_result_view: pinned }),
     ...(reason === undefined ? {} : { reason }),
@@ -42,7 +48,7 @@ export async function openPending(call: Call, digest: string, reason: string | u
   }
   const inserted = await callStore(deps.guard, 'pending', 'insert', () => deps.stores.pending.insert(record))
   if (!inserted.ok) return inserted.error
-  if (record.input !== call.input) deps.held.hold(record.approval_id, call.input, now + deps.pendingTtlMs, now)
+  if (redacted && deps.seal === undefined) deps.held.hold(approvalId, call.input, now + deps.pendingTtlMs, now)
   return record
 }
 
@@ -139,7 +145,7 @@ export async function cancelApproval(deps: ResolvedApprovals, approvalId: string
   const { profile_id } = ownerOf(request, ['profile_id'])
   const record = await ownedRecord(deps, approvalId, profile_id)
   await requirePending(deps, record)
-  const canceled: PendingApprovalRecord = { ...record, state: 'canceled', decided_at: iso(deps.now()) }
+  const canceled = decided(record, 'canceled', iso(deps.now()))
   await transition(deps, record, canceled)
   deps.held.drop(approvalId)
   return toView(canceled, deps.now())
@@ -158,9 +164,13 @@ export async function cancelApproval(deps: ResolvedApprovals, approvalId: string
  * hangs past `timeoutMs`), the returned view still has the outcome, plus `outcome_recorded: false`;
  * later `show` calls read `dispatching` with no outcome, and the call never runs again.
  *
+ * A sealed input (`docs/approvals.md` "Sealed pending inputs") is opened before an approval is
+ * recorded; one this dispatcher cannot open rejects and leaves the approval pending.
+ *
  * @throws ToolError `approval_not_found`; `approval_forbidden` (`profile_mismatch`,
  *   `profile_unavailable`, `session_unbound`); `approval_state`; `approval_request_invalid`;
- *   `approval_unavailable`. The approved call's own failure is not thrown: it is the view's outcome.
+ *   `approval_unavailable` (a failing store; `seal_key_unknown`, `seal_invalid` for a sealed input
+ *   that does not open). The approved call's own failure is not thrown: it is the view's outcome.
  */
 export async function resolveApproval(deps: ResolvedApprovals, host: DispatchHost, approvalId: string, request: ResolveApprovalRequest): Promise<PendingApprovalView> {
   const r = ownerOf(request, ['profile_id', 'decision', 'wait'])
@@ -172,14 +182,17 @@ export async function resolveApproval(deps: ResolvedApprovals, host: DispatchHos
 
   const decidedAt = iso(deps.now())
   if (decision === 'denied') {
-    const denied: PendingApprovalRecord = { ...record, state: 'denied', decided_at: decidedAt }
+    const denied = decided(record, 'denied', decidedAt)
     await transition(deps, record, denied)
     deps.held.drop(approvalId)
     return toView(denied, deps.now())
   }
-  const dispatching: PendingApprovalRecord = { ...record, state: 'dispatching', decided_at: decidedAt }
+  // A sealed input is opened before the decision is recorded: one that does not open leaves the
+  // approval pending (another process may hold its key).
+  const sealed = record.sealed_input === undefined ? undefined : openSealed(deps, record)
+  const dispatching = decided(record, 'dispatching', decidedAt)
   await transition(deps, record, dispatching)
-  const run = dispatch(deps, host, dispatching)
+  const run = dispatch(deps, host, dispatching, sealed ?? deps.held.take(record.approval_id))
   if (r.wait === false) {
     run.catch((error: unknown) => safeLog(deps.guard.logger, 'error', { event: 'approval.dispatch_failed', approval_id: record.approval_id, error_name: (error as Error)?.name }, 'approved call failed to dispatch'))
     return toView(dispatching, deps.now())
@@ -188,8 +201,8 @@ export async function resolveApproval(deps: ResolvedApprovals, host: DispatchHos
 }
 
 /** Runs the approved call and records its outcome (`dispatching` → `completed` | `failed`). */
-async function dispatch(deps: ResolvedApprovals, host: DispatchHost, record: PendingApprovalRecord): Promise<PendingApprovalView> {
-  const outcome = await host.resume(record, deps.held.take(record.approval_id))
+async function dispatch(deps: ResolvedApprovals, host: DispatchHost, record: PendingApprovalRecord, real: HeldInput | undefined): Promise<PendingApprovalView> {
+  const outcome = await host.resume(record, real)
   const finished: PendingApprovalRecord = {
     ...record,
     state: outcome.status === 'ok' ? 'completed' : 'failed',
@@ -242,7 +255,7 @@ async function requirePending(deps: ResolvedApprovals, record: PendingApprovalRe
 async function settleExpiry(deps: ResolvedApprovals, record: PendingApprovalRecord): Promise<PendingApprovalRecord> {
   const now = deps.now()
   if (effectiveState(record, now) !== 'expired' || record.state === 'expired') return record
-  const expired: PendingApprovalRecord = { ...record, state: 'expired', decided_at: record.expires_at }
+  const expired = decided(record, 'expired', record.expires_at)
   await callStore(deps.guard, 'pending', 'update', () => deps.stores.pending.update(record.approval_id, 'pending', expired))
   return expired
 }
@@ -254,6 +267,28 @@ async function transition(deps: ResolvedApprovals, from: PendingApprovalRecord, 
   if (updated.value === true) return
   const now = await callStore(deps.guard, 'pending', 'get', () => deps.stores.pending.get(from.approval_id))
   throw stateError(from.approval_id, now.ok && now.value ? effectiveState(now.value, deps.now()) : 'dispatching')
+}
+
+/**
+ * The record moved to a decided state at `at`. The sealed input is dropped: only a pending record
+ * needs it, so a decided one never holds a secret, even encrypted.
+ */
+function decided(record: PendingApprovalRecord, state: Exclude<PendingState, 'pending'>, at: string): PendingApprovalRecord {
+  const { sealed_input: _dropped, ...rest } = record
+  return { ...rest, state, decided_at: at }
+}
+
+/**
+ * The real input of a sealed record (`docs/approvals.md` "Sealed pending inputs").
+ *
+ * @throws ToolError `approval_unavailable` / `seal_key_unknown` or `seal_invalid` (logged as
+ *   `approval.sealed_input_refused`, never with the record).
+ */
+function openSealed(deps: ResolvedApprovals, record: PendingApprovalRecord): HeldInput {
+  const opened = openSealedInput(deps.seal, record.approval_id, record.sealed_input)
+  if (opened.ok) return { input: opened.input }
+  safeLog(deps.guard.logger, 'error', { event: 'approval.sealed_input_refused', approval_id: record.approval_id, reason: opened.error.reason }, 'a sealed pending input did not open; the approval stays pending')
+  throw opened.error
 }
 
 function stateError(approvalId: string, state: PendingState): ToolError {

@@ -180,8 +180,31 @@ export type StoredOutcome =
   | { readonly status: 'error'; readonly error: ToolErrorPayload }
 
 /**
+ * The real input of a pending approval, encrypted (`PendingApprovalRecord.sealed_input`, plain JSON,
+ * stored as the record is; `docs/approvals.md` "Sealed pending inputs"). Present only while the record is `pending`, and only when the
+ * dispatcher that opened it had a `sealKey`; every decision drops it.
+ */
+export interface SealedInput {
+  /** Always `'AES-256-GCM'`. */
+  readonly alg: 'AES-256-GCM'
+  /**
+   * Which key sealed it: 16 lowercase hex characters, the first 8 bytes of HMAC-SHA-256(key,
+   * `"result-views sealed input key id"`). The same in every process holding that key; it
+   * reveals nothing of the key.
+   */
+  readonly key_id: string
+  /** The 12-byte random nonce, base64url. */
+  readonly iv: string
+  /** The input as sent (the JSON text of it, UTF-8), encrypted, base64url. */
+  readonly ciphertext: string
+  /** The 16-byte GCM authentication tag, base64url. */
+  readonly tag: string
+}
+
+/**
  * A pending approval as stored (`docs/approvals.md` "`dispatcher.approvals`"). Plain JSON. Never
- * holds an approval token, and never a sensitive input value (those fields read `"[REDACTED]"`).
+ * holds an approval token, and never a sensitive input value in clear (those fields read
+ * `"[REDACTED]"`; with a seal key the real input is in `sealed_input`, encrypted).
  */
 export interface PendingApprovalRecord {
   /** A random UUID; the store's key. */
@@ -198,6 +221,11 @@ export interface PendingApprovalRecord {
   readonly input: unknown
   /** `sha256:<64 hex>` of the input without a native tool's `result_view`. */
   readonly input_digest: string
+  /**
+   * The real input, encrypted, when the call had sensitive input fields and the dispatcher that
+   * opened it had `approvals.sealKey`; absent otherwise, and dropped by every decision.
+   */
+  readonly sealed_input?: SealedInput
   /** The call's own sensitive input fields, needed to run it again. */
   readonly sensitive_input_fields?: readonly string[]
   /** The view a Loop node pinned, needed to run it again. */

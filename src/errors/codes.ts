@@ -24,16 +24,16 @@ export const ToolErrorCodes = {
   tool_output_invalid: { kind: 'failure', reasons: ['output_schema_invalid'] },
   /** A supplied approval token is unknown, replayed, expired, or minted for another tool, scope or input. */
   approval_invalid: { kind: 'denial', reasons: ['token_unknown', 'token_replayed', 'token_expired', 'token_mismatch'] },
-  /** An approval store, the prompt callback or the owner check failed or timed out, or an approved record no longer reproduces its call: nothing that needs approval runs. */
-  approval_unavailable: { kind: 'failure', reasons: ['store_failed', 'store_timeout', 'prompt_failed', 'prompt_timeout', 'owner_check_failed', 'record_invalid'] },
-  /** No pending approval (or, on the HTTP and CLI surfaces, no remembered grant of the workspace) has the given ID. */
+  /** An approval store, the prompt callback or the owner check failed or timed out, or an approved record no longer reproduces its call or its sealed input does not open: nothing that needs approval runs. */
+  approval_unavailable: { kind: 'failure', reasons: ['store_failed', 'store_timeout', 'prompt_failed', 'prompt_timeout', 'owner_check_failed', 'record_invalid', 'seal_key_unknown', 'seal_invalid'] },
+  /** No pending approval (or, on the HTTP and CLI surfaces and the `_revoke` management tool, no remembered grant of the workspace) has the given ID. */
   approval_not_found: { kind: 'input', reasons: ['unknown_approval', 'unknown_grant'] },
   /** A pending approval was shown, resolved or canceled by another profile, or its owner is no longer available. */
   approval_forbidden: { kind: 'denial', reasons: ['profile_mismatch', 'profile_unavailable', 'session_unbound'] },
   /** A pending approval is no longer pending (expired, resolved or canceled): it never runs again. */
   approval_state: { kind: 'denial', reasons: ['approval_expired', 'approval_resolved', 'approval_canceled'] },
-  /** A management call (`dispatcher.approvals`) got bad arguments. */
-  approval_request_invalid: { kind: 'input', reasons: ['field_invalid', 'agent_name_required', 'agent_name_forbidden', 'input_digest_forbidden'] },
+  /** A management call (`dispatcher.approvals`, or a `defineApprovalTools` tool) got bad arguments. */
+  approval_request_invalid: { kind: 'input', reasons: ['field_invalid', 'agent_name_required', 'agent_name_forbidden', 'input_digest_forbidden', 'workspace_required'] },
   /** A Loop node's pinned contract (schema digest of its view) no longer matches the tool's. */
   loop_contract_stale: { kind: 'failure', reasons: ['schema_digest_changed', 'tool_removed'] },
   /** A Loop node failed outside a tool call: its host action threw or returned non-JSON, its params reference a value that cannot be an input, or its call awaits an approval. */

@@ -1,9 +1,9 @@
 // The stores shared by several processes, each with its own pool (test/postgres/fixtures/worker.ts):
-// single use, one run per pending approval, grants seen at once, and no committed grant lost to a
-// SIGKILL.
+// single use, one run per pending approval (sealed sensitive inputs included), grants seen at once,
+// and no committed grant lost to a SIGKILL.
 import { createHash, randomBytes } from 'node:crypto'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { createDispatcher, grantKeyText, type ApprovalGrant } from 'result-views'
+import { REDACTED, createDispatcher, grantKeyText, type ApprovalGrant } from 'result-views'
 import { createPostgresApprovalStores, migrate, type PostgresApprovalStores } from 'result-views/postgres'
 import { SCOPE, deployTool } from '../approval/fixtures.js'
 import { useTestDatabase } from './support/database.js'
@@ -12,6 +12,14 @@ import { startWorker, type Worker } from './support/workers.js'
 const db = useTestDatabase('cross')
 const tablePrefix = 'cross_'
 const RACES = 1_000
+/** The seal key, and the one a rotation moves to. */
+const [OLD_KEY, NEW_KEY] = [randomBytes(32), randomBytes(32)]
+/** The seal keys a worker's dispatcher gets (base64): the seal key, then older ones that only open. */
+const KEYS = {
+  old: [OLD_KEY.toString('base64')],
+  rotated: [NEW_KEY.toString('base64'), OLD_KEY.toString('base64')],
+  newOnly: [NEW_KEY.toString('base64')],
+}
 let stores: PostgresApprovalStores
 let workers: Worker[]
 
@@ -102,6 +110,44 @@ describe('pending approvals across processes', () => {
     const id = (outcome as { approval_id: string }).approval_id
     const result = await workers[0]!.send<{ outcomes: string[]; runs: unknown[] }>('resolve', { approval_ids: [id] })
     expect(result).toEqual({ outcomes: ['failed:record_invalid'], runs: [] })
+  })
+
+  it('with the seal key, two other processes approving the same sealed approvals: each runs once, on the real input', async () => {
+    const opener = createDispatcher({ tools: [deployTool()], approvals: { ...stores, sealKey: OLD_KEY } })
+    const inputs = Array.from({ length: 20 }, (_, i) => ({ target: `sealed-${i}`, note: `hunter2-${randomBytes(6).toString('hex')}` }))
+    const ids: string[] = []
+    for (const input of inputs) {
+      const outcome = await opener.invoke({ tool_id: 'ops__deploy', input, scope: SCOPE, sensitive_input_fields: ['note'] })
+      expect(outcome.status).toBe('approval_pending')
+      ids.push((outcome as { approval_id: string }).approval_id)
+    }
+    const { rows } = await db.pool.query<{ record: string }>(`SELECT record FROM "${tablePrefix}pending_approvals" WHERE approval_id = ANY($1)`, [ids])
+    expect(rows).toHaveLength(ids.length)
+    for (const { record } of rows) expect(JSON.parse(record)).toMatchObject({ input: { note: REDACTED }, sealed_input: { alg: 'AES-256-GCM' } })
+
+    const [a, b] = await Promise.all([KEYS.old, KEYS.rotated].map((seal_keys, w) => workers[w]!.send<{ outcomes: string[]; runs: Array<{ target: string; note: string }> }>('resolve', { approval_ids: ids, seal_keys })))
+    for (let i = 0; i < ids.length; i++) expect([a!.outcomes[i], b!.outcomes[i]].sort(), ids[i]).toEqual(['approval_resolved', 'completed'])
+    const runs = [...a!.runs, ...b!.runs].sort((x, y) => x.target.localeCompare(y.target, 'en', { numeric: true }))
+    expect(runs).toEqual(inputs)
+    for (const id of ids) {
+      const record = await stores.pending.get(id)
+      expect(record?.state).toBe('completed')
+      expect(record).not.toHaveProperty('sealed_input')
+    }
+  })
+
+  it('a process without the key refuses, one with the rotated keys opens: the approval waits pending until then', async () => {
+    const opener = createDispatcher({ tools: [deployTool()], approvals: { ...stores, sealKey: OLD_KEY } })
+    const outcome = await opener.invoke({ tool_id: 'ops__deploy', input: { target: 'rotated', note: 'hunter2-rotated' }, scope: SCOPE, sensitive_input_fields: ['note'] })
+    const id = (outcome as { approval_id: string }).approval_id
+    expect(await workers[0]!.send('resolve', { approval_ids: [id] })).toEqual({ outcomes: ['seal_key_unknown'], runs: [] })
+    expect(await workers[1]!.send('resolve', { approval_ids: [id], seal_keys: KEYS.newOnly })).toEqual({ outcomes: ['seal_key_unknown'], runs: [] })
+    expect((await stores.pending.get(id))?.state).toBe('pending')
+    expect(await workers[2]!.send('resolve', { approval_ids: [id], seal_keys: KEYS.rotated })).toEqual({ outcomes: ['completed'], runs: [{ target: 'rotated', note: 'hunter2-rotated' }] })
+    // What a rotated process seals, a process with only the new key opens, and one with only the old key cannot.
+    const sealedNew = await workers[2]!.send<string>('open', { target: 'rotated-new', note: 'hunter2-new', seal_keys: KEYS.rotated })
+    expect(await workers[3]!.send('resolve', { approval_ids: [sealedNew], seal_keys: KEYS.old })).toEqual({ outcomes: ['seal_key_unknown'], runs: [] })
+    expect(await workers[1]!.send('resolve', { approval_ids: [sealedNew], seal_keys: KEYS.newOnly })).toEqual({ outcomes: ['completed'], runs: [{ target: 'rotated-new', note: 'hunter2-new' }] })
   })
 })
 

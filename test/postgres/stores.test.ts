@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 import { createServer, type Socket } from 'node:net'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
@@ -432,5 +432,28 @@ describe('a planted secret never reaches the PostgreSQL tables in clear', () => 
     for (const control of [marker, REDACTED, '"note"', createHash('sha256').update(token).digest('hex')]) expect(rows).toContain(control)
     for (const value of secrets) expect(rows, value).not.toContain(value)
     expect(await db.filesContaining([marker, ...secrets])).toEqual([marker])
+  })
+
+  it('sealed pending inputs: neither the secret nor the key in the rows or the files, while pending and once resolved', async () => {
+    const tablePrefix = newPrefix()
+    const stores = await freshStores(tablePrefix)
+    const key = randomBytes(32)
+    const secret = `pw-"sealed"/~${randomBytes(8).toString('hex')}\\end`
+    const marker = `sealed-marker-${Date.now()}`
+    const runs: unknown[] = []
+    const dispatcher = createDispatcher({ tools: [deployTool(runs)], approvals: { ...stores, sealKey: key } })
+    const secretCall = { tool_id: 'ops__deploy', input: { target: marker, note: secret }, scope: SCOPE, sensitive_input_fields: ['note'] }
+    const left = (await dispatcher.invoke(secretCall)) as { approval_id: string }
+    const resolved = (await dispatcher.invoke(secretCall)) as { approval_id: string }
+    expect((await dispatcher.approvals.resolve(resolved.approval_id, { decision: 'approved', profile_id: SCOPE.profile_id })).execution_status).toBe('completed')
+    expect(runs).toEqual([{ target: marker, note: secret }])
+    expect((await stores.pending.get(left.approval_id))?.sealed_input?.alg).toBe('AES-256-GCM')
+
+    const encodings = [secret, JSON.stringify(secret).slice(1, -1), secret.replace(/~/g, '~0').replace(/\//g, '~1'), secret.slice(0, 12), secret.slice(-12)]
+    const keys = [key.toString('hex').slice(0, 16), key.toString('base64').slice(0, 16), key.toString('base64url').slice(0, 16)]
+    const rows = await dumpTables(tablePrefix)
+    for (const control of [marker, REDACTED, 'AES-256-GCM']) expect(rows).toContain(control)
+    for (const value of [...encodings, ...keys]) expect(rows, value).not.toContain(value)
+    expect(await db.filesContaining([marker, ...encodings, ...keys])).toEqual([marker])
   })
 })

@@ -5,10 +5,11 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import Database from 'better-sqlite3'
 import { afterAll, describe, expect, it } from 'vitest'
-import { createDispatcher, isApprovalConfigError } from 'result-views'
+import { randomBytes } from 'node:crypto'
+import { REDACTED, createDispatcher, isApprovalConfigError } from 'result-views'
 import { createSqliteApprovalStores, SQLITE_APPROVAL_SCHEMA_VERSION } from 'result-views/sqlite'
 import { describeApprovalStoreConformance } from 'result-views/testing'
-import { SCOPE, deploy } from './fixtures/catalog.js'
+import { SCOPE, deploy, vault } from './fixtures/catalog.js'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url))
@@ -20,8 +21,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }))
 describeApprovalStoreConformance('sqlite stores', () => createSqliteApprovalStores({ filename: newFile() }), { describe, it, expect })
 
 /** Starts a child process running a TypeScript fixture with tsx, from the package root (so `result-views` resolves to src). */
-function child(script: string, args: string[]): ChildProcessWithoutNullStreams {
-  return spawn(process.execPath, ['--import', 'tsx', fixture(script), ...args], { cwd: root, stdio: 'pipe' })
+function child(script: string, args: string[], env: Record<string, string> = {}): ChildProcessWithoutNullStreams {
+  return spawn(process.execPath, ['--import', 'tsx', fixture(script), ...args], { cwd: root, stdio: 'pipe', env: { ...process.env, ...env } })
 }
 
 /** Calls `onLine` for each stdout line; settles when the child exits (rejects on a non-zero exit other than our SIGKILL). */
@@ -167,5 +168,66 @@ describe('SQLite stores across processes', () => {
     for (let t = 0; t < tokens.length; t++) {
       expect([results[0]![t], results[1]![t]].sort(), `token ${t}`).toEqual(['ok', 'token_replayed'])
     }
+  })
+})
+
+describe('sealed pending inputs on SQLite', () => {
+  const secret = 'pw-"sqlite"/~seal\\7c1e04aa'
+  const rotate = { tool_id: 'ops__rotate', input: { target: 'db', secret }, scope: SCOPE }
+
+  /** Children resolving `approvalId` on `filename` together (each sent "go" once all are ready); their `{ result, runs }`. */
+  async function resolveInChildren(filename: string, approvalId: string, envs: Array<Record<string, string>>): Promise<Array<{ result: string; runs: unknown[] }>> {
+    const procs = envs.map((env) => child('resolve-sealed.ts', [filename, approvalId], env))
+    const results: Array<{ result: string; runs: unknown[] }> = []
+    let ready = 0
+    await Promise.all(
+      procs.map((proc, i) =>
+        lines(proc, (line) => {
+          if (line === 'ready') {
+            if (++ready === procs.length) for (const p of procs) p.stdin.end('go\n')
+          } else results[i] = JSON.parse(line)
+        }),
+      ),
+    )
+    return results
+  }
+
+  it('a sealed sensitive input opened in one process runs in the other: once, on the real input; a keyless process refuses', async () => {
+    const filename = newFile()
+    const key = randomBytes(32)
+    const stores = createSqliteApprovalStores({ filename })
+    const dispatcher = createDispatcher({ tools: [vault()], approvals: { ...stores, sealKey: key } })
+    const outcome = await dispatcher.invoke(rotate)
+    const id = (outcome as { approval_id: string }).approval_id
+    expect(outcome.status).toBe('approval_pending')
+
+    const [keyless] = await resolveInChildren(filename, id, [{}])
+    expect(keyless).toEqual({ result: 'seal_key_unknown', runs: [] })
+    expect((await stores.pending.get(id))?.state).toBe('pending')
+
+    const keyed = { RV_SEAL_KEY: key.toString('base64') }
+    const racers = await resolveInChildren(filename, id, [keyed, keyed])
+    expect(racers.map((r) => r.result).sort()).toEqual(['approval_resolved', 'completed'])
+    expect(racers.flatMap((r) => r.runs)).toEqual([{ target: 'db', secret }])
+    const record = await stores.pending.get(id)
+    expect(record?.state).toBe('completed')
+    expect(record).not.toHaveProperty('sealed_input')
+    stores.close()
+  })
+
+  it('never writes a sealed secret to the file: neither in clear, in any encoding, nor the key', async () => {
+    const filename = newFile()
+    const key = randomBytes(32)
+    const stores = createSqliteApprovalStores({ filename })
+    const dispatcher = createDispatcher({ tools: [vault()], approvals: { ...stores, sealKey: key } })
+    const left = (await dispatcher.invoke(rotate)) as { approval_id: string }
+    const resolved = (await dispatcher.invoke(rotate)) as { approval_id: string }
+    expect((await dispatcher.approvals.resolve(resolved.approval_id, { decision: 'approved', profile_id: SCOPE.profile_id })).execution_status).toBe('completed')
+    expect((await stores.pending.get(left.approval_id))?.sealed_input?.alg).toBe('AES-256-GCM')
+    stores.close()
+    const bytes = [filename, `${filename}-wal`].filter(existsSync).map((f) => readFileSync(f).toString('latin1')).join('')
+    for (const control of ['ops__rotate', REDACTED, 'AES-256-GCM']) expect(bytes).toContain(control)
+    const encodings = [secret, JSON.stringify(secret).slice(1, -1), secret.replace(/~/g, '~0').replace(/\//g, '~1'), secret.slice(0, 10), secret.slice(-10)]
+    for (const value of [...encodings, key.toString('hex').slice(0, 16), key.toString('base64').slice(0, 16), key.toString('latin1')]) expect(bytes, value).not.toContain(value)
   })
 })

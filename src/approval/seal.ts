@@ -1,0 +1,153 @@
+import { createCipheriv, createDecipheriv, createHmac, createSecretKey, randomBytes, type KeyObject } from 'node:crypto'
+import { types } from 'node:util'
+import type { ToolError } from '../errors/tool-error.js'
+import type { UsageProblem } from '../errors/usage-error.js'
+import { firstHole } from '../json/guards.js'
+import { sealedInputRefused } from './errors.js'
+import type { SealedInput } from './stores.js'
+
+// Sealed pending inputs (`docs/approvals.md` "Sealed pending inputs"): with `approvals.sealKey`, a
+// pending approval whose call has sensitive input fields carries the real input encrypted with
+// AES-256-GCM under the host's key, bound to its approval ID as associated data, so any process
+// holding the key can run the approved call on the real input. The clear value never reaches
+// the record: the record's `input` stays redacted.
+
+/** The one algorithm a sealed input names. */
+export const SEAL_ALGORITHM = 'AES-256-GCM'
+/** Bytes of a seal key (AES-256). */
+export const SEAL_KEY_BYTES = 32
+/** Bytes of the random nonce of each seal (the GCM standard size). */
+const IV_BYTES = 12
+/** Bytes of the authentication tag; a shorter tag is refused. */
+const TAG_BYTES = 16
+/** The label the key ID is an HMAC of: the ID names a key without revealing it. */
+const KEY_ID_LABEL = 'result-views sealed input key id'
+/** The associated data of a seal is this prefix followed by the approval ID. */
+const AAD_PREFIX = 'result-views sealed input v1\n'
+
+const BASE64URL = /^[A-Za-z0-9_-]*$/
+const KEY_ID = /^[0-9a-f]{16}$/
+
+/** A seal key, held as a `KeyObject` (it never prints), with its key ID. */
+interface SealKey {
+  readonly id: string
+  readonly key: KeyObject
+}
+
+/** The keys of one dispatcher: `current` seals, every key (current first) opens. */
+export interface SealKeys {
+  readonly current: SealKey
+  readonly byId: ReadonlyMap<string, SealKey>
+}
+
+/**
+ * Reads `approvals.sealKey` and `approvals.previousSealKeys`, pushing one problem per bad value
+ * (`invalid_seal_key`, `seal_key_missing`) at its JSON Pointer. Each key is copied, so a host that
+ * changes its buffer afterwards changes nothing here.
+ *
+ * @returns the keys, `undefined` when neither option is given or a problem was found.
+ */
+export function resolveSealKeys(sealKey: unknown, previous: unknown, problems: UsageProblem[]): SealKeys | undefined {
+  const before = problems.length
+  const current = sealKey === undefined ? undefined : keyOf(sealKey, '/approvals/sealKey', problems)
+  const older: SealKey[] = []
+  if (previous !== undefined) {
+    if (sealKey === undefined) {
+      problems.push({ path: '/approvals/previousSealKeys', code: 'seal_key_missing', message: 'previousSealKeys only open older seals: give the key that seals new ones as sealKey' })
+    }
+    if (!Array.isArray(previous)) {
+      problems.push({ path: '/approvals/previousSealKeys', code: 'invalid_seal_key', message: 'previousSealKeys must be an array of 32-byte Uint8Arrays' })
+    } else if (firstHole(previous) !== -1) {
+      problems.push({ path: `/approvals/previousSealKeys/${firstHole(previous)}`, code: 'invalid_seal_key', message: 'previousSealKeys must not have holes' })
+    } else {
+      for (let i = 0; i < previous.length; i++) {
+        const key = keyOf(previous[i], `/approvals/previousSealKeys/${i}`, problems)
+        if (key !== undefined) older.push(key)
+      }
+    }
+  }
+  if (current === undefined || problems.length > before) return undefined
+  const byId = new Map<string, SealKey>()
+  for (const key of [current, ...older]) if (!byId.has(key.id)) byId.set(key.id, key)
+  return { current, byId }
+}
+
+function keyOf(value: unknown, path: string, problems: UsageProblem[]): SealKey | undefined {
+  // `isUint8Array` reads no property (a Proxy is not one), so nothing of a hostile value runs.
+  if (!types.isUint8Array(value) || value.byteLength !== SEAL_KEY_BYTES) {
+    problems.push({ path, code: 'invalid_seal_key', message: `a seal key must be a Uint8Array (a Buffer) of ${SEAL_KEY_BYTES} bytes, e.g. Buffer.from(process.env.SEAL_KEY, 'base64') or randomBytes(32)` })
+    return undefined
+  }
+  const bytes = Buffer.from(value)
+  if (bytes.every((byte) => byte === 0)) {
+    problems.push({ path, code: 'invalid_seal_key', message: 'a seal key must be 32 random bytes, not 32 zero bytes' })
+    return undefined
+  }
+  const key = createSecretKey(bytes)
+  bytes.fill(0)
+  return { id: createHmac('sha256', key).update(KEY_ID_LABEL, 'utf8').digest('hex').slice(0, 16), key }
+}
+
+function associatedData(approvalId: string): Buffer {
+  return Buffer.from(AAD_PREFIX + approvalId, 'utf8')
+}
+
+/**
+ * Seals the input of a call (plain JSON, as sent) for the pending approval `approvalId`, with the
+ * current key and a fresh random nonce.
+ */
+export function sealInput(keys: SealKeys, approvalId: string, input: unknown): SealedInput {
+  const iv = randomBytes(IV_BYTES)
+  const cipher = createCipheriv('aes-256-gcm', keys.current.key, iv, { authTagLength: TAG_BYTES })
+  cipher.setAAD(associatedData(approvalId))
+  const ciphertext = Buffer.concat([cipher.update(JSON.stringify(input), 'utf8'), cipher.final()])
+  return {
+    alg: SEAL_ALGORITHM,
+    key_id: keys.current.id,
+    iv: iv.toString('base64url'),
+    ciphertext: ciphertext.toString('base64url'),
+    tag: cipher.getAuthTag().toString('base64url'),
+  }
+}
+
+/**
+ * Opens the sealed input of the pending approval `approvalId`, failing closed: a key ID none of
+ * `keys` has (or no keys at all) is `approval_unavailable` / `seal_key_unknown`; anything else
+ * that does not open (a changed ciphertext, nonce or tag, a seal copied from another approval, so
+ * other associated data, a malformed field) is `approval_unavailable` / `seal_invalid`.
+ *
+ * @returns the real input as sent, or the error.
+ */
+export function openSealedInput(keys: SealKeys | undefined, approvalId: string, sealed: unknown): { ok: true; input: unknown } | { ok: false; error: ToolError } {
+  const refuse = (reason: 'seal_key_unknown' | 'seal_invalid', keyId?: string) => ({ ok: false as const, error: sealedInputRefused(approvalId, reason, keyId) })
+  if (typeof sealed !== 'object' || sealed === null || Array.isArray(sealed)) return refuse('seal_invalid')
+  // A store's answer is a checked plain JSON copy (`callStore`), so reading its fields runs nothing.
+  const { alg, key_id, iv, ciphertext, tag } = sealed as Record<string, unknown>
+  if (alg !== SEAL_ALGORITHM || typeof key_id !== 'string' || !KEY_ID.test(key_id)) return refuse('seal_invalid')
+  const key = keys?.byId.get(key_id)
+  if (key === undefined) return refuse('seal_key_unknown', key_id)
+  const [ivBytes, data, tagBytes] = [iv, ciphertext, tag].map(base64url)
+  if (ivBytes?.length !== IV_BYTES || data === undefined || tagBytes?.length !== TAG_BYTES) return refuse('seal_invalid', key_id)
+  let text: string
+  try {
+    const decipher = createDecipheriv('aes-256-gcm', key.key, ivBytes, { authTagLength: TAG_BYTES })
+    decipher.setAAD(associatedData(approvalId))
+    decipher.setAuthTag(tagBytes)
+    text = Buffer.concat([decipher.update(data), decipher.final()]).toString('utf8')
+  } catch {
+    return refuse('seal_invalid', key_id)
+  }
+  try {
+    return { ok: true, input: JSON.parse(text) }
+  } catch {
+    // Authenticated, so written by a holder of the key: still, never run on it.
+    return refuse('seal_invalid', key_id)
+  }
+}
+
+/** Strict base64url: `undefined` for a non-string or any character outside the alphabet (Node's decoder would skip it). */
+function base64url(value: unknown): Buffer | undefined {
+  if (typeof value !== 'string' || !BASE64URL.test(value)) return undefined
+  const bytes = Buffer.from(value, 'base64url')
+  return bytes.toString('base64url') === value ? bytes : undefined
+}
