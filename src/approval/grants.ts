@@ -1,54 +1,80 @@
 import { randomUUID } from 'node:crypto'
 import type { Call } from '../call/call.js'
 import type { ToolError } from '../errors/tool-error.js'
-import type { CallScope } from '../tool/types.js'
+import { isRecord } from '../json/guards.js'
+import type { CallScope, Tool } from '../tool/types.js'
+import { unknownTool } from '../tool/unknown-tool.js'
 import { nonEmptyString, oneOf, optionalString, recordOf, type ListGrantsRequest, type RevokeGrantRequest, type SetGrantRequest } from './approvals-api.js'
 import { approvalRequestInvalid } from './errors.js'
 import type { ResolvedApprovals } from './options.js'
 import { callStore, type StoreGuard } from './store-call.js'
-import type { ApprovalGrant, ApprovalGrantStore, GrantKey } from './stores.js'
+import type { MatchingGrants } from './precedence.js'
+import type { ApprovalGrant, ApprovalGrantStore, GrantKey, GrantScope } from './stores.js'
 
 // Remembered decisions (grants): looked up by the approval step, stored from `_always` prompt
 // answers, and set, listed and revoked through the management API.
 
 /**
- * The keys a call is looked up under, most specific first (`docs/approvals.md` "The order, on the
- * final input"): exact (workspace + agent + tool + input digest), then agent scope, then tool
- * scope. A call without `workspace_id` has none: remembered decisions are workspace-scoped.
+ * The keys a call is looked up under, most specific first (`docs/approvals.md` "Precedence"):
+ * exact (workspace + agent + tool + input digest), then agent scope, then tool scope. A call
+ * without `workspace_id` has none: remembered decisions are workspace-scoped. Without an input
+ * digest (scoped diagnostics, which have no input) the exact key is left out.
  */
-export function grantKeysOf(toolId: string, scope: Readonly<CallScope>, inputDigest: string): GrantKey[] {
+export function grantKeysOf(toolId: string, scope: Readonly<CallScope>, inputDigest: string | undefined): GrantKey[] {
   const workspace_id = scope.workspace_id
   if (workspace_id === undefined) return []
   const agent = scope.agent_name
-  const keys: GrantKey[] = [
-    { workspace_id, tool_id: toolId, scope: 'exact', ...(agent === undefined ? {} : { agent_name: agent }), input_digest: inputDigest },
-  ]
+  const keys: GrantKey[] = []
+  if (inputDigest !== undefined) {
+    keys.push({ workspace_id, tool_id: toolId, scope: 'exact', ...(agent === undefined ? {} : { agent_name: agent }), input_digest: inputDigest })
+  }
   if (agent !== undefined) keys.push({ workspace_id, tool_id: toolId, scope: 'agent', agent_name: agent })
   keys.push({ workspace_id, tool_id: toolId, scope: 'tool' })
   return keys
 }
 
 /**
- * The most specific remembered decision for a call, or `undefined`. Stops at the first key that
- * holds a grant, so a wider grant never overrides a narrower one.
+ * Every remembered decision that matches a call, one per scope: all keys are asked (at once), since
+ * a reject at any scope blocks the call whatever an allow at another scope says (`approvalVerdict`).
+ * No store call for a call without `workspace_id`.
  *
- * @returns the grant, or `approval_unavailable` when the store fails (fail closed).
+ * @returns the matching grants by scope, or `approval_unavailable` when a lookup fails (fail closed).
  */
-export async function findGrant(
+export async function findGrants(
   store: ApprovalGrantStore,
   guard: StoreGuard,
   toolId: string,
   scope: Readonly<CallScope>,
   inputDigest: string,
-): Promise<{ ok: true; grant: ApprovalGrant | undefined } | { ok: false; error: ToolError }> {
-  for (const key of grantKeysOf(toolId, scope, inputDigest)) {
-    const found = await callStore(guard, 'grants', 'get', () => store.get(key))
+): Promise<{ ok: true; grants: MatchingGrants } | { ok: false; error: ToolError }> {
+  const keys = grantKeysOf(toolId, scope, inputDigest)
+  if (keys.length === 0) return { ok: true, grants: NO_GRANTS }
+  const answers = await Promise.all(keys.map((key) => callStore(guard, 'grants', 'get', () => store.get(key))))
+  const grants: Partial<Record<GrantScope, ApprovalGrant>> = {}
+  for (const [index, found] of answers.entries()) {
     if (!found.ok) return found
+    const key = keys[index]!
     const grant = found.value
-    if (grant !== undefined && grant !== null && matches(grant, key)) return { ok: true, grant }
+    if (grant !== undefined && grant !== null && matches(grant, key)) grants[key.scope] = grant
   }
-  return { ok: true, grant: undefined }
+  return { ok: true, grants }
 }
+
+/**
+ * The grants of a workspace listing (`ApprovalGrantStore.list`) that match an input-free call of
+ * `toolId` in `scope`: agent and tool scope only (exact grants bind one input). For scoped
+ * diagnostics, which read the workspace's grants once for every tool.
+ */
+export function matchingListedGrants(listed: readonly ApprovalGrant[], toolId: string, scope: Readonly<CallScope>): MatchingGrants {
+  const grants: Partial<Record<GrantScope, ApprovalGrant>> = {}
+  for (const key of grantKeysOf(toolId, scope, undefined)) {
+    const grant = listed.find((candidate) => isRecord(candidate) && matches(candidate, key))
+    if (grant !== undefined) grants[key.scope] = grant
+  }
+  return grants
+}
+
+const NO_GRANTS: MatchingGrants = Object.freeze({})
 
 /** A store's answer is trusted only if it is a grant for exactly the key asked for (`null` read as absent), with a known decision. */
 function matches(grant: ApprovalGrant, key: GrantKey): boolean {
@@ -91,12 +117,15 @@ export async function rememberPromptAnswer(call: Call, digest: string, answer: '
 
 /**
  * Sets a wider remembered decision (agent or tool scope), replacing the grant with the same key.
- * It only skips prompts the policy would show: it never turns a policy `deny` into an allow.
+ * An allow only skips prompts the policy would show: it never turns a policy `deny` into an allow.
+ * A reject blocks every matching call (`docs/approvals.md` "Precedence").
  *
  * @throws ToolError `approval_request_invalid` (`field_invalid`, `agent_name_required`,
- *   `agent_name_forbidden`, `input_digest_forbidden`); `approval_unavailable` when the store fails.
+ *   `agent_name_forbidden`, `input_digest_forbidden`); `tool_not_found` / `unknown_tool` for a
+ *   `tool_id` the dispatcher does not have (such a grant could never match a call);
+ *   `approval_unavailable` when the store fails.
  */
-export async function setGrant(deps: ResolvedApprovals, request: SetGrantRequest): Promise<ApprovalGrant> {
+export async function setGrant(deps: ResolvedApprovals, tools: ReadonlyMap<string, Tool>, request: SetGrantRequest): Promise<ApprovalGrant> {
   const r = recordOf(request, 'setGrant request', ['workspace_id', 'tool_id', 'decision', 'scope', 'agent_name', 'input_digest'])
   if (r.input_digest !== undefined) {
     throw approvalRequestInvalid('input_digest_forbidden', 'setGrant never accepts an input digest: exact grants come only from prompt answers')
@@ -108,6 +137,7 @@ export async function setGrant(deps: ResolvedApprovals, request: SetGrantRequest
   const agent = optionalString(r, 'agent_name')
   if (scope === 'agent' && (agent === undefined || agent.length === 0)) throw approvalRequestInvalid('agent_name_required', 'agent_name is required for scope "agent"')
   if (scope === 'tool' && agent !== undefined) throw approvalRequestInvalid('agent_name_forbidden', 'agent_name is forbidden for scope "tool"')
+  if (!tools.has(tool_id)) throw unknownTool(tool_id)
 
   const grant: ApprovalGrant = {
     grant_id: randomUUID(),
