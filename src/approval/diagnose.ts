@@ -2,12 +2,10 @@ import { isToolError, type ToolError } from '../errors/tool-error.js'
 import { toolFacts, type PolicyDecision } from '../policy/policy.js'
 import type { CallScope, Tool } from '../tool/types.js'
 import { checkPolicy } from './authorize.js'
-import { storeFailed } from './errors.js'
-import { matchingListedGrants } from './grants.js'
+import { matchListedGrants } from './grants.js'
 import type { ResolvedApprovals } from './options.js'
-import { approvalVerdict, type ApprovalVerdict } from './precedence.js'
+import { approvalVerdict, type ApprovalVerdict, type MatchingGrants } from './precedence.js'
 import { callStore } from './store-call.js'
-import type { ApprovalGrant } from './stores.js'
 
 /**
  * A way a call that needs an approval can get one in a scope (`docs/policy.md` "Scoped
@@ -39,14 +37,14 @@ export type ApprovalDiagnosis =
 export async function diagnoseCalls(tools: readonly Tool[], scope: Readonly<CallScope>, deps: ResolvedApprovals): Promise<ApprovalDiagnosis[]> {
   const decisions = await Promise.all(tools.map((tool) => checkPolicy(deps.policy, { tool: toolFacts(tool), scope, input: {} }, deps.guard.timeoutMs)))
   const needsGrants = scope.workspace_id !== undefined && decisions.some((decision) => !isToolError(decision) && decision.decision !== 'deny')
-  let listed: readonly ApprovalGrant[] = []
+  let matched: MatchingGrants[] = []
   let listError: ToolError | undefined
   if (needsGrants) {
     const workspace = scope.workspace_id!
     const answer = await callStore(deps.guard, 'grants', 'list', () => deps.stores.grants.list(workspace))
-    if (!answer.ok) listError = answer.error
-    else if (!Array.isArray(answer.value)) listError = storeFailed('grants', 'list', new TypeError('the grant store listed something that is not an array'))
-    else listed = answer.value
+    const read = answer.ok ? matchListedGrants(answer.value, tools.map((tool) => tool.id), scope) : answer.error
+    if (isToolError(read)) listError = read
+    else matched = read
   }
   const options = approvalOptions(scope, deps)
   return tools.map((tool, index): ApprovalDiagnosis => {
@@ -55,7 +53,7 @@ export async function diagnoseCalls(tools: readonly Tool[], scope: Readonly<Call
     const early = approvalVerdict({ policy: decision.decision, presented: 'nothing' })
     if (early.kind !== 'need') return { kind: 'verdict', decision, verdict: early, options }
     if (listError !== undefined) return { kind: 'grants_unavailable', decision, error: listError }
-    const verdict = approvalVerdict({ policy: decision.decision, presented: 'nothing', grants: matchingListedGrants(listed, tool.id, scope) })
+    const verdict = approvalVerdict({ policy: decision.decision, presented: 'nothing', grants: matched[index]! })
     return { kind: 'verdict', decision, verdict: verdict as Exclude<ApprovalVerdict, { kind: 'need' }>, options }
   })
 }

@@ -200,6 +200,19 @@ describe('remembered decisions on a call that needs approval', () => {
   })
 })
 
+describe('grant store answers that throw when read', () => {
+  it('fails closed with approval_unavailable / store_failed for a get answer whose getters throw, never a rejection', async () => {
+    for (const answer of [new Proxy({}, { get() { throw new Error('unreadable') } }), { get workspace_id(): string { throw new Error('unreadable') } }]) {
+      const calls: unknown[] = []
+      const grants = { put: vi.fn(), get: vi.fn(() => answer as never), list: vi.fn(), delete: vi.fn() }
+      const dispatcher = createDispatcher({ tools: [statusTool(calls)], approvals: { grants } })
+      const error = errorOf(await dispatcher.invoke({ tool_id: 'ops__status', input: { target: 'db' }, scope: SCOPE }))
+      expect([error.code, error.reason, error.details]).toEqual(['approval_unavailable', 'store_failed', { store: 'grants', operation: 'get' }])
+      expect(calls).toEqual([])
+    }
+  })
+})
+
 describe('setGrant refuses a tool the catalog does not have', () => {
   it('rejects with tool_not_found / unknown_tool, as mintApprovalToken does, and stores nothing (regression: a grant that could never match)', async () => {
     const { dispatcher, stores } = setup()

@@ -107,8 +107,21 @@ describe('scoped diagnostics account for remembered decisions (docs/policy.md "S
     expect(grants.list).toHaveBeenCalledTimes(1)
   })
 
-  it('fails closed when the grant store cannot list: approval_unavailable, as the call fails', async () => {
-    const lists: (() => readonly ApprovalGrant[])[] = [() => { throw new Error('grant db down') }, () => 'not a list' as unknown as readonly ApprovalGrant[]]
+  it('fails closed when the grant store cannot list or lists something unreadable (sparse, throwing getters): approval_unavailable, as the call fails', async () => {
+    const sparse = (): readonly ApprovalGrant[] => {
+      const a: ApprovalGrant[] = []
+      a.length = 2 ** 32 - 1
+      return a
+    }
+    const throwing = new Proxy({}, { get() { throw new Error('unreadable') } }) as ApprovalGrant
+    const lists: (() => readonly ApprovalGrant[])[] = [
+      () => { throw new Error('grant db down') },
+      () => 'not a list' as unknown as readonly ApprovalGrant[],
+      // Host answers that cannot be read: a sparse array of length 2^32-1, an entry whose getters throw, an array Proxy whose traps throw.
+      sparse,
+      () => [throwing],
+      () => new Proxy([], { get() { throw new Error('unreadable') }, has() { throw new Error('unreadable') } }),
+    ]
     for (const list of lists) {
       const dispatcher = createDispatcher({ tools: [noteTool()], approvals: { grants: { put: vi.fn(), get: () => { throw new Error('grant db down') }, list, delete: vi.fn() } } })
       expect((await dispatcher.describe('notes__read', SCOPE)).diagnostics).toEqual({ scope: SCOPE, callable: false, status: 'approval_unavailable', reason: 'store_failed' })
