@@ -2,6 +2,7 @@ import fc from 'fast-check'
 import Type from 'typebox'
 import { describe, expect, it } from 'vitest'
 import { createDispatcher, createPatternPolicy, defineTool, isPolicyDefinitionError, type ToolFacts } from 'result-views'
+import { referenceWildcardMatch as tableMatch } from '../support/wildcard.js'
 
 function facts(over: Partial<ToolFacts> = {}): ToolFacts {
   return { id: 'ops__deploy', origin: 'native', risk: 'write', toolsets: ['ops'], approval: 'none', read_only: false, ...over }
@@ -98,19 +99,6 @@ function naiveMatch(pattern: string, id: string): boolean {
   if (pattern.length === 0) return id.length === 0
   if (pattern[0] === '*') return naiveMatch(pattern.slice(1), id) || (id.length > 0 && naiveMatch(pattern, id.slice(1)))
   return id.length > 0 && pattern[0] === id[0] && naiveMatch(pattern.slice(1), id.slice(1))
-}
-
-/** Dynamic programming over (pattern, id) prefixes: O(|pattern| × |id|), for large inputs. */
-function tableMatch(pattern: string, id: string): boolean {
-  let row = new Array<boolean>(id.length + 1).fill(false)
-  row[0] = true
-  for (const p of pattern) {
-    const next = new Array<boolean>(id.length + 1).fill(false)
-    next[0] = p === '*' && row[0]!
-    for (let j = 1; j <= id.length; j++) next[j] = p === '*' ? row[j]! || next[j - 1]! : row[j - 1]! && p === id[j - 1]
-    row = next
-  }
-  return row[id.length]!
 }
 
 describe('wildcard matching in linear time (regression: a backtracking RegExp took 6.9 s per call for a*a*a*a*a*b)', () => {
