@@ -53,10 +53,13 @@ export async function diagnoseCalls(tools: readonly Tool[], scope: Readonly<Call
     const early = approvalVerdict({ policy: decision.decision, presented: 'nothing' })
     if (early.kind !== 'need') return { kind: 'verdict', decision, verdict: early, options }
     if (listError !== undefined) return { kind: 'grants_unavailable', decision, error: listError }
-    const verdict = approvalVerdict({ policy: decision.decision, presented: 'nothing', grants: matched[index]! })
+    const verdict = approvalVerdict({ policy: decision.decision, presented: 'nothing', grants: matched[index] ?? NO_GRANTS })
     return { kind: 'verdict', decision, verdict: verdict as Exclude<ApprovalVerdict, { kind: 'need' }>, options }
   })
 }
+
+/** No remembered decision matches: a scope without `workspace_id` has none. */
+const NO_GRANTS: MatchingGrants = Object.freeze({})
 
 /** The ways a call in `scope` can be approved, given the dispatcher's configuration (see {@link ApprovalOption}). */
 function approvalOptions(scope: Readonly<CallScope>, deps: ResolvedApprovals): readonly ApprovalOption[] {

@@ -95,6 +95,16 @@ describe('scoped diagnostics account for remembered decisions (docs/policy.md "S
     expect(outcome.status === 'error' && [outcome.error.code, outcome.error.reason]).toEqual(['tool_denied', 'approval_required'])
   })
 
+  it('says a tool the policy allows is callable in a scope without workspace_id, where no grant can match (regression: it read approval_required)', async () => {
+    const dispatcher = createDispatcher({ tools: [noteTool(), skillTool()], policy: createPatternPolicy({ owner: 'agent:a', tools: ['notes__*'] }) })
+    const listed = await dispatcher.list({ agent_name: 'reviewer' })
+    expect(listed.map((entry) => [entry.tool_id, entry.diagnostics.status, entry.diagnostics.callable])).toEqual([
+      ['notes__read', 'callable', true],
+      ['skills__view', 'denied', false],
+    ])
+    expect((await dispatcher.describe('notes__read', { agent_name: 'reviewer' })).diagnostics).toEqual({ scope: { agent_name: 'reviewer' }, callable: true, status: 'callable' })
+  })
+
   it('reads the workspace\'s grants once for a whole list, and never for a scope without workspace or a denied tool', async () => {
     const grants = { put: vi.fn(), get: vi.fn(), list: vi.fn(() => []), delete: vi.fn() }
     const dispatcher = createDispatcher({ tools: [noteTool(), skillTool()], policy: asks, approvals: { grants } })
