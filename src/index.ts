@@ -52,7 +52,8 @@ export type { ValidationIssue } from './dispatch/validators.js'
 // Hosts: discovery, descriptors and scoped diagnostics (`docs/views.md` "Descriptors", `docs/mcp.md`).
 export { describeTool } from './tool/descriptor.js'
 export type { ToolDescriptor, ViewContract } from './tool/descriptor.js'
-export type { ScopedToolDescription, ToolAvailability, ToolDiagnostics } from './dispatch/diagnostics.js'
+export type { DiagnosticsGrant, ScopedToolDescription, ToolAvailability, ToolDiagnostics } from './dispatch/diagnostics.js'
+export type { ApprovalOption } from './approval/diagnose.js'
 export { defineToolInfoTool } from './tool/tool-info.js'
 export type { ToolInfoResult, ToolInfoToolOptions } from './tool/tool-info.js'
 

@@ -12,10 +12,11 @@
 import type { Call } from '../call/call.js'
 import type { ToolError } from '../errors/tool-error.js'
 import type { Logger } from '../log/logger.js'
-import { defaultToolPolicy, toolFacts, type PolicyDecision, type ToolPolicy } from '../policy/policy.js'
+import { defaultToolPolicy, type ToolPolicy } from '../policy/policy.js'
 import type { CallScope, Tool } from '../tool/types.js'
 import type { ApprovalOwnerRequest, ApprovalsApi, ListGrantsRequest, MintApprovalTokenRequest, ResolveApprovalRequest, RevokeGrantRequest, SetGrantRequest } from './approvals-api.js'
-import { authorize, checkPolicy, recheckPolicy, type AuthorizeResult } from './authorize.js'
+import { authorize, recheckPolicy, type AuthorizeResult } from './authorize.js'
+import { diagnoseCalls, type ApprovalDiagnosis } from './diagnose.js'
 import { listGrants, revokeGrant, setGrant } from './grants.js'
 import { resolveApprovalOptions, type ApprovalOptions, type DispatchHost, type ResolvedApprovals } from './options.js'
 import { cancelApproval, resolveApproval, showApproval } from './pending.js'
@@ -36,8 +37,8 @@ export interface ApprovalEngine {
   authorize(call: Call): Promise<AuthorizeResult>
   /**
    * True when the call needs no policy or approval work at all: the built-in default policy, a
-   * tool that declares no approval, and no approval token to check (the default policy then
-   * allows, so awaiting `authorize` would only cost time).
+   * tool that declares no approval, no approval token to check, and no workspace (so no remembered
+   * reject can match): the default policy then allows, so awaiting `authorize` would only cost time.
    */
   allowsAtOnce(call: Call): boolean
   /**
@@ -45,8 +46,8 @@ export interface ApprovalEngine {
    * `undefined` when it may run, else the error that ends it.
    */
   recheck(call: Call): Promise<ToolError | undefined>
-  /** Asks the policy about a tool in a scope with an empty input, failing closed (for scoped diagnostics). */
-  probe(tool: Tool, scope: Readonly<CallScope>): Promise<PolicyDecision | ToolError>
+  /** What the approval step would do with input-free calls of `tools` in a scope (for scoped diagnostics; see `diagnoseCalls`). */
+  diagnose(tools: readonly Tool[], scope: Readonly<CallScope>): Promise<ApprovalDiagnosis[]>
   readonly api: ApprovalsApi
 }
 
@@ -62,8 +63,9 @@ export function createApprovalEngine(options: ApprovalEngineOptions, host: Dispa
   return Object.freeze({
     authorize: (call: Call) => authorize(call, deps),
     recheck: (call: Call) => recheckPolicy(call, deps),
-    allowsAtOnce: (call: Call) => deps.policy === defaultToolPolicy && call.tool.approval !== 'required' && call.request.approval_token === undefined,
-    probe: (tool: Tool, scope: Readonly<CallScope>) => checkPolicy(deps.policy, { tool: toolFacts(tool), scope, input: {} }, deps.guard.timeoutMs),
+    allowsAtOnce: (call: Call) =>
+      deps.policy === defaultToolPolicy && call.tool.approval !== 'required' && call.request.approval_token === undefined && call.scope.workspace_id === undefined,
+    diagnose: (tools: readonly Tool[], scope: Readonly<CallScope>) => diagnoseCalls(tools, scope, deps),
     api: createApprovalsApi(deps, host),
   })
 }
@@ -72,7 +74,7 @@ export function createApprovalEngine(options: ApprovalEngineOptions, host: Dispa
 function createApprovalsApi(deps: ResolvedApprovals, host: DispatchHost): ApprovalsApi {
   return Object.freeze({
     mintApprovalToken: (request: MintApprovalTokenRequest) => mintApprovalToken(deps, host.tools, request),
-    setGrant: (request: SetGrantRequest) => setGrant(deps, request),
+    setGrant: (request: SetGrantRequest) => setGrant(deps, host.tools, request),
     listGrants: (request: ListGrantsRequest) => listGrants(deps, request),
     revokeGrant: (request: RevokeGrantRequest) => revokeGrant(deps, request),
     show: (approvalId: string, request: ApprovalOwnerRequest) => showApproval(deps, approvalId, request),

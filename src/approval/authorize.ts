@@ -8,20 +8,21 @@ import { checkDecision } from '../policy/decision.js'
 import {
   defaultToolPolicy,
   toolFacts,
-  type PolicyAllow,
-  type PolicyApprovalRequired,
   type PolicyDecision,
+  type PolicyDeny,
   type PolicyRequest,
   type ToolFacts,
   type ToolPolicy,
 } from '../policy/policy.js'
 import { approvalRejected, approvalRequired, policyDenied, policyFailed } from './errors.js'
-import { findGrant, rememberPromptAnswer } from './grants.js'
+import { findGrants, rememberPromptAnswer } from './grants.js'
 import { toStoredInput } from './held-inputs.js'
 import type { ResolvedApprovals } from './options.js'
 import { openPending } from './pending.js'
 import { askPrompt } from './prompt.js'
-import { checkToken } from './tokens.js'
+import { approvalVerdict, type ApprovalFacts, type ApprovalVerdict, type Presented } from './precedence.js'
+import type { ApprovalGrant } from './stores.js'
+import { consumeToken, inspectToken, type TokenCall } from './tokens.js'
 
 /** What the approval step decided about a call. */
 export type AuthorizeResult = { readonly kind: 'run' } | { readonly kind: 'pending'; readonly approval_id: string } | { readonly kind: 'error'; readonly error: ToolError }
@@ -30,24 +31,27 @@ const RUN: AuthorizeResult = Object.freeze({ kind: 'run' })
 const fail = (error: ToolError): AuthorizeResult => ({ kind: 'error', error })
 
 /**
- * The policy and approval stage of the lifecycle (`docs/approvals.md` "The order, on the final
- * input"), on the final input (after `tool.pre_call` hooks):
+ * The policy and approval stage of the lifecycle (`docs/approvals.md` "Precedence"), on the final
+ * input (after `tool.pre_call` hooks). The policy decides on the tool's facts, the scope and the
+ * input WITHOUT a native tool's `result_view` (so the selector never changes a decision); a
+ * failing policy → `tool_denied` / `policy_failed`. Then {@link approvalVerdict} decides, and this
+ * step looks up only the facts it asks for:
  *
- * 1. The policy decides on the tool's facts, the scope and the input WITHOUT a native tool's
- *    `result_view` (so the selector never changes a decision). `deny` → `tool_denied` /
- *    `policy_denied`; a failing policy → `tool_denied` / `policy_failed`.
- * 2. A supplied approval token is checked first and is final: valid → run; otherwise
- *    `approval_invalid` (`token_unknown | token_replayed | token_expired | token_mismatch`), never a
- *    fall-through.
- * 3. `allow` → run.
- * 4. `approval_required`: the most specific remembered grant (exact → agent → tool, in the call's
- *    workspace): reject → `tool_denied` / `approval_rejected`; allow → run. A grant never turns a
- *    policy `deny` into an allow (step 1 already returned).
- * 5. Otherwise the prompt callback, when the host gave one (`allow_always`/`reject_always` store an
- *    exact grant first), or a pending approval owned by `scope.profile_id` (`tool_denied` /
- *    `approval_required` when the call has no profile).
+ * - `deny` → `tool_denied` / `policy_denied`;
+ * - a supplied approval token that does not fit → `approval_invalid` (`token_unknown |
+ *   token_replayed | token_expired | token_mismatch`), never a fall-through;
+ * - a remembered reject at any scope of the call's workspace (exact, agent or tool) →
+ *   `tool_denied` / `approval_rejected`, naming the most specific reject; the token, if any, is not
+ *   consumed;
+ * - a fitting token → consumed, then the call runs (of concurrent calls one wins the token);
+ * - a policy `allow` → the call runs;
+ * - `approval_required` with an allow grant → the call runs;
+ * - otherwise the prompt callback, when the host gave one (`allow_always`/`reject_always` store an
+ *   exact grant first), or a pending approval owned by `scope.profile_id` (`tool_denied` /
+ *   `approval_required` when the call has no profile).
  *
- * Any store failure or timeout fails closed with `approval_unavailable`.
+ * Any store failure or timeout fails closed with `approval_unavailable`, also for a call the policy
+ * allows (a reject might be stored where the lookup failed).
  */
 export async function authorize(call: Call, deps: ResolvedApprovals): Promise<AuthorizeResult> {
   const facts = toolFacts(call.tool)
@@ -55,44 +59,111 @@ export async function authorize(call: Call, deps: ResolvedApprovals): Promise<Au
   if (isToolError(decision)) return fail(decision)
 
   const token = call.request.approval_token
-  if (token !== undefined) {
-    const refused = await checkToken(token, { tool: facts, scope: call.scope, input_digest: digestOf(call) }, deps.stores.tokens, deps.guard, deps.now())
-    return refused === undefined ? RUN : fail(refused)
+  const now = deps.now()
+  const tokenCall = (): TokenCall => ({ tool: facts, scope: call.scope, input_digest: digestOf(call) })
+  const presented = token === undefined ? 'nothing' : () => inspectToken(token, tokenCall(), deps.stores.tokens, deps.guard, now)
+  const settled = await settleVerdict(call, decision, presented, deps)
+  if (isToolError(settled)) return fail(settled)
+  const { verdict } = settled
+  switch (verdict.kind) {
+    case 'denied':
+      return fail(denied(facts, decision))
+    case 'token_invalid':
+      return fail(settled.refusedToken!)
+    case 'rejected':
+      return fail(rejectedBy(facts, verdict.grant))
+    case 'run': {
+      if (verdict.by !== 'token') return RUN
+      const lost = await consumeToken(token!, tokenCall(), deps.stores.tokens, deps.guard, now)
+      return lost === undefined ? RUN : fail(lost)
+    }
+    case 'ask': {
+      const reason = reasonOf(decision)
+      if (deps.prompt !== undefined) return promptFor(call, facts, digestOf(call), reason, deps)
+      if (call.scope.profile_id === undefined) return fail(approvalRequired(facts, reason))
+      const opened = await openPending(call, digestOf(call), reason, deps)
+      return isToolError(opened) ? fail(opened) : { kind: 'pending', approval_id: opened.approval_id }
+    }
   }
-  if (decision.decision === 'allow') return RUN
-
-  const digest = digestOf(call)
-  const remembered = await findGrant(deps.stores.grants, deps.guard, facts.id, call.scope, digest)
-  if (!remembered.ok) return fail(remembered.error)
-  if (remembered.grant !== undefined) {
-    const { grant } = remembered
-    return grant.decision === 'allow' ? RUN : fail(approvalRejected(facts, { source: 'grant', grant_id: grant.grant_id, scope: grant.scope }))
-  }
-
-  if (deps.prompt !== undefined) return promptFor(call, facts, digest, decision.reason, deps)
-  if (call.scope.profile_id === undefined) return fail(approvalRequired(facts, decision.reason))
-  const opened = await openPending(call, digest, decision.reason, deps)
-  return isToolError(opened) ? fail(opened) : { kind: 'pending', approval_id: opened.approval_id }
 }
 
 /**
- * Asks the CURRENT policy again about an approved call that is about to run (`docs/approvals.md`
- * "`dispatcher.approvals`": the deferred call rechecks the current tool policy under the recorded
- * owner): a `deny` ends it with `tool_denied` / `policy_denied`, a failing policy with
- * `tool_denied` / `policy_failed`; `approval_required` is satisfied by the approval itself.
+ * Asks {@link approvalVerdict} until it decides, looking up each fact it asks for: the token (by
+ * `presented`, a check that answers its refusal or `undefined`) and the call's grants.
+ *
+ * @returns the verdict (with the token's refusal, for `token_invalid`), or `approval_unavailable`
+ *   when a store failed.
+ */
+async function settleVerdict(
+  call: Call,
+  decision: PolicyDecision,
+  presented: Presented | (() => Promise<ToolError | undefined>),
+  deps: ResolvedApprovals,
+): Promise<{ readonly verdict: SettledVerdict; readonly refusedToken?: ToolError } | ToolError> {
+  let known: ApprovalFacts = { policy: decision.decision, ...(typeof presented === 'string' ? { presented } : {}) }
+  let refusedToken: ToolError | undefined
+  for (;;) {
+    const verdict = approvalVerdict(known)
+    if (verdict.kind !== 'need') return { verdict, refusedToken }
+    if (verdict.fact === 'presented') {
+      refusedToken = await (presented as () => Promise<ToolError | undefined>)()
+      if (refusedToken?.code === 'approval_unavailable') return refusedToken
+      known = { ...known, presented: refusedToken === undefined ? 'valid_token' : 'invalid_token' }
+    } else {
+      const found = await findGrants(deps.stores.grants, deps.guard, call.tool.id, call.scope, digestOf(call))
+      if (!found.ok) return found.error
+      known = { ...known, grants: found.grants }
+    }
+  }
+}
+
+/** A verdict once every fact it needed was looked up. */
+type SettledVerdict = Exclude<ApprovalVerdict, { kind: 'need' }>
+
+/** `tool_denied` / `policy_denied` for the policy's `deny`. */
+function denied(facts: ToolFacts, decision: PolicyDecision): ToolError {
+  const deny = decision as PolicyDeny
+  return policyDenied(facts, deny.reason, deny.owner)
+}
+
+/** The policy's reason for asking for an approval, if it gave one. */
+function reasonOf(decision: PolicyDecision): string | undefined {
+  return decision.decision === 'approval_required' ? decision.reason : undefined
+}
+
+/** `tool_denied` / `approval_rejected` for a remembered reject, naming it. */
+function rejectedBy(facts: ToolFacts, grant: ApprovalGrant): ToolError {
+  return approvalRejected(facts, { source: 'grant', grant_id: grant.grant_id, scope: grant.scope })
+}
+
+/**
+ * Asks again about an approved call that is about to run (`docs/approvals.md` "Precedence": the
+ * deferred call rechecks the current tool policy under the recorded owner): the owner's approval
+ * counts as a token does. A `deny` of the CURRENT policy ends it with `tool_denied` /
+ * `policy_denied`, a failing policy with `tool_denied` / `policy_failed`, a remembered reject set
+ * since with `tool_denied` / `approval_rejected`, a failing grant store with `approval_unavailable`;
+ * `approval_required` is satisfied by the approval itself.
  *
  * @returns `undefined` when the call may run, else the error that ends it.
  */
 export async function recheckPolicy(call: Call, deps: ResolvedApprovals): Promise<ToolError | undefined> {
-  const decision = await askPolicy(call, toolFacts(call.tool), deps)
-  return isToolError(decision) ? decision : undefined
+  const facts = toolFacts(call.tool)
+  const decision = await askPolicy(call, facts, deps)
+  if (isToolError(decision)) return decision
+  const settled = await settleVerdict(call, decision, 'approved_pending', deps)
+  if (isToolError(settled)) return settled
+  const { verdict } = settled
+  if (verdict.kind === 'run') return undefined
+  if (verdict.kind === 'denied') return denied(facts, decision)
+  if (verdict.kind === 'rejected') return rejectedBy(facts, verdict.grant)
+  // An approved call never needs another approval nor carries a token; were the verdict ever to
+  // say so, the call still does not run (fail closed).
+  return approvalRequired(facts, reasonOf(decision))
 }
 
-/** The policy's decision on the call, with a `deny` (or a failing policy) as the error that ends it. */
-async function askPolicy(call: Call, facts: ToolFacts, deps: ResolvedApprovals): Promise<PolicyAllow | PolicyApprovalRequired | ToolError> {
-  const decision = await checkPolicy(deps.policy, { tool: facts, scope: call.scope, input: policyInput(call, deps.policy) }, deps.guard.timeoutMs)
-  if (isToolError(decision)) return decision
-  return decision.decision === 'deny' ? policyDenied(facts, decision.reason, decision.owner) : decision
+/** The policy's decision on the call, or the error of a failing policy. */
+async function askPolicy(call: Call, facts: ToolFacts, deps: ResolvedApprovals): Promise<PolicyDecision | ToolError> {
+  return checkPolicy(deps.policy, { tool: facts, scope: call.scope, input: policyInput(call, deps.policy) }, deps.guard.timeoutMs)
 }
 
 /**

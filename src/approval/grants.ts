@@ -1,65 +1,127 @@
 import { randomUUID } from 'node:crypto'
 import type { Call } from '../call/call.js'
-import type { ToolError } from '../errors/tool-error.js'
-import type { CallScope } from '../tool/types.js'
+import { isToolError, type ToolError } from '../errors/tool-error.js'
+import { firstHole, isRecord } from '../json/guards.js'
+import type { CallScope, Tool } from '../tool/types.js'
+import { unknownTool } from '../tool/unknown-tool.js'
 import { nonEmptyString, oneOf, optionalString, recordOf, type ListGrantsRequest, type RevokeGrantRequest, type SetGrantRequest } from './approvals-api.js'
-import { approvalRequestInvalid } from './errors.js'
+import { approvalRequestInvalid, storeFailed } from './errors.js'
 import type { ResolvedApprovals } from './options.js'
 import { callStore, type StoreGuard } from './store-call.js'
-import type { ApprovalGrant, ApprovalGrantStore, GrantKey } from './stores.js'
+import type { MatchingGrants } from './precedence.js'
+import type { ApprovalGrant, ApprovalGrantStore, GrantKey, GrantScope } from './stores.js'
 
 // Remembered decisions (grants): looked up by the approval step, stored from `_always` prompt
 // answers, and set, listed and revoked through the management API.
 
 /**
- * The keys a call is looked up under, most specific first (`docs/approvals.md` "The order, on the
- * final input"): exact (workspace + agent + tool + input digest), then agent scope, then tool
- * scope. A call without `workspace_id` has none: remembered decisions are workspace-scoped.
+ * The keys a call is looked up under, most specific first (`docs/approvals.md` "Precedence"):
+ * exact (workspace + agent + tool + input digest), then agent scope, then tool scope. A call
+ * without `workspace_id` has none: remembered decisions are workspace-scoped. Without an input
+ * digest (scoped diagnostics, which have no input) the exact key is left out.
  */
-export function grantKeysOf(toolId: string, scope: Readonly<CallScope>, inputDigest: string): GrantKey[] {
+export function grantKeysOf(toolId: string, scope: Readonly<CallScope>, inputDigest: string | undefined): GrantKey[] {
   const workspace_id = scope.workspace_id
   if (workspace_id === undefined) return []
   const agent = scope.agent_name
-  const keys: GrantKey[] = [
-    { workspace_id, tool_id: toolId, scope: 'exact', ...(agent === undefined ? {} : { agent_name: agent }), input_digest: inputDigest },
-  ]
+  const keys: GrantKey[] = []
+  if (inputDigest !== undefined) {
+    keys.push({ workspace_id, tool_id: toolId, scope: 'exact', ...(agent === undefined ? {} : { agent_name: agent }), input_digest: inputDigest })
+  }
   if (agent !== undefined) keys.push({ workspace_id, tool_id: toolId, scope: 'agent', agent_name: agent })
   keys.push({ workspace_id, tool_id: toolId, scope: 'tool' })
   return keys
 }
 
 /**
- * The most specific remembered decision for a call, or `undefined`. Stops at the first key that
- * holds a grant, so a wider grant never overrides a narrower one.
+ * Every remembered decision that matches a call, one per scope: all keys are asked (at once), since
+ * a reject at any scope blocks the call whatever an allow at another scope says (`approvalVerdict`).
+ * No store call for a call without `workspace_id`.
  *
- * @returns the grant, or `approval_unavailable` when the store fails (fail closed).
+ * @returns the matching grants by scope, or `approval_unavailable` when a lookup fails (fail closed).
  */
-export async function findGrant(
+export async function findGrants(
   store: ApprovalGrantStore,
   guard: StoreGuard,
   toolId: string,
   scope: Readonly<CallScope>,
   inputDigest: string,
-): Promise<{ ok: true; grant: ApprovalGrant | undefined } | { ok: false; error: ToolError }> {
-  for (const key of grantKeysOf(toolId, scope, inputDigest)) {
-    const found = await callStore(guard, 'grants', 'get', () => store.get(key))
+): Promise<{ ok: true; grants: MatchingGrants } | { ok: false; error: ToolError }> {
+  const keys = grantKeysOf(toolId, scope, inputDigest)
+  if (keys.length === 0) return { ok: true, grants: NO_GRANTS }
+  const answers = await Promise.all(keys.map((key) => callStore(guard, 'grants', 'get', () => store.get(key))))
+  const grants: Partial<Record<GrantScope, ApprovalGrant>> = {}
+  for (const [index, found] of answers.entries()) {
     if (!found.ok) return found
-    const grant = found.value
-    if (grant !== undefined && grant !== null && matches(grant, key)) return { ok: true, grant }
+    const key = keys[index]!
+    const read = readGrant(found.value, key, 'get')
+    if (isToolError(read)) return { ok: false, error: read }
+    if (read !== undefined) grants[key.scope] = read
   }
-  return { ok: true, grant: undefined }
+  return { ok: true, grants }
 }
 
-/** A store's answer is trusted only if it is a grant for exactly the key asked for (`null` read as absent), with a known decision. */
-function matches(grant: ApprovalGrant, key: GrantKey): boolean {
-  return (
-    grant.workspace_id === key.workspace_id &&
-    grant.tool_id === key.tool_id &&
-    grant.scope === key.scope &&
-    (grant.agent_name ?? undefined) === key.agent_name &&
-    (grant.input_digest ?? undefined) === key.input_digest &&
-    (grant.decision === 'allow' || grant.decision === 'reject')
-  )
+/**
+ * The grants of a workspace listing (`ApprovalGrantStore.list`) that match input-free calls of
+ * each of `toolIds` in `scope`: agent and tool scope only (exact grants bind one input). For scoped
+ * diagnostics, which read the workspace's grants once for every tool. The listing is the host's
+ * answer: not an array, an array with a hole (checked before any index is listed) or an entry that
+ * throws when read is `approval_unavailable` / `store_failed` (operation `list`).
+ */
+export function matchListedGrants(listed: unknown, toolIds: readonly string[], scope: Readonly<CallScope>): MatchingGrants[] | ToolError {
+  let entries: readonly unknown[]
+  try {
+    if (!Array.isArray(listed)) throw new TypeError('the grant store listed something that is not an array')
+    if (firstHole(listed) !== -1) throw new TypeError('the grant store listed a sparse array')
+    // Read by index into a private copy: a Proxy's traps run here, inside the guard.
+    const copy: unknown[] = []
+    for (let i = 0; i < listed.length; i++) copy.push(listed[i])
+    entries = copy
+  } catch (cause) {
+    return storeFailed('grants', 'list', cause)
+  }
+  const result: MatchingGrants[] = []
+  for (const toolId of toolIds) {
+    const grants: Partial<Record<GrantScope, ApprovalGrant>> = {}
+    for (const key of grantKeysOf(toolId, scope, undefined)) {
+      for (const entry of entries) {
+        const read = readGrant(entry, key, 'list')
+        if (isToolError(read)) return read
+        if (read !== undefined) {
+          grants[key.scope] = read
+          break
+        }
+      }
+    }
+    result.push(grants)
+  }
+  return result
+}
+
+const NO_GRANTS: MatchingGrants = Object.freeze({})
+
+/**
+ * A store's answer read once, inside a guard: a plain copy when it is a grant for exactly the key
+ * asked for, with a known decision; `undefined` when it is absent (`null` read as absent), not a
+ * record, or another key's grant. A getter or Proxy that throws when read is `approval_unavailable`
+ * / `store_failed`, never an exception.
+ */
+function readGrant(answer: unknown, key: GrantKey, operation: 'get' | 'list'): ApprovalGrant | undefined | ToolError {
+  try {
+    if (!isRecord(answer)) return undefined
+    const { workspace_id, tool_id, scope, agent_name, input_digest, decision, grant_id, origin, created_at } = answer
+    const matches =
+      workspace_id === key.workspace_id &&
+      tool_id === key.tool_id &&
+      scope === key.scope &&
+      (agent_name ?? undefined) === key.agent_name &&
+      (input_digest ?? undefined) === key.input_digest &&
+      (decision === 'allow' || decision === 'reject')
+    if (!matches) return undefined
+    return Object.freeze({ ...key, grant_id: grant_id as string, decision, origin: origin as ApprovalGrant['origin'], created_at: created_at as string })
+  } catch (cause) {
+    return storeFailed('grants', operation, cause)
+  }
 }
 
 /**
@@ -91,12 +153,15 @@ export async function rememberPromptAnswer(call: Call, digest: string, answer: '
 
 /**
  * Sets a wider remembered decision (agent or tool scope), replacing the grant with the same key.
- * It only skips prompts the policy would show: it never turns a policy `deny` into an allow.
+ * An allow only skips prompts the policy would show: it never turns a policy `deny` into an allow.
+ * A reject blocks every matching call (`docs/approvals.md` "Precedence").
  *
  * @throws ToolError `approval_request_invalid` (`field_invalid`, `agent_name_required`,
- *   `agent_name_forbidden`, `input_digest_forbidden`); `approval_unavailable` when the store fails.
+ *   `agent_name_forbidden`, `input_digest_forbidden`); `tool_not_found` / `unknown_tool` for a
+ *   `tool_id` the dispatcher does not have (such a grant could never match a call);
+ *   `approval_unavailable` when the store fails.
  */
-export async function setGrant(deps: ResolvedApprovals, request: SetGrantRequest): Promise<ApprovalGrant> {
+export async function setGrant(deps: ResolvedApprovals, tools: ReadonlyMap<string, Tool>, request: SetGrantRequest): Promise<ApprovalGrant> {
   const r = recordOf(request, 'setGrant request', ['workspace_id', 'tool_id', 'decision', 'scope', 'agent_name', 'input_digest'])
   if (r.input_digest !== undefined) {
     throw approvalRequestInvalid('input_digest_forbidden', 'setGrant never accepts an input digest: exact grants come only from prompt answers')
@@ -108,6 +173,7 @@ export async function setGrant(deps: ResolvedApprovals, request: SetGrantRequest
   const agent = optionalString(r, 'agent_name')
   if (scope === 'agent' && (agent === undefined || agent.length === 0)) throw approvalRequestInvalid('agent_name_required', 'agent_name is required for scope "agent"')
   if (scope === 'tool' && agent !== undefined) throw approvalRequestInvalid('agent_name_forbidden', 'agent_name is forbidden for scope "tool"')
+  if (!tools.has(tool_id)) throw unknownTool(tool_id)
 
   const grant: ApprovalGrant = {
     grant_id: randomUUID(),

@@ -55,17 +55,15 @@ export function tokenMismatch(record: ApprovalTokenRecord, call: TokenCall): Tok
 }
 
 /**
- * Checks a supplied approval token against a call and consumes it (checked first, and final:
- * `docs/approvals.md` "The order, on the final input"). In order: unknown → `token_unknown`;
+ * Checks a supplied approval token against a call, without consuming it (`docs/approvals.md`
+ * "Precedence": checked first, and final when refused). In order: unknown → `token_unknown`;
  * already consumed → `token_replayed`; past `expires_at` → `token_expired`; minted for another
- * tool, workspace, session, agent or input → `token_mismatch` (the token is not consumed by a
- * refused call); then the store's atomic `consume`, which only one of N concurrent calls wins (the
- * others → `token_replayed`).
+ * tool, workspace, session, agent or input → `token_mismatch`. A refused token is not consumed.
  *
- * @returns `undefined` when the call may run, or the typed error (`approval_invalid`, or
- *   `approval_unavailable` for a failing store).
+ * @returns `undefined` when the token fits the call (then {@link consumeToken} it before the call
+ *   runs), or the typed error (`approval_invalid`, or `approval_unavailable` for a failing store).
  */
-export async function checkToken(token: string, call: TokenCall, store: ApprovalTokenStore, guard: StoreGuard, now: number): Promise<ToolError | undefined> {
+export async function inspectToken(token: string, call: TokenCall, store: ApprovalTokenStore, guard: StoreGuard, now: number): Promise<ToolError | undefined> {
   const hash = hashToken(token)
   const found = await callStore(guard, 'tokens', 'get', () => store.get(hash))
   if (!found.ok) return found.error
@@ -76,6 +74,18 @@ export async function checkToken(token: string, call: TokenCall, store: Approval
   if (!(now < expiresAt)) return tokenInvalid(call.tool, 'token_expired', { expires_at: record.expires_at })
   const mismatch = tokenMismatch(record, call)
   if (mismatch.length > 0) return tokenInvalid(call.tool, 'token_mismatch', { mismatch })
+  return undefined
+}
+
+/**
+ * Consumes a token {@link inspectToken} found fitting, as the call is about to run: the store's
+ * atomic `consume`, which only one of N concurrent calls wins (the others → `token_replayed`).
+ *
+ * @returns `undefined` when this call won the token, or `approval_invalid` / `token_replayed`, or
+ *   `approval_unavailable` for a failing store.
+ */
+export async function consumeToken(token: string, call: TokenCall, store: ApprovalTokenStore, guard: StoreGuard, now: number): Promise<ToolError | undefined> {
+  const hash = hashToken(token)
   const consumed = await callStore(guard, 'tokens', 'consume', () => store.consume(hash, new Date(now).toISOString()))
   if (!consumed.ok) return consumed.error
   return consumed.value === true ? undefined : tokenInvalid(call.tool, 'token_replayed')
@@ -89,7 +99,7 @@ export const TOKEN_RETENTION_MS = 60 * 60_000
 const DIGEST = /^sha256:[0-9a-f]{64}$/
 
 /**
- * Mints a single-use approval token (`docs/approvals.md` "The order, on the final input"): 32
+ * Mints a single-use approval token (`docs/approvals.md` "Precedence"): 32
  * random bytes, stored only as its SHA-256 hash, bound to the tool, the workspace, session and
  * agent of `scope`, and the input digest. Expired records older than {@link TOKEN_RETENTION_MS} are
  * purged on the way (`deleteExpired`, when the store has it; a failing purge is logged and

@@ -7,6 +7,7 @@ import { isToolError, type ToolError } from '../errors/tool-error.js'
 import type { HookEvent, HookHandlers } from '../hooks/events.js'
 import { HookRegistry } from '../hooks/registry.js'
 import { silentLogger } from '../log/logger.js'
+import { retiredIdsOf } from '../policy/retired-registry.js'
 import { scrubText } from '../redact/redact.js'
 import { scrubError } from '../redact/scrub-error.js'
 import { isDefinedTool } from '../tool/brand.js'
@@ -32,11 +33,14 @@ import type { Dispatcher, DispatcherOptions } from './types.js'
  * @param options - `{ tools, hooks?, logger? }`: tools returned by `defineTool`, with distinct IDs;
  *   initial hook handlers; a pino- or console-compatible logger (silent by default).
  * @throws ToolDefinitionError (`code: 'tool_definition_invalid'`) when `tools` is not an array,
- *   holds something `defineTool` did not return, or repeats an ID.
+ *   holds something `defineTool` did not return, or repeats an ID; or when a tool reuses an ID a
+ *   retired-ID filter of `policy` reserves (`retired_tool_id` at `/tools/<index>/id`,
+ *   `retired_toolset` at `/tools/<index>/toolsets/<j>`: `docs/policy.md` "Retired tool IDs:
+ *   `createRetiredIdFilter`").
  * @throws HookRegistrationError (`code: 'hook_registration_invalid'`) for a bad `hooks` entry.
  */
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
-  const catalog = buildCatalog(options?.tools)
+  const catalog = buildCatalog(options?.tools, retiredIdsOf(options?.policy))
   if (options?.clock !== undefined && typeof options.clock !== 'function') {
     throw new ToolDefinitionError(undefined, [{ path: '/clock', code: 'invalid_clock', message: 'clock must be a function returning epoch milliseconds' }])
   }
@@ -96,14 +100,15 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   function describe(toolId: string, scope?: CallScope): ToolDescriptor | undefined | Promise<ScopedToolDescription> {
     const tool = typeof toolId === 'string' ? catalog.get(toolId) : undefined
     if (scope === undefined) return tool === undefined ? undefined : describeTool(tool)
-    return inScope(scope, (checked) => describeInScope(String(toolId), tool, checked, approvals.probe))
+    return inScope(scope, async (checked) => (await describeInScope([String(toolId)], [tool], checked, approvals.diagnose))[0]!)
   }
 
   function list(): readonly ToolDescriptor[]
   function list(scope: CallScope): Promise<readonly ScopedToolDescription[]>
   function list(scope?: CallScope): readonly ToolDescriptor[] | Promise<readonly ScopedToolDescription[]> {
     if (scope === undefined) return [...catalog.values()].map(describeTool)
-    return inScope(scope, (checked) => Promise.all([...catalog.values()].map((tool) => describeInScope(tool.id, tool, checked, approvals.probe))))
+    const tools = [...catalog.values()]
+    return inScope(scope, (checked) => describeInScope(tools.map((tool) => tool.id), tools, checked, approvals.diagnose))
   }
 
   return {
@@ -124,7 +129,13 @@ async function inScope<T>(scope: CallScope, run: (scope: Readonly<CallScope>) =>
   return run(normalizeScope(scope))
 }
 
-function buildCatalog(tools: unknown): Map<string, Tool> {
+/** The reserved IDs a catalog may not reuse. */
+interface RetiredIds {
+  readonly tools: ReadonlySet<string>
+  readonly toolsets: ReadonlySet<string>
+}
+
+function buildCatalog(tools: unknown, retired: RetiredIds): Map<string, Tool> {
   if (!Array.isArray(tools)) {
     throw new ToolDefinitionError(undefined, [{ path: '/tools', code: 'invalid_catalog', message: 'tools must be an array of tools returned by defineTool' }])
   }
@@ -143,8 +154,27 @@ function buildCatalog(tools: unknown): Map<string, Tool> {
       problems.push({ path: `/tools/${index}/id`, code: 'duplicate_tool_id', message: `tool ID "${tool.id}" is already in the catalog` })
     } else {
       catalog.set(tool.id, tool)
+      problems.push(...reusedRetiredIds(tool, index, retired))
     }
   }
   if (problems.length > 0) throw new ToolDefinitionError(undefined, problems)
   return catalog
+}
+
+/**
+ * Retired IDs are never reused: a tool registered under a retired tool ID, or in a retired toolset,
+ * would be silently unlisted by the filter (a `deny_tools` entry naming it dropped, so the tool
+ * would run where it was meant to be denied).
+ */
+function reusedRetiredIds(tool: Tool, index: number, retired: RetiredIds): UsageProblem[] {
+  const problems: UsageProblem[] = []
+  if (retired.tools.has(tool.id)) {
+    problems.push({ path: `/tools/${index}/id`, code: 'retired_tool_id', message: `tool ID "${tool.id}" is retired (reserved by the policy's retired-ID filter) and is never reused` })
+  }
+  tool.toolsets.forEach((toolset, at) => {
+    if (retired.toolsets.has(toolset)) {
+      problems.push({ path: `/tools/${index}/toolsets/${at}`, code: 'retired_toolset', message: `toolset ${JSON.stringify(toolset)} of tool "${tool.id}" is retired (reserved by the policy's retired-ID filter) and is never reused` })
+    }
+  })
+  return problems
 }

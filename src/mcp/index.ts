@@ -13,7 +13,7 @@
 export { createMcpServer } from './server.js'
 export type { McpCallInfo, McpScopeResolver, McpServerOptions } from './server.js'
 export { MCP_OUTCOME_META_KEY, toCallToolResult, toMcpTool, toMcpToolList } from './project.js'
-export type { McpCallToolResult, McpOutcomeMeta, McpTextContent, McpToolListing } from './project.js'
+export type { McpCallToolResult, McpOutcomeMeta, McpTextContent, McpToolAnnotations, McpToolListing } from './project.js'
 export { measureCatalog } from './measure.js'
 export type { CatalogSize, MeasureCatalogOptions } from './measure.js'
 export type { CountTokens } from '../tokens/count-tokens.js'

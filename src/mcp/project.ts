@@ -11,9 +11,22 @@ import { isRecord } from '../json/guards.js'
 export const MCP_OUTCOME_META_KEY = 'result-views/outcome'
 
 /**
- * One tool as `tools/list` advertises it: name, description and input schema, nothing else.
- * A viewed tool's `inputSchema` lists `result_view` (`enum: ["compact","full"]`, default
- * `"compact"`); no tool has an `outputSchema` (read contracts with the tool-info tool).
+ * The MCP tool annotations the listing derives from a descriptor's risk facts (`docs/mcp.md`
+ * "`tools/list`"). Hints, as MCP defines them: `readOnlyHint` (default `false` in MCP) says the
+ * tool does not modify its environment; `destructiveHint` (default `true`, meaningful only when
+ * `readOnlyHint` is `false`) says it may delete or overwrite rather than only add.
+ */
+export interface McpToolAnnotations {
+  /** The descriptor's `read_only`. */
+  readonly readOnlyHint: boolean
+  /** For a tool that writes: `false` only for risk `'write'` (additive updates), `true` for `'destructive'`, for another word and for no risk class. Absent on a read-only tool. */
+  readonly destructiveHint?: boolean
+}
+
+/**
+ * One tool as `tools/list` advertises it: name, description, input schema and annotations,
+ * nothing else. A viewed tool's `inputSchema` lists `result_view` (`enum: ["compact","full"]`,
+ * default `"compact"`); no tool has an `outputSchema` (read contracts with the tool-info tool).
  */
 export interface McpToolListing {
   /** The tool ID, e.g. `compozy__session_status`. */
@@ -26,6 +39,8 @@ export interface McpToolListing {
    * (`toModelSchema` of the root entry).
    */
   readonly inputSchema: JsonSchema
+  /** The tool's risk facts as MCP hints (see {@link McpToolAnnotations}); absent for a descriptor without `read_only`. */
+  readonly annotations?: McpToolAnnotations
 }
 
 /** A text content block of a `tools/call` result. */
@@ -73,7 +88,21 @@ export interface McpCallToolResult {
 
 /** The `tools/list` entry of one descriptor (see {@link McpToolListing}). */
 export function toMcpTool(descriptor: ToolDescriptor): McpToolListing {
-  return { name: descriptor.tool_id, description: descriptor.description, inputSchema: toModelSchema(descriptor.input_schema) }
+  const listing = { name: descriptor.tool_id, description: descriptor.description, inputSchema: toModelSchema(descriptor.input_schema) }
+  const annotations = toolAnnotations(descriptor)
+  return annotations === undefined ? listing : { ...listing, annotations }
+}
+
+/**
+ * The MCP annotations of a descriptor's risk facts: read-only → `{ readOnlyHint: true }`; otherwise
+ * `{ readOnlyHint: false, destructiveHint }`, with `destructiveHint: false` only for risk `'write'`
+ * (MCP's default, `true`, for anything else: the safe side when nothing says the tool only adds).
+ * `undefined` for a descriptor that does not say `read_only`.
+ */
+function toolAnnotations(descriptor: ToolDescriptor): McpToolAnnotations | undefined {
+  if (typeof descriptor.read_only !== 'boolean') return undefined
+  if (descriptor.read_only) return { readOnlyHint: true }
+  return { readOnlyHint: false, destructiveHint: descriptor.risk !== 'write' }
 }
 
 /** The `tools/list` entries of a catalog, in catalog order. */

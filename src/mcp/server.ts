@@ -44,8 +44,9 @@ export interface McpServerOptions {
  * a dispatcher's catalog (`docs/mcp.md`). It is not connected: the host
  * calls `server.connect(transport)` with any SDK transport (stdio, Streamable HTTP, in-memory).
  *
- * - `tools/list`: every tool of `dispatcher.list()` as `{ name, description, inputSchema }`;
- *   viewed tools list `result_view`; no tool has an `outputSchema` (see the tool-info tool);
+ * - `tools/list`: every tool of `dispatcher.list()` as `{ name, description, inputSchema,
+ *   annotations }` (`readOnlyHint`, `destructiveHint` from the descriptor's `read_only` and
+ *   `risk`); viewed tools list `result_view`; no tool has an `outputSchema` (see the tool-info tool);
  *   in JSON Schema 2020-12 form (no `$schema` keyword, draft-07 tuples and `definitions`
  *   translated; see `toModelSchema` in the root entry).
  * - `tools/call`: `dispatcher.invoke({ tool_id: name, input: arguments ?? {}, scope })`, mapped by

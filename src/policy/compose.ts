@@ -2,7 +2,7 @@ import { firstHole } from '../json/guards.js'
 import { checkDecision } from './decision.js'
 import { isPolicyDefinitionError, PolicyDefinitionError } from './policy-definition-error.js'
 import type { PolicyApprovalRequired, PolicyDecision, PolicyRequest, ToolPolicy } from './policy.js'
-import { announceRetiredIds, registerPolicyAnnouncer } from './retired-warnings.js'
+import { announceRetiredIds, filtersOf, registerPolicy } from './retired-registry.js'
 
 /**
  * The intersection of several policies (`docs/policy.md` "Several policies: `intersectPolicies`":
@@ -45,7 +45,10 @@ export function intersectPolicies(policies: readonly ToolPolicy[]): ToolPolicy {
       return approval ?? { decision: 'allow' }
     },
   })
-  registerPolicyAnnouncer(intersection, (logger) => members.forEach((member) => announceRetiredIds(member, logger)))
+  registerPolicy(intersection, {
+    announce: (logger) => members.forEach((member) => announceRetiredIds(member, logger)),
+    filters: [...new Set(members.flatMap((member) => filtersOf(member)))],
+  })
   return intersection
 }
 

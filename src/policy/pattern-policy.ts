@@ -4,7 +4,7 @@ import { firstHole } from '../json/guards.js'
 import { PolicyDefinitionError } from './policy-definition-error.js'
 import type { PolicyDecision, PolicyRequest, ToolPolicy } from './policy.js'
 import type { RetiredIdFilter } from './retired.js'
-import { filterAnnouncer, registerPolicyAnnouncer } from './retired-warnings.js'
+import { filterEntry, registerPolicy } from './retired-registry.js'
 
 /**
  * When the reference policy asks for an approval, on top of a tool's own requirement (a tool that
@@ -122,8 +122,11 @@ export function createPatternPolicy(options: PatternPolicyOptions): PatternPolic
       return { decision: 'allow' }
     },
   })
-  const announce = filterAnnouncer(options.retired)
-  if (announce !== undefined) registerPolicyAnnouncer(policy, (logger) => announce(owner as string, logger))
+  const filter = filterEntry(options.retired)
+  if (filter !== undefined) {
+    const announce = filter.announce
+    registerPolicy(policy, { announce: (logger) => announce?.(owner as string, logger), filters: [options.retired!] })
+  }
   return policy
 }
 

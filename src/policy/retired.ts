@@ -3,7 +3,7 @@ import { isWildcard } from './patterns.js'
 import type { UsageProblem } from '../errors/usage-error.js'
 import { firstHole } from '../json/guards.js'
 import { PolicyDefinitionError } from './policy-definition-error.js'
-import { registerFilterAnnouncer } from './retired-warnings.js'
+import { claimOwnerWarning, ownerWarned, registerFilter } from './retired-registry.js'
 
 /** The log message (and `event` field) of the retired-ID warning (`docs/policy.md` "Retired tool IDs: `createRetiredIdFilter`"). */
 export const RETIRED_IDS_IGNORED = 'tools.retired_ids_ignored'
@@ -20,7 +20,7 @@ export interface RetiredIdFilterOptions {
    * `createDispatcher({ policy, logger })` receives a `createPatternPolicy` policy (directly or
    * inside `intersectPolicies`, at any depth) built with this filter, it logs the held-back
    * warning of that policy's owner through its own logger. Still once per owner for the life of
-   * the filter. Pass a logger here when the policy is wrapped in a host's own `ToolPolicy`
+   * the process. Pass a logger here when the policy is wrapped in a host's own `ToolPolicy`
    * (the dispatcher cannot see through it) or is never given to a dispatcher.
    */
   logger?: Logger
@@ -44,8 +44,8 @@ export interface FilteredPolicyLists extends PolicyLists {
 
 /**
  * Drops retired tool and toolset IDs from policies (`docs/policy.md` "Retired tool IDs:
- * `createRetiredIdFilter`"). Create one per dispatcher (or per process) and hand it to every
- * `createPatternPolicy` call: it remembers which owners it has warned about.
+ * `createRetiredIdFilter`"). Hand it to every `createPatternPolicy` call. A dispatcher given a
+ * policy built with it refuses a catalog that reuses one of its IDs.
  */
 export interface RetiredIdFilter {
   /** The reserved tool IDs. */
@@ -58,8 +58,8 @@ export interface RetiredIdFilter {
    * are kept. An allow-list that held only retired entries comes back empty, not absent: it stays
    * enforced and grants nothing. The first time an owner has dropped entries, one warning is
    * logged: `warn({ event: 'tools.retired_ids_ignored', owner, dropped_ids },
-   * 'tools.retired_ids_ignored')`; never again for that owner while this filter lives. Without a
-   * filter logger the warning is held back until a dispatcher with a logger receives the owner's
+   * 'tools.retired_ids_ignored')`; never again for that owner in this process, through this filter
+   * or any other (the owners warned are kept process-wide). Without a filter logger the warning is held back until a dispatcher with a logger receives the owner's
    * policy (see {@link RetiredIdFilterOptions.logger}).
    *
    * @param owner - the policy owner label, `agent:<source path or name>` or `session:<session id>`.
@@ -82,7 +82,6 @@ export function createRetiredIdFilter(options: RetiredIdFilterOptions = {}): Ret
   const held = new Map<string, readonly string[]>()
   const retiredTools = new Set(tools)
   const retiredToolsets = new Set(toolsets)
-  const warned = new Set<string>()
 
   const filter: RetiredIdFilter = Object.freeze({
     tools: Object.freeze(tools),
@@ -103,22 +102,21 @@ export function createRetiredIdFilter(options: RetiredIdFilterOptions = {}): Ret
         ...withList('deny_tools', clean(lists.deny_tools, retiredTools)),
         dropped,
       }
-      if (dropped.length > 0 && !warned.has(owner)) {
-        warned.add(owner)
-        if (logger === undefined) held.set(owner, [...dropped])
-        else warn(logger, owner, dropped)
+      if (dropped.length > 0) {
+        if (logger !== undefined) {
+          if (claimOwnerWarning(owner)) warn(logger, owner, dropped)
+        } else if (!held.has(owner) && !ownerWarned(owner)) held.set(owner, [...dropped])
       }
       return out
     },
   })
-  if (logger === undefined) {
-    registerFilterAnnouncer(filter, (owner, to) => {
-      const dropped = held.get(owner)
-      if (dropped === undefined) return
-      held.delete(owner)
-      warn(to, owner, dropped)
-    })
+  const announce = (owner: string, to: Logger): void => {
+    const dropped = held.get(owner)
+    if (dropped === undefined) return
+    held.delete(owner)
+    if (claimOwnerWarning(owner)) warn(to, owner, dropped)
   }
+  registerFilter(filter, { tools: retiredTools, toolsets: retiredToolsets, ...(logger === undefined ? { announce } : {}) })
   return filter
 }
 

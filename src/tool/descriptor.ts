@@ -4,7 +4,7 @@ import { setOwn } from '../json/clone.js'
 import { deepFreeze } from '../json/freeze.js'
 import type { JsonSchema } from '../schema/json-schema.js'
 import { DEFAULT_VIEW, RESULT_VIEW_KEY, VIEWS } from '../views/view.js'
-import type { Tool } from './types.js'
+import type { ApprovalRequirement, Tool } from './types.js'
 
 /** A view's contract in a descriptor: its schema and that schema's digest (64 hex characters). */
 export interface ViewContract {
@@ -18,7 +18,10 @@ export interface ViewContract {
  * The discovery record of a tool (`docs/views.md` "Descriptors").
  * For a viewed tool `output_schema` / `output_schema_digest` describe the compact view,
  * `output_views` carries both, and `input_schema` lists `result_view`. A single-result tool has
- * neither `output_views` nor a `result_view` input. Deep-frozen.
+ * neither `output_views` nor a `result_view` input. `approval`, `risk` and `read_only` are the
+ * tool's approval requirement and risk facts, as its policy sees them; no schema digest covers
+ * them. `describeTool` always sets `approval` and `read_only`; the type leaves them optional so
+ * that a descriptor from elsewhere (an older release, a host's own list) is still one. Deep-frozen.
  */
 export interface ToolDescriptor {
 /** The tool ID. */
@@ -33,6 +36,12 @@ export interface ToolDescriptor {
   readonly output_schema_digest: string
 /** Both contracts, for viewed tools only. */
   readonly output_views?: { readonly compact: ViewContract; readonly full: ViewContract }
+  /** The tool's own approval requirement: `'required'` means every call needs an approval, whatever the policy (`docs/approvals.md`). */
+  readonly approval?: ApprovalRequirement
+  /** The tool's risk class (`'read' | 'write' | 'destructive'` or the host's own word); absent when the definition names none. */
+  readonly risk?: string
+  /** Whether the tool only reads (the definition's `readOnly`, default `risk === 'read'`). */
+  readonly read_only?: boolean
 }
 
 /** A tool's schemas are plain JSON copies made by defineTool: digested without a second check. */
@@ -53,7 +62,7 @@ const cache = new WeakMap<Tool, ToolDescriptor>()
  *
  * @param tool - a tool returned by `defineTool`.
  * @returns the spec's descriptor: `{ tool_id, description, input_schema, output_schema,
- *   output_schema_digest, output_views? }`.
+ *   output_schema_digest, output_views?, approval, risk?, read_only }`.
  */
 export function describeTool(tool: Tool): ToolDescriptor {
   let descriptor = cache.get(tool)
@@ -65,6 +74,8 @@ export function describeTool(tool: Tool): ToolDescriptor {
 }
 
 function buildDescriptor(tool: Tool): ToolDescriptor {
+  // The facts come after the contracts: no digest covers them, and the contracts stay as before.
+  const facts = { approval: tool.approval, ...(tool.risk === undefined ? {} : { risk: tool.risk }), read_only: tool.readOnly }
   if (tool.kind === 'single') {
     return {
       tool_id: tool.id,
@@ -72,6 +83,7 @@ function buildDescriptor(tool: Tool): ToolDescriptor {
       input_schema: tool.inputSchema,
       output_schema: tool.output,
       output_schema_digest: digestOf(tool.output),
+      ...facts,
     }
   }
   const compact: ViewContract = { schema: tool.output.compact, digest: digestOf(tool.output.compact) }
@@ -83,6 +95,7 @@ function buildDescriptor(tool: Tool): ToolDescriptor {
     output_schema: compact.schema,
     output_schema_digest: compact.digest,
     output_views: { compact, full },
+    ...facts,
   }
 }
 

@@ -68,7 +68,9 @@ export interface ToolInfoToolOptions {
  * `compozy__tool_info`).
  *
  * Input `{ tool_id }`; output `{ tool: { descriptor } }` where `descriptor` is
- * `{ tool_id, description, input_schema, output_schema, output_schema_digest, output_views? }`.
+ * `{ tool_id, description, input_schema, output_schema, output_schema_digest, output_views?,
+ * approval, risk?, read_only }` (the approval and risk facts pass through the open descriptor
+ * schema, which does not type them, so the tool's own output digest stays as it was).
  * Risk `'read'`, no approval. Wire it to the dispatcher that serves it:
  *
  * ```ts

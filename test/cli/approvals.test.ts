@@ -92,4 +92,12 @@ describe('tool approvals set | list | revoke', () => {
     expect(jsonOf(withAgent).error.reason).toBe('agent_name_forbidden')
     expect((await runCli(['tool', 'approvals', 'list', ...url])).code).toBe(2)
   })
+
+  it('exits 1 with tool_not_found for a tool the catalog does not have (regression: a grant that could never match)', async () => {
+    const unknown = await runCli(['tool', 'approvals', 'set', 'compozy__session_spwan', '--workspace', 'ws_cli_unknown', '--decision', 'reject', '--scope', 'tool', '-o', 'json', ...url])
+    expect(unknown.code).toBe(1)
+    expect(jsonOf(unknown)).toEqual({ error: { code: 'tool_not_found', reason: 'unknown_tool', message: 'invalid tool request' } })
+    const listed = await runCli(['tool', 'approvals', 'list', '--workspace', 'ws_cli_unknown', '-o', 'json', ...url])
+    expect(jsonOf(listed)).toEqual({ grants: [] })
+  })
 })

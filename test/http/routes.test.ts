@@ -263,6 +263,13 @@ describe('remembered grants: /api/tool-approval-grants', () => {
     expect((await put({ tool_id: 'compozy__session_create', decision: 'reject', scope: 'tool' })).status).toBe(400)
     expect((await get('/api/tool-approval-grants')).body.error).toEqual({ code: 'approval_request_invalid', reason: 'field_invalid', message: 'invalid tool request' })
   })
+
+  it('answers 404 tool_not_found for a tool the catalog does not have, and stores nothing (regression: a grant that could never match)', async () => {
+    const put = await fetchJson(served.origin, 'PUT', '/api/tool-approval-grants', { workspace_id: 'ws_unknown_tool', tool_id: 'compozy__session_spwan', decision: 'reject', scope: 'tool' })
+    expect(put.status).toBe(404)
+    expect(put.body).toEqual({ error: { code: 'tool_not_found', reason: 'unknown_tool', message: 'invalid tool request' } })
+    expect((await get('/api/tool-approval-grants?workspace_id=ws_unknown_tool')).body).toEqual({ grants: [] })
+  })
 })
 
 describe('unknown routes and methods', () => {

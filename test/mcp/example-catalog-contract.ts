@@ -65,13 +65,26 @@ export function describeExampleCatalogOverMcp(transport: string, connect: () => 
     })
 
     describe('tools/list', () => {
-      it('lists every tool with name, description and input schema only', async () => {
+      it('lists every tool with name, description, input schema and annotations only', async () => {
         const { tools } = await client.listTools()
         expect(tools.map((t) => t.name).sort()).toEqual([...VIEWED, ...SINGLE].sort())
         for (const tool of tools) {
-          expect(Object.keys(tool).sort()).toEqual(['description', 'inputSchema', 'name'])
+          expect(Object.keys(tool).sort()).toEqual(['annotations', 'description', 'inputSchema', 'name'])
           expect(tool.inputSchema.type).toBe('object')
         }
+      })
+
+      it('maps each descriptor\'s read_only and risk to readOnlyHint and destructiveHint (the MCP hints)', async () => {
+        const { tools } = await client.listTools()
+        const hints = Object.fromEntries(tools.map((tool) => [tool.name, tool.annotations]))
+        expect(hints).toEqual({
+          compozy__session_status: { readOnlyHint: true },
+          compozy__session_create: { readOnlyHint: false, destructiveHint: false },
+          compozy__session_archive: { readOnlyHint: false, destructiveHint: false },
+          compozy__session_spawn: { readOnlyHint: false, destructiveHint: false },
+          compozy__skill_view: { readOnlyHint: true },
+          compozy__tool_info: { readOnlyHint: true },
+        })
       })
 
       it('advertises no outputSchema for any tool and no $schema keyword', async () => {

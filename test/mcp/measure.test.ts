@@ -8,6 +8,12 @@ import { noteTool, skillTool } from '../support/tools.js'
 
 const utf8 = (value: unknown): number => new TextEncoder().encode(JSON.stringify(value)).length
 
+/** The MCP annotations of a descriptor, by docs/mcp.md's table. */
+const hintsOf = (d: { read_only?: boolean; risk?: string }) => (d.read_only ? { readOnlyHint: true } : { readOnlyHint: false, destructiveHint: d.risk !== 'write' })
+
+/** Bytes the `annotations` member adds to one MCP listing entry: `,"annotations":{…}`. */
+const annotationBytes = (d: { read_only?: boolean; risk?: string }): number => utf8({ annotations: hintsOf(d) }) - 2 + 1
+
 /** A token counter for exact figures: one token per character. */
 const perCharacter = (text: string): number => text.length
 
@@ -17,7 +23,7 @@ describe('measureCatalog', () => {
     const descriptors = tools.map(describeTool)
     const texts = {
       discovery: JSON.stringify(descriptors),
-      mcp: JSON.stringify(descriptors.map((d) => ({ name: d.tool_id, description: d.description, inputSchema: d.input_schema }))),
+      mcp: JSON.stringify(descriptors.map((d) => ({ name: d.tool_id, description: d.description, inputSchema: d.input_schema, annotations: hintsOf(d) }))),
       model: JSON.stringify(descriptors.map((d) => ({ name: d.tool_id, description: d.description, input_schema: d.input_schema }))),
     }
     expect(measureCatalog(tools, { countTokens: perCharacter })).toEqual({
@@ -37,8 +43,8 @@ describe('measureCatalog', () => {
       expect(tokens).toBeGreaterThan(0)
       expect(tokens).toBeLessThan(size[`${surface}_bytes`] / 2)
     }
-    // The model-facing projection differs from the MCP listing by one key: the same tokens give or take one.
-    expect(Math.abs(size.model_tokens! - size.mcp_tokens!)).toBeLessThanOrEqual(1)
+    // The model-facing projection differs from the MCP listing by one key and the annotations: fewer tokens.
+    expect(size.model_tokens!).toBeLessThan(size.mcp_tokens!)
   })
 
   it('counts special-token text such as <|endoftext|> as ordinary text instead of throwing (regression: gpt-tokenizer refuses it by default)', () => {
@@ -95,7 +101,8 @@ describe('measureCatalog', () => {
     const descriptor = describeTool(viewed)
     expect(discovery_bytes).toBeGreaterThan(utf8(descriptor.output_views!.full.schema) + utf8(descriptor.output_views!.compact.schema))
     expect(mcp_bytes).toBeLessThan(discovery_bytes - utf8(descriptor.output_views))
-    expect(model_bytes).toBe(mcp_bytes + 1) // "input_schema" is one byte longer than "inputSchema"
+    // "input_schema" is one byte longer than "inputSchema"; the model projection has no annotations.
+    expect(model_bytes).toBe(mcp_bytes + 1 - annotationBytes(descriptor))
   })
 
   it('is additive: a catalog costs the sum of its tools plus the array separators', () => {
@@ -150,7 +157,7 @@ describe('measureCatalog argument checks (McpOptionsError, code mcp_options_inva
     expect(problemsOf(() => measureCatalog([note, skillTool(), describeTool(note)]))).toEqual([{ path: '/2', code: 'duplicate_tool_id', message: 'tools[2] repeats tool_id "notes__read" of tools[0]' }])
   })
 
-  it('strips $schema from model_bytes as from mcp_bytes, so model_bytes = mcp_bytes + one byte per tool', () => {
+  it('strips $schema from model_bytes as from mcp_bytes, so model_bytes = mcp_bytes + one byte per tool - the annotations', () => {
     const dialect = 'http://json-schema.org/draft-07/schema#'
     const dialected = defineTool({
       id: 'docs__validate',
@@ -164,9 +171,9 @@ describe('measureCatalog argument checks (McpOptionsError, code mcp_options_inva
     const listed = toMcpTool(d).inputSchema
     expect(JSON.stringify(listed)).not.toContain(dialect)
     expect(size.model_bytes).toBe(utf8([{ name: d.tool_id, description: d.description, input_schema: listed }]))
-    expect(size.model_bytes).toBe(size.mcp_bytes + 1)
+    expect(size.model_bytes).toBe(size.mcp_bytes + 1 - annotationBytes(d))
     const catalog = [...exampleTools(), dialected, noteTool(), skillTool()]
     const all = measureCatalog(catalog)
-    expect(all.model_bytes).toBe(all.mcp_bytes + catalog.length)
+    expect(all.model_bytes).toBe(all.mcp_bytes + catalog.length - catalog.map(describeTool).reduce((sum, t) => sum + annotationBytes(t), 0))
   })
 })

@@ -72,14 +72,31 @@ describe('toCallToolResult', () => {
 })
 
 describe('toMcpTool', () => {
-  it('keeps name, description and input schema only (no output schema of any kind)', () => {
+  it('keeps name, description, input schema and annotations only (no output schema of any kind)', () => {
     for (const tool of [noteTool(), skillTool()]) {
       const descriptor = describeTool(tool)
       const listing = toMcpTool(descriptor)
-      expect(listing).toEqual({ name: descriptor.tool_id, description: descriptor.description, inputSchema: descriptor.input_schema })
+      expect(listing).toEqual({ name: descriptor.tool_id, description: descriptor.description, inputSchema: descriptor.input_schema, annotations: { readOnlyHint: false, destructiveHint: true } })
       expect(JSON.stringify(listing)).not.toContain('output')
     }
     expect(toMcpToolList([describeTool(noteTool()), describeTool(skillTool())]).map((t) => t.name)).toEqual(['notes__read', 'skills__view'])
+  })
+
+  it('derives readOnlyHint from read_only and destructiveHint from risk, false only for risk "write" (MCP defaults otherwise)', () => {
+    const annotationsOf = (definition: { risk?: string; readOnly?: boolean }) =>
+      toMcpTool(describeTool(defineTool({ id: 'x', description: 'x', input: Type.Object({}), output: Type.Object({}), handler: () => ({}), ...definition }))).annotations
+    expect(annotationsOf({ risk: 'read' })).toEqual({ readOnlyHint: true })
+    expect(annotationsOf({ risk: 'destructive', readOnly: true })).toEqual({ readOnlyHint: true })
+    expect(annotationsOf({ risk: 'write' })).toEqual({ readOnlyHint: false, destructiveHint: false })
+    expect(annotationsOf({ risk: 'destructive' })).toEqual({ readOnlyHint: false, destructiveHint: true })
+    expect(annotationsOf({ risk: 'admin' })).toEqual({ readOnlyHint: false, destructiveHint: true })
+    expect(annotationsOf({})).toEqual({ readOnlyHint: false, destructiveHint: true })
+    expect(annotationsOf({ readOnly: true })).toEqual({ readOnlyHint: true })
+  })
+
+  it('gives a descriptor without read_only (one made by hand) no annotations', () => {
+    const { approval: _a, read_only: _r, risk: _k, ...bare } = describeTool(noteTool())
+    expect(toMcpTool(bare)).not.toHaveProperty('annotations')
   })
 
   it('lists result_view on viewed tools only', () => {

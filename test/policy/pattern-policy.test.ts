@@ -1,6 +1,8 @@
 import fc from 'fast-check'
+import Type from 'typebox'
 import { describe, expect, it } from 'vitest'
-import { createPatternPolicy, isPolicyDefinitionError, type ToolFacts } from 'result-views'
+import { createDispatcher, createPatternPolicy, defineTool, isPolicyDefinitionError, type ToolFacts } from 'result-views'
+import { referenceWildcardMatch as tableMatch } from '../support/wildcard.js'
 
 function facts(over: Partial<ToolFacts> = {}): ToolFacts {
   return { id: 'ops__deploy', origin: 'native', risk: 'write', toolsets: ['ops'], approval: 'none', read_only: false, ...over }
@@ -89,5 +91,64 @@ describe('createPatternPolicy', () => {
   it('accepts agent:<source path or name> and session:<id> owners only', () => {
     for (const owner of ['agent:general', 'agent:.compozy/agents/reviewer.md', 'session:sess-1']) expect(createPatternPolicy({ owner }).owner).toBe(owner)
     for (const owner of ['agent:', 'session:', 'workspace:ws-1', '', 3]) expect(() => createPatternPolicy({ owner: owner as string })).toThrow(/owner/)
+  })
+})
+
+/** The definition of `*` matching, as a recursion: exponential on bad patterns, so for small inputs only. */
+function naiveMatch(pattern: string, id: string): boolean {
+  if (pattern.length === 0) return id.length === 0
+  if (pattern[0] === '*') return naiveMatch(pattern.slice(1), id) || (id.length > 0 && naiveMatch(pattern, id.slice(1)))
+  return id.length > 0 && pattern[0] === id[0] && naiveMatch(pattern.slice(1), id.slice(1))
+}
+
+describe('wildcard matching in linear time (regression: a backtracking RegExp took 6.9 s per call for a*a*a*a*a*b)', () => {
+  const matches = (pattern: string, id: string) => ask(createPatternPolicy({ owner: 'agent:a', tools: [pattern] }), { id, toolsets: [] }).decision === 'allow'
+
+  it('agrees with the recursive definition of "*" on small inputs (differential property)', () => {
+    const alphabet = fc.constantFrom('a', 'b', '*', '.', '\\', '\ud83d', '\ude00')
+    fc.assert(
+      fc.property(fc.array(alphabet, { minLength: 1, maxLength: 7 }), fc.array(alphabet.filter((c) => c !== '*'), { maxLength: 8 }), (pattern, id) => {
+        const p = pattern.join('')
+        const i = id.join('')
+        expect(matches(p, i), `${JSON.stringify(p)} vs ${JSON.stringify(i)}`).toBe(naiveMatch(p, i))
+      }),
+      { numRuns: 2000 },
+    )
+  })
+
+  it('matches patterns of 16 stars against 128-character IDs exactly as the dynamic-programming reference does', () => {
+    const letters = fc.constantFrom('a', 'b')
+    const part = fc.array(letters, { maxLength: 3 }).map((chars) => chars.join(''))
+    const pattern = fc.array(part, { minLength: 17, maxLength: 17 }).map((parts) => parts.join('*'))
+    const id = fc.array(fc.constantFrom('a', 'a', 'a', 'b'), { minLength: 128, maxLength: 128 }).map((chars) => chars.join(''))
+    fc.assert(
+      fc.property(pattern, id, (p, i) => {
+        expect(p.split('*')).toHaveLength(17)
+        expect(matches(p, i), `${p} vs ${i}`).toBe(tableMatch(p, i))
+      }),
+      { numRuns: 300 },
+    )
+  })
+
+  it('answers the pathological patterns at once: 16 stars that almost match a 128-character ID', () => {
+    const id = 'a'.repeat(128)
+    expect(matches('a*'.repeat(16) + 'b', id)).toBe(false)
+    expect(matches('*a'.repeat(16) + '*b', id)).toBe(false)
+    expect(matches('a*'.repeat(16) + 'a', id)).toBe(true)
+    expect(matches('*' + 'a*'.repeat(128) + 'a', id)).toBe(false) // needs 129 "a"
+    expect(matches('*' + 'a*'.repeat(127) + 'a', id)).toBe(true) // needs exactly 128
+    for (const pattern of ['a*'.repeat(16) + 'b', '*a'.repeat(16) + '*b', 'a*'.repeat(16) + 'a', '*' + 'a*'.repeat(128) + 'a']) expect(matches(pattern, id)).toBe(tableMatch(pattern, id))
+  })
+
+  it('denies through invoke with a pathological deny pattern on a 128-character tool ID', async () => {
+    const id = 'a'.repeat(128)
+    const calls: unknown[] = []
+    const tool = defineTool({ id, description: 'long', input: Type.Object({}), output: Type.Object({}), handler: () => (calls.push(1), {}) })
+    const denied = createDispatcher({ tools: [tool], policy: createPatternPolicy({ owner: 'agent:a', deny_tools: ['a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a'] }) })
+    const outcome = await denied.invoke({ tool_id: id, input: {} })
+    expect(outcome.status === 'error' && [outcome.error.code, outcome.error.reason, outcome.error.details]).toEqual(['tool_denied', 'policy_denied', { policy_reason: 'deny_listed', owner: 'agent:a' }])
+    const spared = createDispatcher({ tools: [tool], policy: createPatternPolicy({ owner: 'agent:a', deny_tools: ['a*'.repeat(16) + 'b'] }) })
+    expect((await spared.invoke({ tool_id: id, input: {} })).status).toBe('ok')
+    expect(calls).toEqual([1])
   })
 })

@@ -1,5 +1,6 @@
+import Type from 'typebox'
 import { describe, expect, it } from 'vitest'
-import { createDispatcher, createPatternPolicy, createRetiredIdFilter, intersectPolicies, isPolicyDefinitionError, RETIRED_IDS_IGNORED, type Logger } from 'result-views'
+import { createDispatcher, createPatternPolicy, createRetiredIdFilter, defineTool, intersectPolicies, isPolicyDefinitionError, isToolDefinitionError, RETIRED_IDS_IGNORED, type Logger } from 'result-views'
 import { SCOPE, codeOf, statusTool, writeTool } from '../approval/fixtures.js'
 
 const RETIRED = { tools: ['compozy__memory_read', 'compozy__memory_write'], toolsets: ['memory', 'memory-admin'] }
@@ -29,16 +30,16 @@ describe('retired tool IDs (spec 001 "Retired tool IDs")', () => {
     expect(ask('ops__status', ['ops'])).toMatchObject({ decision: 'deny', reason: 'deny_listed' })
   })
 
-  it('logs one tools.retired_ids_ignored warning per owner for the life of the filter, naming the owner and the dropped IDs', () => {
+  it('logs one tools.retired_ids_ignored warning per owner, naming the owner and the dropped IDs', () => {
     const { logger, lines } = capture()
     const filter = createRetiredIdFilter({ ...RETIRED, logger })
-    for (let i = 0; i < 3; i++) createPatternPolicy({ owner: 'agent:reviewer', tools: ['compozy__memory_read', 'notes__write'], retired: filter })
-    createPatternPolicy({ owner: 'agent:reviewer', toolsets: ['memory-admin'], retired: filter })
-    createPatternPolicy({ owner: 'session:sess-1', deny_tools: ['compozy__memory_write'], retired: filter })
-    createPatternPolicy({ owner: 'session:sess-2', tools: ['notes__write'], retired: filter })
+    for (let i = 0; i < 3; i++) createPatternPolicy({ owner: 'agent:one-warning', tools: ['compozy__memory_read', 'notes__write'], retired: filter })
+    createPatternPolicy({ owner: 'agent:one-warning', toolsets: ['memory-admin'], retired: filter })
+    createPatternPolicy({ owner: 'session:one-warning-1', deny_tools: ['compozy__memory_write'], retired: filter })
+    createPatternPolicy({ owner: 'session:one-warning-2', tools: ['notes__write'], retired: filter })
     expect(lines).toEqual([
-      { level: 'warn', fields: { event: RETIRED_IDS_IGNORED, owner: 'agent:reviewer', dropped_ids: ['compozy__memory_read'] }, message: 'tools.retired_ids_ignored' },
-      { level: 'warn', fields: { event: RETIRED_IDS_IGNORED, owner: 'session:sess-1', dropped_ids: ['compozy__memory_write'] }, message: 'tools.retired_ids_ignored' },
+      { level: 'warn', fields: { event: RETIRED_IDS_IGNORED, owner: 'agent:one-warning', dropped_ids: ['compozy__memory_read'] }, message: 'tools.retired_ids_ignored' },
+      { level: 'warn', fields: { event: RETIRED_IDS_IGNORED, owner: 'session:one-warning-1', dropped_ids: ['compozy__memory_write'] }, message: 'tools.retired_ids_ignored' },
     ])
     expect(RETIRED_IDS_IGNORED).toBe('tools.retired_ids_ignored')
   })
@@ -88,14 +89,14 @@ describe('retired tool IDs (spec 001 "Retired tool IDs")', () => {
   it('logs a logger-less filter\'s warning through the dispatcher\'s logger, once per owner, also through intersections', () => {
     const { logger, lines } = capture()
     const filter = createRetiredIdFilter(RETIRED)
-    const agent = createPatternPolicy({ owner: 'agent:reviewer', tools: ['compozy__memory_read', 'notes__write'], retired: filter })
-    const again = createPatternPolicy({ owner: 'agent:reviewer', toolsets: ['memory'], retired: filter })
-    const session = createPatternPolicy({ owner: 'session:sess-1', deny_tools: ['compozy__memory_write'], retired: filter })
-    const clean = createPatternPolicy({ owner: 'session:sess-2', tools: ['notes__write'], retired: filter })
+    const agent = createPatternPolicy({ owner: 'agent:held', tools: ['compozy__memory_read', 'notes__write'], retired: filter })
+    const again = createPatternPolicy({ owner: 'agent:held', toolsets: ['memory'], retired: filter })
+    const session = createPatternPolicy({ owner: 'session:held-1', deny_tools: ['compozy__memory_write'], retired: filter })
+    const clean = createPatternPolicy({ owner: 'session:held-2', tools: ['notes__write'], retired: filter })
     expect(lines).toEqual([])
     createDispatcher({ tools: [writeTool([])], policy: intersectPolicies([clean, intersectPolicies([agent, again]), session]), logger })
     const warning = (owner: string, dropped_ids: string[]) => ({ level: 'warn', fields: { event: RETIRED_IDS_IGNORED, owner, dropped_ids }, message: RETIRED_IDS_IGNORED })
-    expect(lines).toEqual([warning('agent:reviewer', ['compozy__memory_read']), warning('session:sess-1', ['compozy__memory_write'])])
+    expect(lines).toEqual([warning('agent:held', ['compozy__memory_read']), warning('session:held-1', ['compozy__memory_write'])])
     createDispatcher({ tools: [writeTool([])], policy: agent, logger })
     createDispatcher({ tools: [writeTool([])], policy: session, logger: capture().logger })
     expect(lines).toHaveLength(2)
@@ -120,5 +121,71 @@ describe('retired tool IDs (spec 001 "Retired tool IDs")', () => {
     createDispatcher({ tools: [writeTool([])], policy, logger: dispatcherLog.logger })
     expect(own.lines).toHaveLength(1)
     expect(dispatcherLog.lines).toEqual([])
+  })
+
+  it('logs tools.retired_ids_ignored once per owner for the life of the process, not once per filter object (regression)', () => {
+    const { logger, lines } = capture()
+    const owner = 'agent:process-wide'
+    for (let i = 0; i < 3; i++) createPatternPolicy({ owner, tools: ['compozy__memory_read'], retired: createRetiredIdFilter({ ...RETIRED, logger }) })
+    // A logger-less filter's held-back warning for the same owner is not logged again by a dispatcher either.
+    const held = createPatternPolicy({ owner, deny_tools: ['compozy__memory_write'], retired: createRetiredIdFilter(RETIRED) })
+    createDispatcher({ tools: [writeTool([])], policy: held, logger })
+    expect(lines).toEqual([{ level: 'warn', fields: { event: RETIRED_IDS_IGNORED, owner, dropped_ids: ['compozy__memory_read'] }, message: RETIRED_IDS_IGNORED }])
+    // Another owner is still warned, through a fresh filter.
+    createPatternPolicy({ owner: 'session:process-wide', tools: ['compozy__memory_read'], retired: createRetiredIdFilter({ ...RETIRED, logger }) })
+    expect(lines.map((line) => line.fields.owner)).toEqual([owner, 'session:process-wide'])
+  })
+
+  it('shares the warned owners between library copies through a Symbol.for key on globalThis', () => {
+    const warned = (globalThis as Record<symbol, unknown>)[Symbol.for('result-views.retired_ids_ignored.owners')]
+    expect(warned).toBeInstanceOf(Set)
+    const { logger, lines } = capture()
+    ;(warned as Set<string>).add('agent:warned-by-another-copy')
+    createPatternPolicy({ owner: 'agent:warned-by-another-copy', tools: ['compozy__memory_read'], retired: createRetiredIdFilter({ ...RETIRED, logger }) })
+    expect(lines).toEqual([])
+  })
+})
+
+describe('retired IDs are never reused (spec 001 "Retired tool IDs")', () => {
+  const problemsOf = (run: () => unknown): Array<{ path: string; code: string; message: string }> => {
+    try {
+      run()
+    } catch (error) {
+      expect(isToolDefinitionError(error)).toBe(true)
+      expect(error).toMatchObject({ code: 'tool_definition_invalid' })
+      return [...(error as { problems: Array<{ path: string; code: string; message: string }> }).problems]
+    }
+    throw new Error('expected createDispatcher to throw')
+  }
+  const reused = (id: string, toolsets: string[] = []) =>
+    defineTool({ id, description: 'reuses a retired ID', toolsets, input: Type.Object({}), output: Type.Object({}), handler: () => ({}) })
+
+  it('refuses a catalog that registers a tool under a retired ID, naming it (regression: the filter would drop a deny_tools entry naming it)', () => {
+    const retired = createRetiredIdFilter(RETIRED)
+    const policy = createPatternPolicy({ owner: 'agent:reuse', deny_tools: ['compozy__memory_read'], retired })
+    // Without the refusal the deny entry is dropped, so the reused tool would run where it was meant to be denied.
+    expect(policy.deny_tools).toEqual([])
+    expect(problemsOf(() => createDispatcher({ tools: [writeTool([]), reused('compozy__memory_read')], policy }))).toEqual([
+      { path: '/tools/1/id', code: 'retired_tool_id', message: 'tool ID "compozy__memory_read" is retired (reserved by the policy\'s retired-ID filter) and is never reused' },
+    ])
+  })
+
+  it('refuses a tool in a retired toolset, and lists every reuse, through intersections at any depth', () => {
+    const retired = createRetiredIdFilter({ ...RETIRED, logger: capture().logger })
+    const member = createPatternPolicy({ owner: 'session:reuse', tools: ['*'], retired })
+    const policy = intersectPolicies([createPatternPolicy({ owner: 'agent:plain' }), intersectPolicies([member])])
+    expect(problemsOf(() => createDispatcher({ tools: [reused('compozy__memory_write', ['ops', 'memory-admin']), statusTool([]), reused('notes__memory', ['memory'])], policy }))).toEqual([
+      { path: '/tools/0/id', code: 'retired_tool_id', message: 'tool ID "compozy__memory_write" is retired (reserved by the policy\'s retired-ID filter) and is never reused' },
+      { path: '/tools/0/toolsets/1', code: 'retired_toolset', message: 'toolset "memory-admin" of tool "compozy__memory_write" is retired (reserved by the policy\'s retired-ID filter) and is never reused' },
+      { path: '/tools/2/toolsets/0', code: 'retired_toolset', message: 'toolset "memory" of tool "notes__memory" is retired (reserved by the policy\'s retired-ID filter) and is never reused' },
+    ])
+  })
+
+  it('accepts the catalog without a retired-ID filter, and behind a host\'s own policy wrapper (documented: the dispatcher cannot see through it)', () => {
+    const tools = [reused('compozy__memory_read')]
+    expect(createDispatcher({ tools }).list()).toHaveLength(1)
+    expect(createDispatcher({ tools, policy: createPatternPolicy({ owner: 'agent:no-filter' }) }).list()).toHaveLength(1)
+    const inner = createPatternPolicy({ owner: 'agent:wrapped', retired: createRetiredIdFilter(RETIRED) })
+    expect(createDispatcher({ tools, policy: { decide: (request) => inner.decide(request) } }).list()).toHaveLength(1)
   })
 })

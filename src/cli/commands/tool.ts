@@ -90,6 +90,8 @@ function infoText(body: Record<string, unknown>): string {
   const tool = isRecord(body.tool) ? body.tool : {}
   const descriptor = isRecord(tool.descriptor) ? tool.descriptor : {}
   const lines = [String(descriptor.tool_id), `  ${String(descriptor.description ?? '')}`, `  ${contractsText(descriptor)}`]
+  const facts = factsText(descriptor)
+  if (facts !== undefined) lines.push(`  ${facts}`)
   if (isRecord(tool.diagnostics)) lines.push(`  ${diagnosticsText(tool.diagnostics)}`)
   return lines.join('\n')
 }
@@ -117,8 +119,20 @@ function contractsText(descriptor: Record<string, unknown>): string {
   return `single result (digest ${short(descriptor.output_schema_digest)})`
 }
 
+/** `approval required, risk write, writes` from the descriptor's facts; `undefined` for a descriptor without them. */
+function factsText(descriptor: Record<string, unknown>): string | undefined {
+  if (typeof descriptor.approval !== 'string' || typeof descriptor.read_only !== 'boolean') return undefined
+  const approval = descriptor.approval === 'required' ? 'approval required' : 'no approval declared'
+  const risk = typeof descriptor.risk === 'string' ? `, risk ${descriptor.risk}` : ''
+  return `${approval}${risk}, ${descriptor.read_only ? 'read-only' : 'writes'}`
+}
+
 function diagnosticsText(diagnostics: Record<string, unknown>): string {
   const reason = typeof diagnostics.reason === 'string' ? `: ${diagnostics.reason}` : ''
   const owner = typeof diagnostics.policy_owner === 'string' ? ` by ${diagnostics.policy_owner}` : ''
-  return `in scope ${JSON.stringify(diagnostics.scope)}: ${String(diagnostics.status)}${owner}${reason}`
+  const grant = isRecord(diagnostics.grant)
+    ? `; remembered ${String(diagnostics.grant.decision)} ${String(diagnostics.grant.grant_id)} (${String(diagnostics.grant.scope)} scope)`
+    : ''
+  const options = Array.isArray(diagnostics.approval_options) ? `; approve with: ${diagnostics.approval_options.map(String).join(', ')}` : ''
+  return `in scope ${JSON.stringify(diagnostics.scope)}: ${String(diagnostics.status)}${owner}${reason}${grant}${options}`
 }
