@@ -14,6 +14,8 @@ export default defineConfig({
   },
   test: {
     testTimeout: 60_000,
+    // Hooks start servers and worker processes; on a loaded 2-core machine that can take tens of seconds.
+    hookTimeout: 60_000,
     // Two projects, so that the PostgreSQL server (test/postgres/support/global-setup.ts) starts
     // only for runs that include a test/postgres file.
     projects: [
