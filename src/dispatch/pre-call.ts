@@ -3,6 +3,7 @@ import type { PreCallDecision, PreCallPayload } from '../hooks/events.js'
 import { payloadBase } from '../hooks/payload.js'
 import type { HookRegistry } from '../hooks/registry.js'
 import type { JsonValue } from '../json/canonical.js'
+import { isPlainObject } from '../json/guards.js'
 import { ownJsonCopy } from '../json/own-copy.js'
 import { isJsonValueError } from '../json/json-value-error.js'
 import { safeLog, type Logger } from '../log/logger.js'
@@ -84,9 +85,10 @@ function applyPatch(call: Call, patch: Record<string, unknown>): Call | ToolErro
   return prepared.ok ? prepared.call : prepared.error
 }
 
+/** Whether a patch's `scope` is the call's: a plain object with the same fields (an array, even an empty one, is not a scope). */
 function sameScope(scope: unknown, current: Call['scope']): boolean {
-  if (typeof scope !== 'object' || scope === null) return false
-  const given = scope as Record<string, unknown>
+  if (!isPlainObject(scope)) return false
+  const given = scope
   const keys = new Set([...Object.keys(given), ...Object.keys(current)])
   return [...keys].every((key) => given[key] === (current as Record<string, unknown>)[key])
 }
