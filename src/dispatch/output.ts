@@ -49,7 +49,9 @@ export function resultOf(call: Call, record: unknown): ToolResult | ToolError {
       // The projection is plain JSON by construction: it checks each value it copies.
       structured = tool.project(source, 'compact')
     } catch (error) {
-      return notPlainJson(tool, source, error)
+      // The projector's pointer is relative to the position it copied whole: the record is
+      // checked again to name the pointer from its root.
+      return notPlainJson(tool, source, error, false)
     }
     return { structured, preview: tool.preview(record, structured) }
   }
@@ -143,11 +145,12 @@ function validateOutput(tool: Tool, record: unknown): Judgement {
 
 /**
  * `tool_output_invalid` naming the JSON Pointer of the record's first value that is not plain
- * JSON. When the record passes that check, what was thrown while reading it says why:
- * `too_deep` for a value past the call stack, else `unreadable`.
+ * JSON: the pointer of what was thrown when it is one from the record's root (`pointerFromRoot`),
+ * else found by checking the record. When the record passes that check, what was thrown while
+ * reading it says why: `too_deep` for a value past the call stack, else `unreadable`.
  */
-function notPlainJson(tool: Tool, record: unknown, thrown?: unknown): ToolError {
-  if (isJsonValueError(thrown) && thrown.pointer !== '') return outputInvalid(tool, { pointer: thrown.pointer, problem: thrown.problem })
+function notPlainJson(tool: Tool, record: unknown, thrown?: unknown, pointerFromRoot = true): ToolError {
+  if (pointerFromRoot && isJsonValueError(thrown) && thrown.pointer !== '') return outputInvalid(tool, { pointer: thrown.pointer, problem: thrown.problem })
   try {
     assertPlainJson(record, RESULT_JSON)
   } catch (error) {

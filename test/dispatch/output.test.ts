@@ -55,6 +55,34 @@ describe('compact results are plain JSON at positions copied whole', () => {
   }
 })
 
+describe('a value inside a compact position copied whole', () => {
+  it('is named by its pointer from the record\'s root in both views (regression: the compact call named the projector\'s relative pointer "/0")', async () => {
+    const sparse: unknown[] = ['dense']
+    sparse.length = 3
+    const values: Array<[unknown, string, string]> = [
+      [{ list: sparse }, '/meta/list/1', 'sparse_array'],
+      [{ when: [new Date(0)] }, '/meta/when/0', 'non_plain_object'],
+      [[{ n: Number.NaN }], '/meta/0/n', 'non_finite_number'],
+    ]
+    for (const [meta, pointer, problem] of values) {
+      const dispatcher = createDispatcher({
+        tools: [
+          defineTool({
+            id: 'm',
+            description: 'd',
+            input: Type.Object({}),
+            output: { compact: Type.Object({ id: Type.String(), meta: Type.Any() }), full: Type.Object({ id: Type.String(), meta: Type.Any() }) },
+            handler: () => ({ id: 'a', meta }),
+          }),
+        ],
+      })
+      for (const result_view of ['compact', 'full']) {
+        expect(errorOf(await dispatcher.invoke({ tool_id: 'm', input: { result_view } }))).toMatchObject({ code: 'tool_output_invalid', reason: 'output_schema_invalid', details: { pointer, problem } })
+      }
+    }
+  })
+})
+
 describe('a class instance returned as the whole record', () => {
   it('is refused in both views, before anything reads it through its prototype', async () => {
     class Session {
