@@ -17,7 +17,7 @@ const tool = defineTool({
   handler: () => ({ list: ['a'] }),
 })
 const dispatcher = createDispatcher({ tools: [tool] })
-const one = (node: Record<string, unknown>): LoopDefinition => ({ graph: { nodes: [{ id: 'n', class: 'action', ...node }] } }) as LoopDefinition
+const one = (node: Record<string, unknown>): LoopDefinition => ({ graph: { nodes: [{ id: 'n', class: 'action', ...node }] } }) as unknown as LoopDefinition
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
   try {
