@@ -53,7 +53,7 @@ export function resultOf(call: Call, record: unknown): ToolResult | ToolError {
       // checked again to name the pointer from its root.
       return notPlainJson(tool, source, error, false)
     }
-    return { structured, preview: tool.preview(record, structured) }
+    return { structured, preview: tool.preview(record, structured, call.secrets) }
   }
   let copy: unknown
   try {
@@ -67,7 +67,7 @@ export function resultOf(call: Call, record: unknown): ToolResult | ToolError {
   if (judged.kind === 'unreadable') return notPlainJson(tool, copy, judged.thrown)
   if (judged.kind === 'invalid') return judged.error
   // A tool's own preview gets the handler's record, never the copy the caller receives.
-  return { structured: copy, preview: tool.preview(record, copy) }
+  return { structured: copy, preview: tool.preview(record, copy, call.secrets) }
 }
 
 /** Whether a record is a scalar, an array or a plain object (prototype `Object.prototype` or `null`). */

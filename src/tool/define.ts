@@ -3,6 +3,7 @@ import { firstHole } from '../json/guards.js'
 import { isJsonValueError } from '../json/json-value-error.js'
 import { frozenJsonCopy } from '../json/own-copy.js'
 import { appendPointer } from '../json/pointer.js'
+import { scrubText } from '../redact/secrets.js'
 import { parseSensitivePaths } from '../redact/sensitive-paths.js'
 import type { JsonSchema } from '../schema/json-schema.js'
 import { proveViewSubset } from '../schema/subset.js'
@@ -150,7 +151,7 @@ function defineChecked(definition: ToolDefinition): ViewedTool | SingleResultToo
   let quoted: QuotedKeys | undefined
   const preview =
     userPreview === undefined
-      ? (_full: unknown, selected: unknown) => defaultPreview(selected, (quoted ??= quotedPropertyNames(viewed ? full : single)))
+      ? (_full: unknown, selected: unknown, secrets?: readonly string[]) => defaultPreview(selected, (quoted ??= quotedPropertyNames(viewed ? full : single)), secrets)
       : guardedPreview(userPreview)
 
   if (viewed) {
@@ -173,19 +174,19 @@ function defineChecked(definition: ToolDefinition): ViewedTool | SingleResultToo
 }
 
 /**
- * A tool's own preview, made safe: its label when it returns a well-formed string, the default
- * preview of the selected record when it throws or returns anything else (the handler has already
- * run; its result is never lost over a label).
+ * A tool's own preview, made safe: its label (scrubbed of the call's secrets) when it returns a
+ * well-formed string, the default preview of the selected record when it throws or returns
+ * anything else (the handler has already run; its result is never lost over a label).
  */
 function guardedPreview(userPreview: (record: unknown) => unknown): ToolBase['preview'] {
-  return (full, selected) => {
+  return (full, selected, secrets = []) => {
     try {
       const label = userPreview(full)
-      if (typeof label === 'string' && (label as string & { isWellFormed(): boolean }).isWellFormed()) return label
+      if (typeof label === 'string' && (label as string & { isWellFormed(): boolean }).isWellFormed()) return scrubText(label, secrets)
     } catch {
       // Fall back to the default label below.
     }
-    return defaultPreview(selected)
+    return defaultPreview(selected, undefined, secrets)
   }
 }
 
