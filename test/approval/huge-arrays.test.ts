@@ -6,6 +6,7 @@ import Type from 'typebox'
 import { describe, expect, it } from 'vitest'
 import { createDispatcher, createMemoryApprovalStores, defineTool, isToolError, type ApprovalStores } from 'result-views'
 import { HUGE_ARRAYS, HUGE_ARRAY_TIMEOUT_MS } from '../support/huge-arrays.js'
+import { rejection } from '../support/outcomes.js'
 import { errorOf } from './fixtures.js'
 
 const SCOPE = { workspace_id: 'ws-1', agent_name: 'agent', profile_id: 'prof-1' }
@@ -19,16 +20,6 @@ function gatedTool(calls: unknown[]) {
     output: Type.Object({}),
     handler: (input) => (calls.push(input), {}),
   })
-}
-
-/** What a promise rejects with (fails the test when it resolves). */
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise
-  } catch (error) {
-    return error
-  }
-  throw new Error('expected a rejection')
 }
 
 describe.each(HUGE_ARRAYS)('$name', ({ make }) => {

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { createDispatcher, defineTool } from 'result-views'
 import { lintLoop, migrateRunSnapshot, parseLoopDefinition, runLoop, type LoopDefinition } from 'result-views/loop'
 import { HUGE_ARRAYS, HUGE_ARRAY_TIMEOUT_MS } from '../support/huge-arrays.js'
-import { thrown } from '../support/outcomes.js'
+import { rejection, thrown } from '../support/outcomes.js'
 
 const tool = defineTool({
   id: 'notes__read',
@@ -18,15 +18,6 @@ const tool = defineTool({
 })
 const dispatcher = createDispatcher({ tools: [tool] })
 const one = (node: Record<string, unknown>): LoopDefinition => ({ graph: { nodes: [{ id: 'n', class: 'action', ...node }] } }) as unknown as LoopDefinition
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise
-  } catch (error) {
-    return error
-  }
-  throw new Error('expected a rejection')
-}
 
 describe.each(HUGE_ARRAYS)('$name', ({ make }) => {
   it('in a definition: loop_definition_invalid / non_json_value at its first hole', { timeout: HUGE_ARRAY_TIMEOUT_MS }, () => {
