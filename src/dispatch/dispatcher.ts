@@ -8,7 +8,6 @@ import type { HookEvent, HookHandlers } from '../hooks/events.js'
 import { HookRegistry } from '../hooks/registry.js'
 import { silentLogger } from '../log/logger.js'
 import { retiredIdsOf } from '../policy/retired-registry.js'
-import { scrubText } from '../redact/redact.js'
 import { scrubError } from '../redact/scrub-error.js'
 import { isDefinedTool } from '../tool/brand.js'
 import { describeTool, type ToolDescriptor } from '../tool/descriptor.js'
@@ -77,11 +76,11 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     const executed = execute(call)
     const result = executed instanceof Promise ? await executed : executed
     if (isToolError(result)) return fail(call, result)
-    const safe = { structured: result.structured, preview: scrubText(result.preview, call.secrets) }
-    if (hooks.has('tool.post_call')) await emitPostCall(call, safe, hooks, logger)
+    // The preview is already scrubbed of the call's secrets (before it was cut: see resultOf).
+    if (hooks.has('tool.post_call')) await emitPostCall(call, result, hooks, logger)
     return call.view === undefined
-      ? { status: 'ok', tool_call_id: call.tool_call_id, result: safe }
-      : { status: 'ok', tool_call_id: call.tool_call_id, result: safe, result_view: call.view }
+      ? { status: 'ok', tool_call_id: call.tool_call_id, result }
+      : { status: 'ok', tool_call_id: call.tool_call_id, result, result_view: call.view }
   }
 
   /** Runs the call of an approved pending approval (see `resumeApproved`). */

@@ -2,6 +2,7 @@ import { ToolError } from '../errors/tool-error.js'
 import type { JsonValueError } from '../json/json-value-error.js'
 import type { Tool } from '../tool/types.js'
 import type { View } from '../views/view.js'
+import { scrubbedCut } from '../redact/secrets.js'
 import type { ValidationIssue } from './validators.js'
 
 /** An unknown `result_view` value, or one that is not a string (`docs/views.md` "The selector"). */
@@ -44,13 +45,16 @@ export function inputSchemaInvalid(tool: Tool, issues: readonly ValidationIssue[
   })
 }
 
-/** The input is not plain JSON (a Date, NaN, a cycle, ...). */
-export function inputNotJson(tool: Tool, error: JsonValueError): ToolError {
+/**
+ * The input is not plain JSON (a Date, NaN, a cycle, ...). `pointer` is where, already cut at the
+ * sensitive field it points into (`redactPointer`).
+ */
+export function inputNotJson(tool: Tool, error: JsonValueError, pointer: string = error.pointer): ToolError {
   return new ToolError({
     code: tool.inputErrorCode,
     reason: 'non_json_input',
-    message: `tool "${tool.id}" input is not plain JSON at "${error.pointer}"`,
-    details: { pointer: error.pointer, problem: error.problem },
+    message: `tool "${tool.id}" input is not plain JSON at "${pointer}"`,
+    details: { pointer, problem: error.problem },
   })
 }
 
@@ -59,12 +63,15 @@ export function requestInvalid(problem: string): ToolError {
   return new ToolError({ code: 'tool_invalid_input', reason: 'request_invalid', message: `invalid invoke request: ${problem}` })
 }
 
-/** The handler threw or rejected. The thrown value is kept as `cause`, not serialized. */
-export function handlerFailed(tool: Tool, cause: unknown): ToolError {
+/**
+ * The handler threw or rejected. The thrown value is kept as `cause`, not serialized. Its message
+ * is scrubbed of the call's `secrets` before it is cut to 500 characters.
+ */
+export function handlerFailed(tool: Tool, cause: unknown, secrets: readonly string[] = []): ToolError {
   const error = new ToolError({
     code: 'tool_execution_failed',
     reason: 'handler_failed',
-    message: `tool "${tool.id}" failed: ${describeThrown(cause)}`,
+    message: `tool "${tool.id}" failed: ${describeThrown(cause, secrets)}`,
   })
   Object.defineProperty(error, 'cause', { value: cause, enumerable: false })
   return error
@@ -89,11 +96,16 @@ export function outputInvalid(tool: Tool, details: Record<string, unknown>): Too
   })
 }
 
+/** Longest part of a thrown value's message that an error message quotes, in UTF-16 code units before the `…`. */
+const MAX_THROWN_MESSAGE = 500
+
 /**
- * The message of a thrown value, at most 500 characters. Reading it never throws: an Error whose
- * `message` is not a string or cannot be read, or a Proxy whose traps throw, is described as such.
+ * The message of a thrown value, scrubbed of `secrets`, then cut to {@link MAX_THROWN_MESSAGE}
+ * characters (scrubbing first, so no part of a secret that crossed the cut stays). Reading it
+ * never throws: an Error whose `message` is not a string or cannot be read, or a Proxy whose traps
+ * throw, is described as such.
  */
-function describeThrown(cause: unknown): string {
+function describeThrown(cause: unknown, secrets: readonly string[] = []): string {
   let text: string
   try {
     const message = cause instanceof Error ? (cause.message as unknown) : cause
@@ -101,7 +113,7 @@ function describeThrown(cause: unknown): string {
   } catch {
     text = 'an unreadable value was thrown'
   }
-  return text.length > 500 ? text.slice(0, 500) + '…' : text
+  return scrubbedCut(text, MAX_THROWN_MESSAGE, secrets)
 }
 
 /** A pre-call hook denied the call. */
@@ -113,9 +125,9 @@ export function hookDenied(tool: Tool, reason: string | undefined): ToolError {
   })
 }
 
-/** A pre-call hook threw or rejected: the call fails (it never runs unchecked). */
-export function hookFailed(tool: Tool, cause: unknown): ToolError {
-  const error = new ToolError({ code: 'tool_hook_failed', reason: 'hook_threw', message: `tool "${tool.id}" pre-call hook failed: ${describeThrown(cause)}` })
+/** A pre-call hook threw or rejected: the call fails (it never runs unchecked). Its message is scrubbed of `secrets` before it is cut. */
+export function hookFailed(tool: Tool, cause: unknown, secrets: readonly string[] = []): ToolError {
+  const error = new ToolError({ code: 'tool_hook_failed', reason: 'hook_threw', message: `tool "${tool.id}" pre-call hook failed: ${describeThrown(cause, secrets)}` })
   Object.defineProperty(error, 'cause', { value: cause, enumerable: false })
   return error
 }

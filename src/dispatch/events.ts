@@ -5,7 +5,7 @@ import type { HookRegistry } from '../hooks/registry.js'
 import { withDeadline } from '../async/deadline.js'
 import { deepFreeze } from '../json/freeze.js'
 import { safeLog, type Logger } from '../log/logger.js'
-import { scrubJson } from '../redact/redact.js'
+import { scrubJson } from '../redact/secrets.js'
 import type { Call, ToolResult } from '../call/call.js'
 
 /** What the post events need of a call: an error can come before the input was checked. */

@@ -3,7 +3,7 @@ import { ToolErrorCodes, type ToolErrorCode } from '../errors/codes.js'
 import { ToolError, isToolError } from '../errors/tool-error.js'
 import { cloneJson } from '../json/clone.js'
 import { ownJsonCopy } from '../json/own-copy.js'
-import type { Tool, ToolContext } from '../tool/types.js'
+import type { ToolContext } from '../tool/types.js'
 import type { Call, ToolResult } from '../call/call.js'
 import { handlerFailed } from './errors.js'
 import { resultOf } from './output.js'
@@ -33,20 +33,21 @@ export function execute(call: Call): ToolResult | ToolError | Promise<ToolResult
     // Inside the guard: adopting a thenable (or a promise with an odd `constructor`) reads it.
     pending = Promise.resolve(returned)
   } catch (error) {
-    return failure(tool, error)
+    return failure(call, error)
   }
   return pending.then(
     (record) => resultOf(call, record),
-    (error: unknown) => failure(tool, error),
+    (error: unknown) => failure(call, error),
   )
 }
 
 /**
  * What a handler's throw or rejection becomes. A handler may report a typed failure itself (e.g.
- * tool_not_found from a look-up tool); anything else is `tool_execution_failed`.
+ * tool_not_found from a look-up tool); anything else is `tool_execution_failed`, its message
+ * scrubbed of the call's secrets before it is cut.
  */
-function failure(tool: Tool, error: unknown): ToolError {
-  return reportedError(error) ?? handlerFailed(tool, error)
+function failure(call: Call, error: unknown): ToolError {
+  return reportedError(error) ?? handlerFailed(call.tool, error, call.secrets)
 }
 
 /**

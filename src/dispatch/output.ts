@@ -7,7 +7,7 @@ import type { Tool } from '../tool/types.js'
 import { recordCopyFor } from '../views/record-copy.js'
 import type { Call, ToolResult } from '../call/call.js'
 import { outputInvalid, schemaCompileFailed } from './errors.js'
-import { fullSchemaOf, toIssues, validatorFor } from './validators.js'
+import { firstErrorValidatorFor, fullSchemaOf, searchesArrays, toIssues, validatorFor } from './validators.js'
 
 /**
  * The output stage of the lifecycle: checks the handler's record, then builds the envelope of
@@ -15,7 +15,10 @@ import { fullSchemaOf, toIssues, validatorFor } from './validators.js'
  * record of its own:
  * - compact: the record is validated against the full schema and projected; the projector checks
  *   each value it copies, so the projection is plain JSON. Parts of the record the compact view
- *   leaves out are judged by the full schema alone.
+ *   leaves out are judged by the full schema alone. The record is the handler's own value, not a
+ *   checked copy, so it is validated by a validator that stops at the first error (an array of
+ *   2 ** 32 - 1 holes fails at its first element), and checked to be plain JSON before anything
+ *   reports every error of it or walks its arrays whole.
  * - full or single: the record is copied and checked in one walk, and the copy validated.
  *
  * @returns the envelope, or `tool_output_invalid` (details: ajv `issues`, or the `pointer` and
@@ -27,7 +30,7 @@ export function resultOf(call: Call, record: unknown): ToolResult | ToolError {
     // The commonest slip, a class instance returned as the record, is named before anything
     // reads it through its prototype.
     if (!isPlainRoot(record)) return notPlainJson(tool, record)
-    let judged = validateOutput(tool, record)
+    let judged = validateUnchecked(tool, record)
     let source = record
     if (judged.kind === 'unreadable') {
       // ajv could not read the record as it is (a throwing getter, a null-prototype object under
@@ -46,9 +49,11 @@ export function resultOf(call: Call, record: unknown): ToolResult | ToolError {
       // The projection is plain JSON by construction: it checks each value it copies.
       structured = tool.project(source, 'compact')
     } catch (error) {
-      return notPlainJson(tool, source, error)
+      // The projector's pointer is relative to the position it copied whole: the record is
+      // checked again to name the pointer from its root.
+      return notPlainJson(tool, source, error, false)
     }
-    return { structured, preview: tool.preview(record, structured) }
+    return { structured, preview: tool.preview(record, structured, call.secrets) }
   }
   let copy: unknown
   try {
@@ -62,7 +67,7 @@ export function resultOf(call: Call, record: unknown): ToolResult | ToolError {
   if (judged.kind === 'unreadable') return notPlainJson(tool, copy, judged.thrown)
   if (judged.kind === 'invalid') return judged.error
   // A tool's own preview gets the handler's record, never the copy the caller receives.
-  return { structured: copy, preview: tool.preview(record, copy) }
+  return { structured: copy, preview: tool.preview(record, copy, call.secrets) }
 }
 
 /** Whether a record is a scalar, an array or a plain object (prototype `Object.prototype` or `null`). */
@@ -85,7 +90,45 @@ type Judgement = { readonly kind: 'valid' } | { readonly kind: 'invalid'; readon
 
 const VALID: Judgement = Object.freeze({ kind: 'valid' })
 
-/** The record against the full schema (see {@link Judgement}). */
+/**
+ * The handler's own record against the full schema (see {@link Judgement}), read so that no
+ * array costs more than its first hole: the first-error validator decides; only a record that
+ * fails it and is plain JSON is validated again for every issue. A schema whose validation walks
+ * whole arrays (`contains`) gets the plain-JSON check first.
+ */
+function validateUnchecked(tool: Tool, record: unknown): Judgement {
+  const schema = fullSchemaOf(tool)
+  let validate
+  try {
+    validate = firstErrorValidatorFor(schema)
+  } catch (error) {
+    return { kind: 'invalid', error: schemaCompileFailed(tool, 'output', error) }
+  }
+  if (searchesArrays(schema)) {
+    const notPlain = notPlainProblem(tool, record)
+    if (notPlain !== undefined) return { kind: 'invalid', error: notPlain }
+  }
+  try {
+    if (validate(record)) return VALID
+  } catch (thrown) {
+    return { kind: 'unreadable', thrown }
+  }
+  const notPlain = notPlainProblem(tool, record)
+  if (notPlain !== undefined) return { kind: 'invalid', error: notPlain }
+  return validateOutput(tool, record)
+}
+
+/** `tool_output_invalid` naming the first value of the record that is not plain JSON, or `undefined` when it is plain JSON. */
+function notPlainProblem(tool: Tool, record: unknown): ToolError | undefined {
+  try {
+    assertPlainJson(record, RESULT_JSON)
+    return undefined
+  } catch (error) {
+    return isJsonValueError(error) ? outputInvalid(tool, { pointer: error.pointer, problem: error.problem }) : outputInvalid(tool, { pointer: '', problem: 'unreadable' })
+  }
+}
+
+/** A plain JSON record against the full schema, every issue reported (see {@link Judgement}). */
 function validateOutput(tool: Tool, record: unknown): Judgement {
   let validate
   try {
@@ -102,11 +145,12 @@ function validateOutput(tool: Tool, record: unknown): Judgement {
 
 /**
  * `tool_output_invalid` naming the JSON Pointer of the record's first value that is not plain
- * JSON. When the record passes that check, what was thrown while reading it says why:
- * `too_deep` for a value past the call stack, else `unreadable`.
+ * JSON: the pointer of what was thrown when it is one from the record's root (`pointerFromRoot`),
+ * else found by checking the record. When the record passes that check, what was thrown while
+ * reading it says why: `too_deep` for a value past the call stack, else `unreadable`.
  */
-function notPlainJson(tool: Tool, record: unknown, thrown?: unknown): ToolError {
-  if (isJsonValueError(thrown) && thrown.pointer !== '') return outputInvalid(tool, { pointer: thrown.pointer, problem: thrown.problem })
+function notPlainJson(tool: Tool, record: unknown, thrown?: unknown, pointerFromRoot = true): ToolError {
+  if (pointerFromRoot && isJsonValueError(thrown) && thrown.pointer !== '') return outputInvalid(tool, { pointer: thrown.pointer, problem: thrown.problem })
   try {
     assertPlainJson(record, RESULT_JSON)
   } catch (error) {

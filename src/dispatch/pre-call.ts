@@ -3,11 +3,14 @@ import type { PreCallDecision, PreCallPayload } from '../hooks/events.js'
 import { payloadBase } from '../hooks/payload.js'
 import type { HookRegistry } from '../hooks/registry.js'
 import type { JsonValue } from '../json/canonical.js'
+import { isPlainObject } from '../json/guards.js'
 import { ownJsonCopy } from '../json/own-copy.js'
 import { isJsonValueError } from '../json/json-value-error.js'
 import { safeLog, type Logger } from '../log/logger.js'
 import { restoreRedacted } from '../redact/redact.js'
-import { scrubError } from '../redact/scrub-error.js'
+import { mergeSecrets, scrubError } from '../redact/scrub-error.js'
+import { collectSecrets } from '../redact/secrets.js'
+import { redactPointer } from '../redact/sensitive-pointer.js'
 import type { Call } from '../call/call.js'
 import { withDeadline } from '../async/deadline.js'
 import { hookDenied, hookFailed, hookPatchInvalid, hookTimedOut } from './errors.js'
@@ -32,7 +35,7 @@ export async function runPreCall(call: Call, hooks: HookRegistry, logger: Logger
     const answered = await withDeadline(() => handler(payload), hooks.timeoutMs)
     if (!answered.ok) {
       safeLog(logger, 'error', { event: 'tool.pre_call', tool_id: current.tool.id, tool_call_id: current.tool_call_id, timed_out: answered.timedOut }, 'pre-call hook failed')
-      return scrubError(answered.timedOut ? hookTimedOut(current.tool, hooks.timeoutMs) : hookFailed(current.tool, answered.cause), current.secrets)
+      return scrubError(answered.timedOut ? hookTimedOut(current.tool, hooks.timeoutMs) : hookFailed(current.tool, answered.cause, current.secrets), current.secrets)
     }
     const decision: PreCallDecision = answered.value
     if (decision === undefined || decision === null) continue
@@ -42,7 +45,7 @@ export async function runPreCall(call: Call, hooks: HookRegistry, logger: Logger
     } catch (error) {
       // A getter or Proxy in what the hook returned threw: the hook failed.
       safeLog(logger, 'error', { event: 'tool.pre_call', tool_id: current.tool.id, tool_call_id: current.tool_call_id }, 'pre-call hook returned an unreadable value')
-      return scrubError(hookFailed(current.tool, error), current.secrets)
+      return scrubError(hookFailed(current.tool, error, current.secrets), current.secrets)
     }
     if (isToolError(next)) return scrubError(next, current.secrets)
     current = next
@@ -71,12 +74,17 @@ function applyPatch(call: Call, patch: Record<string, unknown>): Call | ToolErro
   if (!Object.prototype.hasOwnProperty.call(patch, 'tool_input')) {
     return hookPatchInvalid(tool, 'a pre-call patch must carry the whole new tool_input')
   }
+  const sent = patch.tool_input
   let input: JsonValue
   try {
     // A private copy, checked as it is made: the hook keeps no handle on the input that will run.
-    input = ownJsonCopy(patch.tool_input)
+    input = ownJsonCopy(sent)
   } catch (error) {
-    return hookPatchInvalid(tool, `the patched tool_input is not plain JSON at "${isJsonValueError(error) ? error.pointer : ''}"`)
+    // Named like an input's problem: the pointer stops at a sensitive field, and the secrets of
+    // the patch as it is are scrubbed too (the patch may bring new ones).
+    const pointer = redactPointer(isJsonValueError(error) ? error.pointer : '', call.sensitivePaths)
+    const secrets = mergeSecrets(call.secrets, collectSecrets(sent, call.sensitivePaths))
+    return scrubError(hookPatchInvalid(tool, `the patched tool_input is not plain JSON at "${pointer}"`), secrets)
   }
   const unresolved = restoreRedacted(input, call.input, call.sensitivePaths)
   if (unresolved !== undefined) return hookPatchInvalid(tool, unresolved)
@@ -84,9 +92,10 @@ function applyPatch(call: Call, patch: Record<string, unknown>): Call | ToolErro
   return prepared.ok ? prepared.call : prepared.error
 }
 
+/** Whether a patch's `scope` is the call's: a plain object with the same fields (an array, even an empty one, is not a scope). */
 function sameScope(scope: unknown, current: Call['scope']): boolean {
-  if (typeof scope !== 'object' || scope === null) return false
-  const given = scope as Record<string, unknown>
+  if (!isPlainObject(scope)) return false
+  const given = scope
   const keys = new Set([...Object.keys(given), ...Object.keys(current)])
   return [...keys].every((key) => given[key] === (current as Record<string, unknown>)[key])
 }

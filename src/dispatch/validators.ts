@@ -25,6 +25,11 @@ const OPTIONS: Options = { strict: true, strictNumbers: true, allowUnionTypes: t
 // required `toString` is never read through Object.prototype). It doubles the cost of validating
 // every property, so it is used only for schemas that name a property Object.prototype has.
 const OWN_PROPERTY_OPTIONS: Options = { ...OPTIONS, ownProperties: true }
+// The same checks, stopping at the first error: what validates a value nobody has checked to be
+// plain JSON (an array with 2 ** 32 - 1 holes fails at its first element instead of collecting an
+// error for each).
+const FIRST_ERROR_OPTIONS: Options = { ...OPTIONS, allErrors: false }
+const FIRST_ERROR_OWN_PROPERTY_OPTIONS: Options = { ...OWN_PROPERTY_OPTIONS, allErrors: false }
 
 /** The instances schemas share, by options; a schema with an `$id` gets its own. */
 const shared = new Map<Options, Ajv>()
@@ -34,8 +39,9 @@ const shared = new Map<Options, Ajv>()
  * with an `$id` (TypeBox `Cyclic` puts one in `$defs`) gets its own, since ajv refuses a duplicate
  * `$id`.
  */
-function ajvFor(schema: JsonSchema): Ajv {
-  const options = namesInheritedProperty(schema) ? OWN_PROPERTY_OPTIONS : OPTIONS
+function ajvFor(schema: JsonSchema, firstError: boolean): Ajv {
+  const own = namesInheritedProperty(schema)
+  const options = firstError ? (own ? FIRST_ERROR_OWN_PROPERTY_OPTIONS : FIRST_ERROR_OPTIONS) : own ? OWN_PROPERTY_OPTIONS : OPTIONS
   if (hasId(schema)) return addFormats(new Ajv(options))
   let ajv = shared.get(options)
   if (ajv === undefined) {
@@ -70,18 +76,64 @@ function namesInheritedProperty(value: unknown): boolean {
 }
 
 const compiled = new WeakMap<JsonSchema, ValidateFunction>()
+const compiledFirstError = new WeakMap<JsonSchema, ValidateFunction>()
 
 /**
  * The validator of a schema, compiled on first use and kept (ajv caches
- * by object identity, so compile once per tool). Throws what ajv throws for a schema it rejects.
+ * by object identity, so compile once per tool). It reports every error (`allErrors`): give it
+ * only values checked to be plain JSON (an array's holes would each be an error). Throws what
+ * ajv throws for a schema it rejects.
  */
 export function validatorFor(schema: JsonSchema): ValidateFunction {
-  let validate = compiled.get(schema)
+  return compiledFor(schema, compiled, false)
+}
+
+/**
+ * The validator of a schema that stops at the first error, compiled on first use and kept: the
+ * one for a value nobody has checked to be plain JSON (a handler's record on the compact path),
+ * since it fails at an array's first hole instead of reporting each. Its answer is the same as
+ * {@link validatorFor}'s; only `errors` holds one error at most. Throws what ajv throws for a
+ * schema it rejects.
+ */
+export function firstErrorValidatorFor(schema: JsonSchema): ValidateFunction {
+  return compiledFor(schema, compiledFirstError, true)
+}
+
+function compiledFor(schema: JsonSchema, cache: WeakMap<JsonSchema, ValidateFunction>, firstError: boolean): ValidateFunction {
+  let validate = cache.get(schema)
   if (validate === undefined) {
-    validate = ajvFor(schema).compile(schema as object)
-    compiled.set(schema, validate)
+    validate = ajvFor(schema, firstError).compile(schema as object)
+    cache.set(schema, validate)
   }
   return validate
+}
+
+const searching = new WeakMap<JsonSchema, boolean>()
+
+/**
+ * Whether ajv may walk an array of the schema's values past a failing element, even when it stops
+ * at the first error: `contains` (and `unevaluatedItems`) look at every element until one fits, so
+ * an array of 2 ** 32 - 1 holes is walked whole. Conservative: any key of that name anywhere in
+ * the schema counts (a property called `contains` too). Computed once per schema.
+ */
+export function searchesArrays(schema: JsonSchema): boolean {
+  let found = searching.get(schema)
+  if (found === undefined) {
+    found = hasKey(schema, SEARCHING_KEYWORDS)
+    searching.set(schema, found)
+  }
+  return found
+}
+
+const SEARCHING_KEYWORDS: ReadonlySet<string> = new Set(['contains', 'unevaluatedItems'])
+
+function hasKey(value: unknown, keys: ReadonlySet<string>): boolean {
+  if (typeof value !== 'object' || value === null) return false
+  if (Array.isArray(value)) return value.some((item) => hasKey(item, keys))
+  for (const [key, child] of Object.entries(value)) {
+    if (keys.has(key) || hasKey(child, keys)) return true
+  }
+  return false
 }
 
 /** The schema a handler's record is validated against: the full view, or the single output. */

@@ -9,7 +9,7 @@ import { parsePointer, toPointer } from '../json/pointer.js'
 import { paramLabel, templatesIn } from './references.js'
 import { resolveSchemaPath, type SchemaPathResolution } from './schema-path.js'
 import { hasResultViewParam, roleOf, RESULT_VIEW_PARAM, type NodeRole } from './selection.js'
-import { nearestName } from './spelling.js'
+import { nearestName } from '../errors/spelling.js'
 import { formatReference } from './templates.js'
 import { sourceOf, type LoopSource } from './yaml-source.js'
 

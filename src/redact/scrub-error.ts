@@ -1,16 +1,18 @@
 import { ToolError } from '../errors/tool-error.js'
-import { scrubJson, scrubText } from './redact.js'
+import { scrubJson, scrubText } from './secrets.js'
 
 /**
  * The error with every secret scrubbed from its message and details (`docs/hooks.md` "Sensitive
  * input fields": error details never echo a sensitive value). Returns the same error when there is
- * nothing to scrub. The `cause` of a handler failure is not carried over: it may hold the secret.
+ * nothing to scrub and it has no `cause`. The `cause` of a handler failure is not carried over: it may hold the secret.
  */
 export function scrubError(error: ToolError, secrets: readonly string[]): ToolError {
   if (secrets.length === 0) return error
   const message = scrubText(error.message, secrets)
   const details = error.details === undefined ? undefined : (scrubJson(error.details, secrets) as Record<string, unknown>)
-  if (message === error.message && JSON.stringify(details) === JSON.stringify(error.details)) return error
+  const unchanged = message === error.message && JSON.stringify(details) === JSON.stringify(error.details)
+  // A message scrubbed where it was made (a handler failure) still drops its `cause`.
+  if (unchanged && !Object.prototype.hasOwnProperty.call(error, 'cause')) return error
   return new ToolError({ code: error.code, reason: error.reason, message, ...(details === undefined ? {} : { details }) })
 }
 

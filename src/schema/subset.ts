@@ -1,4 +1,6 @@
 import type { TSchema } from 'typebox'
+import { assertPlainJson } from '../json/canonical.js'
+import { isJsonValueError } from '../json/json-value-error.js'
 import type { JsonSchema } from './json-schema.js'
 import { readCompactSchema, shapeIssues, type CompactShape, type ShapeIssue, type ValueShape } from './compact-shape.js'
 import { expandFull, type FullBranch, type FullIssue } from './full-facts.js'
@@ -53,8 +55,10 @@ export type { ViewProof, ViewViolation, ViewViolationCode } from './view-violati
  *   merged), each with a code (see `ViewViolationCodes`) and JSON Pointers into both schemas.
  *   Never throws for plain JSON schemas (no cycles of JavaScript objects).
  * @throws UsageError (`code: 'schema_argument_invalid'`, a `TypeError`) when `compact` or `full` is
- *   not a schema (a plain object or a boolean), or is nested deeper than the call stack allows or a
- *   cycle of JavaScript objects (`defineTool` refuses those before proving).
+ *   not a schema (a plain object or a boolean, problem `not_a_schema`), is not plain JSON (a hole
+ *   in an array, a Date, a getter that throws, a cycle of JavaScript objects, nesting past 5,000
+ *   levels: `schema_not_json`, at the pointer into that schema, as `compileProjector` says), or is
+ *   nested deeper than the call stack allows (`too_deep`; `defineTool` refuses those before proving).
  */
 export function proveViewSubset(compact: JsonSchema | TSchema, full: JsonSchema | TSchema): ViewProof {
   return runProof('proveViewSubset', compact, full, undefined)
@@ -70,6 +74,10 @@ export function runProof(caller: string, compact: unknown, full: unknown, contai
     const problem = 'both arguments must be JSON Schemas (a plain object or a boolean)'
     throw schemaArgumentInvalid(`${caller}: ${problem}`, { path: '', code: 'not_a_schema', message: problem })
   }
+  // Checked first, so that nothing below walks a sparse array index by index (a `required` of
+  // 2 ** 32 - 1 holes fails at its first hole) or reads a getter.
+  assertSchemaJson(caller, compact, containment === undefined ? 'compact' : 'outer')
+  assertSchemaJson(caller, full, containment === undefined ? 'full' : 'inner')
   const prover = new Prover(full as JsonSchema, containment)
   try {
     const shape = readCompactSchema(compact).root
@@ -88,6 +96,17 @@ export function runProof(caller: string, compact: unknown, full: unknown, contai
   }
   const violations = prover.violations()
   return violations.length === 0 ? { ok: true } : { ok: false, violations }
+}
+
+/** Throws `schema_not_json` (at the pointer into that schema) when a schema argument is not plain JSON. */
+function assertSchemaJson(caller: string, schema: unknown, which: string): void {
+  try {
+    assertPlainJson(schema)
+  } catch (error) {
+    if (!isJsonValueError(error)) throw error
+    const problem = `the ${which} schema is not plain JSON at "${error.pointer}": ${error.message}`
+    throw schemaArgumentInvalid(`${caller}: ${problem}`, { path: error.pointer, code: 'schema_not_json', message: problem })
+  }
 }
 
 /** A JSON Schema as the proof reads one: a boolean, or a plain object (not an array, a Date, a Map...). */

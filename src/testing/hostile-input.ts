@@ -144,8 +144,28 @@ const CYCLES = fc.constantFrom('self', 'mutual', 'array', 'deep').map((kind): un
   }
 })
 
+/**
+ * Huge sparse arrays: `a.length = 2 ** 32 - 1` (the longest array there is) or `new Array(2 ** 26)`,
+ * empty or after a few dense elements, bare, as a field, as an item or a few levels down. Cheap to
+ * build (no element is stored) and refused at the first hole by anything that checks; a walk over
+ * the indices takes minutes or runs out of memory.
+ */
+const HUGE_SPARSE = fc
+  .tuple(fc.constantFrom('max_length', 'new_array'), fc.integer({ min: 0, max: 3 }), fc.constantFrom('bare', 'field', 'item', 'deep'))
+  .map(([kind, dense, placement]): unknown => {
+    const array: unknown[] = kind === 'max_length' ? [] : new Array(2 ** 26)
+    for (let i = 0; i < dense; i++) array[i] = i
+    if (kind === 'max_length') array.length = 2 ** 32 - 1
+    switch (placement) {
+      case 'bare': return array
+      case 'field': return { query: 'x', items: array }
+      case 'item': return [1, array]
+      default: return { options: { filters: [{ values: array }] } }
+    }
+  })
+
 /** One hostile value of a cheap kind, to place inside an otherwise plausible input. */
-const HOSTILE_LEAF: fc.Arbitrary<unknown> = fc.oneof(NON_FINITE, LONE_SURROGATE, TO_JSON, FUNCTIONS, SYMBOLS, CYCLES, PROTO_PAYLOAD, EXOTIC)
+const HOSTILE_LEAF: fc.Arbitrary<unknown> = fc.oneof(NON_FINITE, LONE_SURROGATE, TO_JSON, FUNCTIONS, SYMBOLS, CYCLES, PROTO_PAYLOAD, EXOTIC, HUGE_SPARSE)
 
 /** Plausible tool inputs (`query`, `result_view`, `limit`, ...) with one field hostile. */
 const HOSTILE_FIELD = fc
@@ -165,7 +185,10 @@ const HOSTILE_FIELD = fc
  * own keys at any depth; plausible inputs with one hostile field; NaN and ±Infinity; strings
  * and keys with lone surrogates; objects with a `toJSON` (returning a string, `undefined`,
  * itself, a function, or throwing); functions; symbols (values, fields, symbol keys); cyclic
- * objects and arrays; and, rarely (about 1 in 50 each), arrays/objects nested up to
+ * objects and arrays; huge sparse arrays (`a.length = 2 ** 32 - 1` or `new Array(2 ** 26)`, bare
+ * or nested, empty or after a few dense elements: a walk over their indices takes minutes or runs
+ * out of memory, so anything that reads them must stop at the first hole); and, rarely (about 1
+ * in 50 each), arrays/objects nested up to
  * {@link HOSTILE_MAX_NESTING} levels (built iteratively) and strings of
  * {@link HOSTILE_HUGE_STRING_LENGTH} code units. Every sample is a fresh value (safe to mutate).
  *
@@ -182,6 +205,7 @@ export function hostileInputArbitrary(): fc.Arbitrary<unknown> {
     { weight: 4, arbitrary: FUNCTIONS },
     { weight: 4, arbitrary: SYMBOLS },
     { weight: 4, arbitrary: CYCLES },
+    { weight: 3, arbitrary: HUGE_SPARSE },
     { weight: 1, arbitrary: DEEP_NESTING },
     { weight: 1, arbitrary: HUGE_STRING },
   )

@@ -15,6 +15,8 @@ export { SUPPORTED_FORMATS } from './arbitrary-scalars.js'
 export { SchemaArbitraryError, isSchemaArbitraryError } from './schema-arbitrary-error.js'
 export type { SchemaArbitraryProblem } from './schema-arbitrary-error.js'
 export { hostileInputArbitrary, HOSTILE_MAX_NESTING, HOSTILE_HUGE_STRING_LENGTH } from './hostile-input.js'
+export { secretCanaryArbitrary, findSecretLeak, DEFAULT_LEAK_PART_LENGTH } from './secret-canary.js'
+export type { FindSecretLeakOptions, SecretLeak } from './secret-canary.js'
 
 // View invariants
 export { assertViewsConsistent, assertCompactSubsetOfFull, DEFAULT_VIEW_CHECK_RUNS } from './invariants.js'

@@ -2,7 +2,9 @@ import type { TSchema } from 'typebox'
 import { firstHole } from '../json/guards.js'
 import { isJsonValueError } from '../json/json-value-error.js'
 import { frozenJsonCopy } from '../json/own-copy.js'
-import { appendPointer } from '../json/pointer.js'
+import { appendPointer, escapePointerToken } from '../json/pointer.js'
+import { nearestName } from '../errors/spelling.js'
+import { scrubText } from '../redact/secrets.js'
 import { parseSensitivePaths } from '../redact/sensitive-paths.js'
 import type { JsonSchema } from '../schema/json-schema.js'
 import { proveViewSubset } from '../schema/subset.js'
@@ -26,6 +28,26 @@ const TOOL_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/
 const ORIGINS = ['native', 'extension', 'mcp']
 const APPROVALS = ['none', 'required']
 const INPUT_ERROR_CODES = ['tool_invalid_input', 'invalid_request']
+/** Every key a definition may have (`ToolDefinitionBase` plus `output`); any other is refused. */
+const DEFINITION_KEYS: readonly string[] = [
+  'id',
+  'description',
+  'input',
+  'output',
+  'handler',
+  'origin',
+  'risk',
+  'approval',
+  'readOnly',
+  'toolsets',
+  'sensitiveInputFields',
+  'inputErrorCode',
+  'preview',
+]
+/** Longest part of an unknown key a problem message quotes, in UTF-16 code units before the `…`. */
+const MAX_QUOTED_KEY = 64
+/** Most unknown keys reported one by one; the rest are counted in one more problem. */
+const MAX_UNKNOWN_KEYS = 20
 
 /**
  * Defines a tool, checking everything that can be checked before any call (`docs/views.md`
@@ -39,6 +61,8 @@ const INPUT_ERROR_CODES = ['tool_invalid_input', 'invalid_request']
  *   an `extension` or `mcp` tool may, and is never inspected for it.
  * - Schemas must be plain JSON; the tool keeps deep-frozen plain copies (TypeBox's hidden keys
  *   dropped).
+ * - A key the definition may not have is refused (`unknown_definition_key`, naming the key it was
+ *   likely meant to be: `sensitive_input_fields` → `sensitiveInputFields`).
  *
  * @throws ToolDefinitionError (`code: 'tool_definition_invalid'`) listing every problem at once,
  *   each with a JSON Pointer into the definition (e.g. `/output/compact/properties/id`).
@@ -75,6 +99,7 @@ function defineChecked(definition: ToolDefinition): ViewedTool | SingleResultToo
     throw new ToolDefinitionError(undefined, [{ path: '', code: 'not_an_object', message: 'a tool definition must be an object' }])
   }
   const d = definition as unknown as Record<string, unknown>
+  unknownKeys(d, problem)
   const id = typeof d.id === 'string' ? d.id : undefined
   if (id === undefined || !TOOL_ID.test(id)) {
     problem('/id', 'invalid_id', 'id must be 1-128 characters of letters, digits, "_", ".", ":" or "-", starting with a letter or digit')
@@ -150,7 +175,7 @@ function defineChecked(definition: ToolDefinition): ViewedTool | SingleResultToo
   let quoted: QuotedKeys | undefined
   const preview =
     userPreview === undefined
-      ? (_full: unknown, selected: unknown) => defaultPreview(selected, (quoted ??= quotedPropertyNames(viewed ? full : single)))
+      ? (_full: unknown, selected: unknown, secrets?: readonly string[]) => defaultPreview(selected, (quoted ??= quotedPropertyNames(viewed ? full : single)), secrets)
       : guardedPreview(userPreview)
 
   if (viewed) {
@@ -173,19 +198,50 @@ function defineChecked(definition: ToolDefinition): ViewedTool | SingleResultToo
 }
 
 /**
- * A tool's own preview, made safe: its label when it returns a well-formed string, the default
- * preview of the selected record when it throws or returns anything else (the handler has already
- * run; its result is never lost over a label).
+ * Refuses every own key a definition may not have, naming the key and the one it was likely meant
+ * to be: a misspelt `sensitive_input_fields` would otherwise leave its fields unredacted. The
+ * suggestion is the known key equal up to case, `_` and `-`, or else the nearest by edit distance
+ * (`nearestName`). Problem code `unknown_definition_key` at `/<key>`; keys are quoted up to 64
+ * characters, and past 20 unknown keys the rest are counted in one problem at the root.
+ */
+function unknownKeys(definition: Record<string, unknown>, problem: (path: string, code: string, message: string) => void): void {
+  let count = 0
+  for (const key of Object.keys(definition)) {
+    if (DEFINITION_KEYS.includes(key)) continue
+    count++
+    if (count > MAX_UNKNOWN_KEYS) continue
+    const quoted = key.length > MAX_QUOTED_KEY ? key.slice(0, MAX_QUOTED_KEY) + '…' : key
+    const meant = likelyKey(key)
+    problem(
+      '/' + escapePointerToken(key),
+      'unknown_definition_key',
+      `unknown definition key ${JSON.stringify(quoted)}${meant === undefined ? '' : `; did you mean "${meant}"?`}`,
+    )
+  }
+  if (count > MAX_UNKNOWN_KEYS) problem('', 'unknown_definition_key', `${count - MAX_UNKNOWN_KEYS} more unknown definition keys`)
+}
+
+/** The definition key `key` was likely meant to be, if any (`sensitive_input_fields` → `sensitiveInputFields`). */
+function likelyKey(key: string): string | undefined {
+  if (key.length > MAX_QUOTED_KEY) return undefined
+  const folded = key.replace(/[_-]/g, '').toLowerCase()
+  return DEFINITION_KEYS.find((known) => known.toLowerCase() === folded) ?? nearestName(key, DEFINITION_KEYS)
+}
+
+/**
+ * A tool's own preview, made safe: its label (scrubbed of the call's secrets) when it returns a
+ * well-formed string, the default preview of the selected record when it throws or returns
+ * anything else (the handler has already run; its result is never lost over a label).
  */
 function guardedPreview(userPreview: (record: unknown) => unknown): ToolBase['preview'] {
-  return (full, selected) => {
+  return (full, selected, secrets = []) => {
     try {
       const label = userPreview(full)
-      if (typeof label === 'string' && (label as string & { isWellFormed(): boolean }).isWellFormed()) return label
+      if (typeof label === 'string' && (label as string & { isWellFormed(): boolean }).isWellFormed()) return scrubText(label, secrets)
     } catch {
       // Fall back to the default label below.
     }
-    return defaultPreview(selected)
+    return defaultPreview(selected, undefined, secrets)
   }
 }
 

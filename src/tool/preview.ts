@@ -1,3 +1,5 @@
+import { scrubText } from '../redact/secrets.js'
+
 /** Longest default preview, in UTF-16 code units before the ellipsis. */
 export const DEFAULT_PREVIEW_LENGTH = 200
 
@@ -10,11 +12,31 @@ export const DEFAULT_PREVIEW_LENGTH = 200
  * what its first few fields cost, not what serializing it whole would. The text is the same as
  * cutting `JSON.stringify(selected)` (a property test checks this on arbitrary JSON values).
  *
+ * With `secrets` (the call's sensitive values in every form, `docs/hooks.md` "Sensitive input
+ * fields"), the text is scrubbed of them **before** it is cut: enough of it is written that any
+ * secret crossing the cut is replaced whole, so no part of one is left at the end.
+ *
  * @param selected - the record the caller receives, which the dispatcher has checked to be plain
  *   JSON (plain objects, dense arrays, finite numbers): the writer relies on it.
+ * @param secrets - texts replaced by `"[REDACTED]"`, longest first; none by default.
  */
-export function defaultPreview(selected: unknown, keys?: QuotedKeys): string {
-  const text = write(selected, '', keys)
+export function defaultPreview(selected: unknown, keys?: QuotedKeys, secrets: readonly string[] = []): string {
+  if (secrets.length === 0) return cut(write(selected, '', keys, DONE))
+  // A secret that crosses the end of what was written leaves at most its length less one
+  // character there: write until the scrubbed text reaches past the cut by that much (or the
+  // record ends), so that the cut never keeps part of one.
+  const longest = secrets.reduce((max, secret) => Math.max(max, secret.length), 0)
+  let budget = DONE + longest
+  for (;;) {
+    const text = write(selected, '', keys, budget)
+    const scrubbed = scrubText(text, secrets)
+    // Shorter than the budget: the whole record was written.
+    if (text.length < budget || scrubbed.length >= DONE + longest) return cut(scrubbed)
+    budget *= 2
+  }
+}
+
+function cut(text: string): string {
   return text.length <= DEFAULT_PREVIEW_LENGTH ? text : text.slice(0, DEFAULT_PREVIEW_LENGTH) + '…'
 }
 
@@ -53,34 +75,34 @@ const DONE = DEFAULT_PREVIEW_LENGTH + 1
 
 /**
  * `text` followed by the JSON text of the plain JSON `value`, stopping once it is at least
- * {@link DONE} characters long.
+ * `done` characters long (so a text shorter than `done` is the whole value's).
  */
-function write(value: unknown, text: string, keys: QuotedKeys | undefined): string {
-  if (typeof value === 'string') return text + quote(value, DONE - text.length)
+function write(value: unknown, text: string, keys: QuotedKeys | undefined, done: number): string {
+  if (typeof value === 'string') return text + quote(value, done - text.length)
   if (typeof value !== 'object') return text + String(value)
   if (value === null) return text + 'null'
-  return Array.isArray(value) ? writeArray(value, text, keys) : writeObject(value as Record<string, unknown>, text, keys)
+  return Array.isArray(value) ? writeArray(value, text, keys, done) : writeObject(value as Record<string, unknown>, text, keys, done)
 }
 
-function writeArray(items: readonly unknown[], text: string, keys: QuotedKeys | undefined): string {
+function writeArray(items: readonly unknown[], text: string, keys: QuotedKeys | undefined, done: number): string {
   let out = text + '['
   for (let i = 0; i < items.length; i++) {
-    if (out.length >= DONE) return out
-    out = write(items[i], i === 0 ? out : out + ',', keys)
+    if (out.length >= done) return out
+    out = write(items[i], i === 0 ? out : out + ',', keys, done)
   }
   return out + ']'
 }
 
-function writeObject(record: Record<string, unknown>, text: string, quoted: QuotedKeys | undefined): string {
+function writeObject(record: Record<string, unknown>, text: string, quoted: QuotedKeys | undefined, done: number): string {
   const keys = Object.keys(record)
   if (keys.length === 0) return text + '{}'
   let out = text
   for (let i = 0; i < keys.length; i++) {
-    if (out.length >= DONE) return out
+    if (out.length >= done) return out
     const key = keys[i]!
     const heads = quoted?.get(key)
-    const head = heads === undefined ? (i === 0 ? '{' : ',') + quote(key, DONE - out.length) + ':' : i === 0 ? heads.first : heads.next
-    out = write(record[key], out + head, quoted)
+    const head = heads === undefined ? (i === 0 ? '{' : ',') + quote(key, done - out.length) + ':' : i === 0 ? heads.first : heads.next
+    out = write(record[key], out + head, quoted, done)
   }
   return out + '}'
 }

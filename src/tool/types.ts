@@ -106,8 +106,13 @@ export interface ToolBase {
   readonly inputSchema: JsonSchema
 /** The definition's handler; the dispatcher calls it with a private copy of the validated input. */
   readonly handler: ToolHandler<any, unknown>
-  /** The label of a result: the definition's `preview` on the full record, or the default. */
-  preview(full: unknown, selected: unknown): string
+  /**
+   * The label of a result: the definition's `preview` on the full record, or the default (the
+   * selected record's JSON, cut to 200 characters). Every text of `secrets` (a call's sensitive
+   * values in every form) is replaced by `"[REDACTED]"`, before the default is cut
+   * (`docs/hooks.md` "Sensitive input fields").
+   */
+  preview(full: unknown, selected: unknown, secrets?: readonly string[]): string
 }
 
 /** A tool with a compact and a full view (`docs/views.md` "Defining a viewed tool"). */

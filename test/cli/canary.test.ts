@@ -1,9 +1,11 @@
 // Sensitive input fields and approval tokens through the command: a canary in input keys and
 // values (marked with --sensitive-input-field) and an approval token never reach stdout, stderr or
 // the server's log lines, in -o json or -o text, on success, failure, or through an approval.
+import fc from 'fast-check'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { createDispatcher } from 'result-views'
 import { createHttpHandler } from 'result-views/http'
+import { findSecretLeak, secretCanaryArbitrary } from 'result-views/testing'
 import { approveByMode, CANARY, CANARY_CORE, plantedInput, SENSITIVE_FIELDS, vaultTool } from '../support/canary-catalog.js'
 import { recordingLogger, serve, type Served } from '../http/support.js'
 import { runCli, type CliRun } from './support.js'
@@ -26,8 +28,8 @@ async function cli(argv: string[], env: Record<string, string> = {}): Promise<Cl
   runs.push(run)
   return run
 }
-const invoke = (mode: string, format: string, extra: string[] = []) =>
-  cli(['tool', 'invoke', 'vault__use', '--input', JSON.stringify(plantedInput(mode)), ...sensitive, ...scope, '-o', format, ...extra])
+const invoke = (mode: string, format: string, extra: string[] = [], canary: string = CANARY) =>
+  cli(['tool', 'invoke', 'vault__use', '--input', JSON.stringify(plantedInput(mode, canary)), ...sensitive, ...scope, '-o', format, ...extra])
 
 it('never prints a sensitive key or value, nor an approval token', async () => {
   for (const format of ['json', 'text']) {
@@ -51,4 +53,23 @@ it('never prints a sensitive key or value, nor an approval token', async () => {
   const everything = [...runs.map((run) => run.stdout + run.stderr), JSON.stringify(handlerLog.lines), JSON.stringify(dispatcherLog.lines)].join('\n')
   expect(runs.length).toBeGreaterThan(12)
   expect(everything).not.toContain(CANARY_CORE)
+})
+
+it('property: no part of a generated canary, in any encoding, reaches stdout, stderr or a log line', { timeout: 60_000 }, async () => {
+  await fc.assert(
+    fc.asyncProperty(secretCanaryArbitrary(), fc.constantFrom('ok', 'fail', 'approve-fail'), fc.constantFrom('json', 'text'), async (canary, mode, format) => {
+      runs.length = 0
+      handlerLog.lines.length = 0
+      dispatcherLog.lines.length = 0
+      const run = await invoke(mode, mode.startsWith('approve') ? 'json' : format, [], canary)
+      if (mode.startsWith('approve')) {
+        const id = JSON.parse(run.stdout).approval_id
+        await cli(['approvals', 'resolve', id, '--decision', 'approved', '--profile', 'prof-1', '-o', format])
+      }
+      const everything = [...runs.map((r) => r.stdout + r.stderr), JSON.stringify(handlerLog.lines), JSON.stringify(dispatcherLog.lines)].join('\n')
+      expect(runs.length).toBeGreaterThan(0)
+      expect(findSecretLeak(everything, canary)).toBeUndefined()
+    }),
+    { numRuns: 25 },
+  )
 })

@@ -5,6 +5,22 @@ import { describe, expect, it } from 'vitest'
 import { createDispatcher, defineTool } from 'result-views'
 import { errorOf } from '../support/outcomes.js'
 
+
+/** A dispatcher of one viewed tool `m` whose record is `{ id: 'a', meta }`, with `meta` unconstrained in both views. */
+function metaDispatcher(meta: unknown) {
+  return createDispatcher({
+    tools: [
+      defineTool({
+        id: 'm',
+        description: 'd',
+        input: Type.Object({}),
+        output: { compact: Type.Object({ id: Type.String(), meta: Type.Any() }), full: Type.Object({ id: Type.String(), meta: Type.Any() }) },
+        handler: () => ({ id: 'a', meta }),
+      }),
+    ],
+  })
+}
+
 describe('results and events do not share objects', () => {
   it('a post_call hook never freezes the record the handler keeps, and callers get their own copy', async () => {
     const cache = { id: 'n', title: 't', body: 'b', tags: ['x'] as string[] }
@@ -35,17 +51,7 @@ describe('compact results are plain JSON at positions copied whole', () => {
   ]
   for (const [name, meta, problem] of values) {
     it(`refuses ${name} in an unconstrained compact position, in both views`, async () => {
-      const dispatcher = createDispatcher({
-        tools: [
-          defineTool({
-            id: 'm',
-            description: 'd',
-            input: Type.Object({}),
-            output: { compact: Type.Object({ id: Type.String(), meta: Type.Any() }), full: Type.Object({ id: Type.String(), meta: Type.Any() }) },
-            handler: () => ({ id: 'a', meta }),
-          }),
-        ],
-      })
+      const dispatcher = metaDispatcher(meta)
       for (const result_view of ['compact', 'full']) {
         const outcome = await dispatcher.invoke({ tool_id: 'm', input: { result_view } })
         expect(errorOf(outcome)).toMatchObject({ code: 'tool_output_invalid', details: { pointer: '/meta', problem } })
@@ -53,6 +59,24 @@ describe('compact results are plain JSON at positions copied whole', () => {
       }
     })
   }
+})
+
+describe('a value inside a compact position copied whole', () => {
+  it('is named by its pointer from the record\'s root in both views (regression: the compact call named the projector\'s relative pointer "/0")', async () => {
+    const sparse: unknown[] = ['dense']
+    sparse.length = 3
+    const values: Array<[unknown, string, string]> = [
+      [{ list: sparse }, '/meta/list/1', 'sparse_array'],
+      [{ when: [new Date(0)] }, '/meta/when/0', 'non_plain_object'],
+      [[{ n: Number.NaN }], '/meta/0/n', 'non_finite_number'],
+    ]
+    for (const [meta, pointer, problem] of values) {
+      const dispatcher = metaDispatcher(meta)
+      for (const result_view of ['compact', 'full']) {
+        expect(errorOf(await dispatcher.invoke({ tool_id: 'm', input: { result_view } }))).toMatchObject({ code: 'tool_output_invalid', reason: 'output_schema_invalid', details: { pointer, problem } })
+      }
+    }
+  })
 })
 
 describe('a class instance returned as the whole record', () => {

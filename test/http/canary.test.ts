@@ -1,9 +1,11 @@
 // Sensitive input fields over HTTP: a canary planted in input keys and values (with "/", "~", quotes
 // and backslashes) never appears in any response body or log line, on success, on an input error,
 // on a handler failure that quotes its input, or through a pending approval and its outcome.
+import fc from 'fast-check'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { createDispatcher } from 'result-views'
 import { createHttpHandler } from 'result-views/http'
+import { findSecretLeak, secretCanaryArbitrary } from 'result-views/testing'
 import { approveByMode, CANARY, CANARY_CORE, plantedInput, SENSITIVE_FIELDS, vaultTool } from '../support/canary-catalog.js'
 import { fetchJson, recordingLogger, serve, type Answer, type Served } from './support.js'
 
@@ -24,7 +26,7 @@ async function call(method: string, path: string, body?: unknown): Promise<Answe
   seen.push(JSON.stringify(answer.body), [...answer.headers].join('\n'))
   return answer
 }
-const invoke = (input: Record<string, unknown>) => call('POST', '/api/tools/vault__use/invoke', { input, scope: SCOPE, sensitive_input_fields: SENSITIVE_FIELDS })
+const invoke = (input: Record<string, unknown>): Promise<Answer> => call('POST', '/api/tools/vault__use/invoke', { input, scope: SCOPE, sensitive_input_fields: SENSITIVE_FIELDS })
 const planted = plantedInput
 
 it('never shows a sensitive key or value in an answer or a log line', async () => {
@@ -47,4 +49,25 @@ it('never shows a sensitive key or value in an answer or a log line', async () =
   const everything = [...seen, JSON.stringify(handlerLog.lines), JSON.stringify(dispatcherLog.lines)].join('\n')
   expect(seen.length).toBeGreaterThan(10)
   expect(everything).not.toContain(CANARY_CORE)
+})
+
+it('property: no part of a generated canary, in any encoding, reaches an answer or a log line', { timeout: 60_000 }, async () => {
+  await fc.assert(
+    fc.asyncProperty(secretCanaryArbitrary(), fc.constantFrom('ok', 'fail', 'extra', 'approve', 'approve-fail'), async (canary, mode) => {
+      seen.length = 0
+      handlerLog.lines.length = 0
+      dispatcherLog.lines.length = 0
+      const input = mode === 'extra' ? { ...planted('ok', canary), extra: canary } : planted(mode, canary)
+      const answer = await invoke(input)
+      if (mode.startsWith('approve')) {
+        expect(answer.status).toBe(202)
+        await call('GET', `/api/tools/approvals/${answer.body.approval_id}?profile=prof-1`)
+        await call('POST', `/api/tools/approvals/${answer.body.approval_id}/resolve?profile=prof-1`, { decision: 'approved' })
+      }
+      const everything = [...seen, JSON.stringify(handlerLog.lines), JSON.stringify(dispatcherLog.lines)].join('\n')
+      expect(seen.length).toBeGreaterThan(0)
+      expect(findSecretLeak(everything, canary)).toBeUndefined()
+    }),
+    { numRuns: 40 },
+  )
 })

@@ -4,7 +4,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { REDACTED, createDispatcher, createMemoryApprovalStores, isUsageError, type ApprovalGrant, type GrantKey } from 'result-views'
 import { POSTGRES_APPROVAL_SCHEMA_VERSION, createPostgresApprovalStores, isPostgresOptionsError, migrate, type PostgresApprovalStores } from 'result-views/postgres'
-import { describeApprovalStoreConformance } from 'result-views/testing'
+import { describeApprovalStoreConformance, findSecretLeak } from 'result-views/testing'
 import { SCOPE, codeOf, deployTool, errorOf, rejectionOf } from '../approval/fixtures.js'
 import { useTestDatabase } from './support/database.js'
 
@@ -431,6 +431,8 @@ describe('a planted secret never reaches the PostgreSQL tables in clear', () => 
     const rows = await dumpTables(tablePrefix)
     for (const control of [marker, REDACTED, '"note"', createHash('sha256').update(token).digest('hex')]) expect(rows).toContain(control)
     for (const value of secrets) expect(rows, value).not.toContain(value)
+    // Any 8 characters of the secret in any encoding (raw, JSON, JSON Pointer, percent, nested).
+    expect(findSecretLeak(rows, secret)).toBeUndefined()
     expect(await db.filesContaining([marker, ...secrets])).toEqual([marker])
   })
 

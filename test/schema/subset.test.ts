@@ -1,6 +1,8 @@
 import Type from 'typebox'
 import { describe, expect, it } from 'vitest'
 import { compileProjector, proveViewSubset, type JsonSchema, type ViewViolation } from 'result-views'
+import { HUGE_ARRAYS, HUGE_ARRAY_TIMEOUT_MS } from '../support/huge-arrays.js'
+import { thrown } from '../support/outcomes.js'
 
 /** Plain JSON copy, as `defineTool` hands schemas over (TypeBox's hidden keys dropped). */
 const json = (schema: unknown): JsonSchema => JSON.parse(JSON.stringify(schema)) as JsonSchema
@@ -364,10 +366,10 @@ describe('proveViewSubset and compileProjector: schemas the call stack cannot fo
     for (const schema of [cyclic, deep]) {
       expect(() => proveViewSubset(schema as JsonSchema, schema as JsonSchema)).toThrow(TypeError)
       expect(() => compileProjector(schema as JsonSchema)).toThrow(TypeError)
+      // Both check the schema is plain JSON first: a cycle, or nesting past 5,000 levels.
       expect(() => proveViewSubset(schema as JsonSchema, schema as JsonSchema)).toThrow(
-        expect.objectContaining({ code: 'schema_argument_invalid', problems: [expect.objectContaining({ path: '', code: 'too_deep' })] }),
+        expect.objectContaining({ code: 'schema_argument_invalid', problems: [expect.objectContaining({ code: 'schema_not_json' })] }),
       )
-      // The projector checks the schema is plain JSON first: a cycle, or nesting past 5,000 levels.
       expect(() => compileProjector(schema as JsonSchema)).toThrow(
         expect.objectContaining({ code: 'schema_argument_invalid', problems: [expect.objectContaining({ code: 'schema_not_json' })] }),
       )
@@ -428,5 +430,22 @@ describe('proveViewSubset: soundness regressions', () => {
       expect(() => proveViewSubset(bad as unknown as JsonSchema, {})).toThrow(TypeError)
     }
     expect(proveViewSubset(Object.create(null) as JsonSchema, {})).toEqual({ ok: true })
+  })
+})
+
+describe.each(HUGE_ARRAYS)('proveViewSubset and compileProjector: a schema holding $name', ({ make }) => {
+  it('is schema_not_json at its first hole, in either argument (regression: the proof walked 2 ** 32 - 1 indices of `required`)', { timeout: HUGE_ARRAY_TIMEOUT_MS }, () => {
+    const sparse = (): JsonSchema => ({ type: 'object', required: make() as string[], properties: {} })
+    const problem = (which: string) => ({
+      code: 'schema_argument_invalid',
+      message: `proveViewSubset: the ${which} schema is not plain JSON at "/required/0": value at "/required/0" is not plain JSON: a hole in an array`,
+      problems: [expect.objectContaining({ path: '/required/0', code: 'schema_not_json' })],
+    })
+    expect(thrown(() => proveViewSubset(sparse(), { type: 'object' }))).toMatchObject(problem('compact'))
+    expect(thrown(() => proveViewSubset({ type: 'object' }, sparse()))).toMatchObject(problem('full'))
+    expect(thrown(() => compileProjector({ type: 'object', properties: { a: { enum: make() } } } as JsonSchema))).toMatchObject({
+      code: 'schema_argument_invalid',
+      problems: [expect.objectContaining({ path: '/properties/a/enum/0', code: 'schema_not_json' })],
+    })
   })
 })

@@ -29,7 +29,7 @@ export const approveByMode: ToolPolicy = {
 /** The sensitive fields of every canary call. */
 export const SENSITIVE_FIELDS = ['secret_ref', 'nested']
 
-/** An input with the canary in sensitive values and in the keys of a sensitive object. */
-export function plantedInput(mode: string): Record<string, unknown> {
-  return { mode, secret_ref: CANARY, nested: { [CANARY]: CANARY, list: [CANARY, { [`k${CANARY}`]: CANARY }] } }
+/** An input with the canary (by default {@link CANARY}) in sensitive values and in the keys of a sensitive object. */
+export function plantedInput(mode: string, canary: string = CANARY): Record<string, unknown> {
+  return { mode, secret_ref: canary, nested: { [canary]: canary, list: [canary, { [`k${canary}`]: canary }] } }
 }

@@ -18,3 +18,13 @@ export function thrown(run: () => unknown): unknown {
   }
   throw new Error('expected a throw')
 }
+
+/** What `promise` rejects with (fails the test when it resolves). */
+export async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise
+  } catch (error) {
+    return error
+  }
+  throw new Error('expected a rejection')
+}

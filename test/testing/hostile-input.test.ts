@@ -5,12 +5,12 @@ import { HOSTILE_HUGE_STRING_LENGTH, HOSTILE_MAX_NESTING, hostileInputArbitrary 
 type Category =
   | 'map' | 'set' | 'date' | 'bigint' | 'typed_array' | 'boxed' | 'null_prototype' | 'sparse_array'
   | 'proto_key' | 'constructor_key' | 'deep_nesting' | 'max_nesting' | 'huge_string' | 'non_finite'
-  | 'lone_surrogate' | 'to_json' | 'function' | 'symbol' | 'cycle'
+  | 'lone_surrogate' | 'to_json' | 'function' | 'symbol' | 'cycle' | 'huge_sparse_array'
 
 const ALL: readonly Category[] = [
   'map', 'set', 'date', 'bigint', 'typed_array', 'boxed', 'null_prototype', 'sparse_array',
   'proto_key', 'constructor_key', 'deep_nesting', 'max_nesting', 'huge_string', 'non_finite',
-  'lone_surrogate', 'to_json', 'function', 'symbol', 'cycle',
+  'lone_surrogate', 'to_json', 'function', 'symbol', 'cycle', 'huge_sparse_array',
 ]
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
@@ -57,7 +57,14 @@ function categoriesOf(root: unknown): Set<Category> {
     if (value instanceof Number || value instanceof String || value instanceof Boolean) found.add('boxed')
     if (typeof value === 'object' && Object.getPrototypeOf(value) === null) found.add('null_prototype')
     if (Array.isArray(value)) {
-      for (let index = 0; index < value.length; index++) if (!(index in value)) found.add('sparse_array')
+      // Stops at the first hole: the huge sparse arrays have 2 ** 32 - 1 indices.
+      for (let index = 0; index < value.length; index++) {
+        if (!(index in value)) {
+          found.add('sparse_array')
+          if (value.length >= 2 ** 26) found.add('huge_sparse_array')
+          break
+        }
+      }
     }
     for (const key of Reflect.ownKeys(value)) {
       if (typeof key === 'symbol') {

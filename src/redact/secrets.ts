@@ -1,0 +1,113 @@
+import { cloneJson } from '../json/clone.js'
+import { escapePointerToken } from '../json/pointer.js'
+import { forEachLocation } from './locations.js'
+import { REDACTED, type SensitivePath } from './sensitive-paths.js'
+
+/** Shortest secret scrubbed from free text (messages, previews); shorter ones are redacted only by path. */
+export const MIN_SCRUBBED_SECRET_LENGTH = 4
+
+/** JSON-escaped text, as inside a JSON string literal (`"` → `\"`, `\` → `\\`, controls, lone surrogates). */
+const jsonEscaped = (text: string): string => JSON.stringify(text).slice(1, -1)
+
+/**
+ * Every form a secret can take in text the library writes (`docs/hooks.md` "Sensitive input
+ * fields"): as it is, JSON-escaped (a message quoting JSON of the input), JSON-Pointer-escaped
+ * (`~` → `~0`, `/` → `~1`: a key in a pointer), a pointer inside JSON text, JSON text used as a
+ * pointer token, and JSON inside JSON (a message that quotes a JSON message). Distinct forms only;
+ * a secret of letters and digits has one.
+ */
+export function secretForms(secret: string): string[] {
+  const json = jsonEscaped(secret)
+  const pointer = escapePointerToken(secret)
+  return [...new Set([secret, json, pointer, jsonEscaped(pointer), escapePointerToken(json), jsonEscaped(json)])]
+}
+
+/**
+ * The secret texts under the sensitive paths of an input, in every form they can take in text
+ * ({@link secretForms}), longest first: every string and number leaf and every object key at or
+ * below each location, at least {@link MIN_SCRUBBED_SECRET_LENGTH} long.
+ *
+ * Safe on a value nobody has checked (an input that turned out not to be plain JSON, so that its
+ * error is scrubbed too): the walk is iterative (any depth), visits each object once (cycles end),
+ * stops at an array's first hole, and skips what throws when read.
+ */
+export function collectSecrets(input: unknown, paths: readonly SensitivePath[]): string[] {
+  if (paths.length === 0) return []
+  const secrets = new Set<string>()
+  const add = (text: string): void => {
+    if (text.length >= MIN_SCRUBBED_SECRET_LENGTH) for (const form of secretForms(text)) secrets.add(form)
+  }
+  const seen = new Set<object>()
+  for (const path of paths) {
+    forEachLocation(input, path, (container, key) => {
+      try {
+        collectBelow((container as Record<string | number, unknown>)[key], add, seen)
+      } catch {
+        // The value at the location could not be read: nothing of it reaches any text either.
+      }
+    })
+  }
+  return [...secrets].sort((a, b) => b.length - a.length)
+}
+
+/** Adds every string and number leaf and object key at or below `root` (iteratively, each object once). */
+function collectBelow(root: unknown, add: (text: string) => void, seen: Set<object>): void {
+  const stack: unknown[] = [root]
+  while (stack.length > 0) {
+    const value = stack.pop()
+    if (typeof value === 'string') add(value)
+    else if (typeof value === 'number') add(String(value))
+    if (typeof value !== 'object' || value === null || seen.has(value)) continue
+    seen.add(value)
+    try {
+      if (Array.isArray(value)) {
+        for (let i = 0; i < value.length; i++) {
+          if (!(i in value)) break
+          stack.push(value[i])
+        }
+      } else {
+        // Keys inside a sensitive object are part of the secret too (`{ "sk-live-…": true }`).
+        for (const key of Object.keys(value)) {
+          add(key)
+          stack.push((value as Record<string, unknown>)[key])
+        }
+      }
+    } catch {
+      // A getter or Proxy trap threw: what it guards was never read, so it reaches no text.
+    }
+  }
+}
+
+/** `text` with every occurrence of every secret replaced by `"[REDACTED]"` (secrets longest first). */
+export function scrubText(text: string, secrets: readonly string[]): string {
+  let out = text
+  for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join(REDACTED)
+  return out
+}
+
+/**
+ * `text` scrubbed of every secret, then cut to `limit` UTF-16 code units with a trailing `…` when
+ * it is longer: scrubbing first, so that no part of a secret that crossed the cut is left at its
+ * end.
+ */
+export function scrubbedCut(text: string, limit: number, secrets: readonly string[]): string {
+  const scrubbed = scrubText(text, secrets)
+  return scrubbed.length > limit ? scrubbed.slice(0, limit) + '…' : scrubbed
+}
+
+/** A deep copy of plain JSON with {@link scrubText} applied to every string value and key (a plain copy when there are no secrets). */
+export function scrubJson(value: unknown, secrets: readonly string[]): unknown {
+  if (secrets.length === 0) return cloneJson(value)
+  const scrubbed = cloneJson(value, (text) => scrubText(text, secrets))
+  return scrubKeys(scrubbed, secrets)
+}
+
+function scrubKeys(value: unknown, secrets: readonly string[]): unknown {
+  if (typeof value !== 'object' || value === null) return value
+  if (Array.isArray(value)) return value.map((item) => scrubKeys(item, secrets))
+  const out: Record<string, unknown> = {}
+  for (const key of Object.keys(value)) {
+    Object.defineProperty(out, scrubText(key, secrets), { value: scrubKeys((value as Record<string, unknown>)[key], secrets), enumerable: true, writable: true, configurable: true })
+  }
+  return out
+}

@@ -1,0 +1,79 @@
+import fc from 'fast-check'
+
+/** Shortest part of a canary {@link findSecretLeak} reports by default, in UTF-16 code units. */
+export const DEFAULT_LEAK_PART_LENGTH = 8
+
+/** Characters that change a secret's text when it is encoded: JSON (`"`, `\`), JSON Pointer (`/`, `~`), both at once, a quote. */
+const SEPARATORS = ['/', '~', '"', '\\', '~0', '~1', "'", '/~', '"\\'] as const
+
+/** Letters and digits of a canary's chunks: upper case, so they stand out from the lower-case text around them. */
+const CHUNK = fc.stringMatching(/^[A-Z0-9]{4,8}$/)
+
+/**
+ * Canary secrets for leak tests (`docs/hooks.md` "Sensitive input fields"): 2 to 8 chunks of 4-8
+ * upper-case letters and digits, each pair joined by one of `/`, `~`, `"`, `\`, `~0`, `~1`, `'`,
+ * `/~`, `"\` (so every encoding the library scrubs changes the text), between 9 and 78 UTF-16
+ * code units long. Plant one in input keys and values under a sensitive path, run the
+ * surfaces under test, and look for it with {@link findSecretLeak}.
+ *
+ * @returns a fast-check arbitrary of canary strings; shrinks towards two short chunks.
+ */
+export function secretCanaryArbitrary(): fc.Arbitrary<string> {
+  return fc
+    .tuple(CHUNK, fc.array(fc.tuple(fc.constantFrom(...SEPARATORS), CHUNK), { minLength: 1, maxLength: 7 }))
+    .map(([first, rest]) => first + rest.map(([separator, chunk]) => separator + chunk).join(''))
+}
+
+/** Options of {@link findSecretLeak}. */
+export interface FindSecretLeakOptions {
+  /** Shortest part of the canary (in any of its forms) that counts as a leak, in UTF-16 code units. Default {@link DEFAULT_LEAK_PART_LENGTH}; at least 1. */
+  minPartLength?: number
+}
+
+/** A part of a canary found in text: which form it was found in, and the part itself. */
+export interface SecretLeak {
+  /** `raw`, `json`, `pointer`, `percent`, or one inside another such as `json(pointer)`. */
+  readonly form: string
+  /** The characters found: `minPartLength` consecutive characters of that form (all of it when shorter). */
+  readonly part: string
+}
+
+/** JSON-escaped text, as inside a JSON string literal. */
+const json = (text: string): string => JSON.stringify(text).slice(1, -1)
+/** JSON Pointer token escaping (RFC 6901). */
+const pointer = (text: string): string => text.replaceAll('~', '~0').replaceAll('/', '~1')
+
+/**
+ * The first part of `canary` found in `text` in any of the forms a secret takes in text: as it is,
+ * JSON-escaped, JSON-Pointer-escaped, percent-encoded (`encodeURIComponent`), and the JSON,
+ * pointer and percent forms of each other (a pointer inside JSON, JSON inside JSON). A part is
+ * any run of `minPartLength` consecutive characters of one form, so a secret cut at a length
+ * limit is found too. This is written independently of the library's scrubber, as a test oracle.
+ *
+ * @param text - what a surface wrote (an event's JSON, a log line, an error message, a file's bytes).
+ * @param canary - the planted secret, from {@link secretCanaryArbitrary} (or any string at least `minPartLength` long).
+ * @returns the first {@link SecretLeak} found, `undefined` when there is none.
+ */
+export function findSecretLeak(text: string, canary: string, options: FindSecretLeakOptions = {}): SecretLeak | undefined {
+  const min = options.minPartLength ?? DEFAULT_LEAK_PART_LENGTH
+  const encodings: Array<[string, (value: string) => string]> = [
+    ['json', json],
+    ['pointer', pointer],
+    ['percent', encodeURIComponent],
+  ]
+  const forms = new Map<string, string>([['raw', canary]])
+  for (const [name, encode] of encodings) forms.set(name, encode(canary))
+  for (const [outer, encodeOuter] of encodings) for (const [inner, encodeInner] of encodings) if (outer !== inner || outer === 'json') forms.set(`${outer}(${inner})`, encodeOuter(encodeInner(canary)))
+  const length = Math.max(1, Math.trunc(min))
+  for (const [form, value] of forms) {
+    if (value.length <= length) {
+      if (text.includes(value)) return { form, part: value }
+      continue
+    }
+    for (let start = 0; start + length <= value.length; start++) {
+      const part = value.slice(start, start + length)
+      if (text.includes(part)) return { form, part }
+    }
+  }
+  return undefined
+}
