@@ -20,6 +20,7 @@ import type {
   SingleResultToolDefinition,
   ToolBase,
   ToolDefinition,
+  ToolDefinitionBase,
   ViewedTool,
   ViewedToolDefinition,
 } from './types.js'
@@ -28,22 +29,26 @@ const TOOL_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/
 const ORIGINS = ['native', 'extension', 'mcp']
 const APPROVALS = ['none', 'required']
 const INPUT_ERROR_CODES = ['tool_invalid_input', 'invalid_request']
-/** Every key a definition may have (`ToolDefinitionBase` plus `output`); any other is refused. */
-const DEFINITION_KEYS: readonly string[] = [
-  'id',
-  'description',
-  'input',
-  'output',
-  'handler',
-  'origin',
-  'risk',
-  'approval',
-  'readOnly',
-  'toolsets',
-  'sensitiveInputFields',
-  'inputErrorCode',
-  'preview',
-]
+/**
+ * Every key a definition may have (`ToolDefinitionBase` plus `output`); any other is refused. Typed
+ * as a record of exactly those keys, so a key added to the definition type without this list (or
+ * left here after it is removed) fails the type-check instead of being refused at run time.
+ */
+const DEFINITION_KEYS: readonly string[] = Object.keys({
+  id: true,
+  description: true,
+  input: true,
+  output: true,
+  handler: true,
+  origin: true,
+  risk: true,
+  approval: true,
+  readOnly: true,
+  toolsets: true,
+  sensitiveInputFields: true,
+  inputErrorCode: true,
+  preview: true,
+} satisfies Record<keyof ToolDefinitionBase<TSchema, unknown> | 'output', true>)
 /** Longest part of an unknown key a problem message quotes, in UTF-16 code units before the `…`. */
 const MAX_QUOTED_KEY = 64
 /** Most unknown keys reported one by one; the rest are counted in one more problem. */
