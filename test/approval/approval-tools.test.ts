@@ -18,7 +18,7 @@ import {
 } from 'result-views'
 import { createFetchHandler } from 'result-views/http'
 import { createMcpServer } from 'result-views/mcp'
-import { SCOPE, approvalIdOf, codeOf, deployTool, errorOf } from './fixtures.js'
+import { SCOPE, approvalIdOf, codeOf, deployTool, errorOf, writeTool } from './fixtures.js'
 
 const SET = 'compozy__tool_approvals_set'
 const LIST = 'compozy__tool_approvals_list'
@@ -30,7 +30,7 @@ function setup(options: Partial<ApprovalToolsOptions> = {}) {
   const stores = createMemoryApprovalStores()
   let dispatcher: Dispatcher | undefined
   const tools = defineApprovalTools({ approvals: () => dispatcher!.approvals, ...options })
-  dispatcher = createDispatcher({ tools: [deployTool(calls), ...tools], approvals: stores })
+  dispatcher = createDispatcher({ tools: [deployTool(calls), writeTool(), ...tools], approvals: stores })
   const call = (tool_id: string, input: unknown, scope: CallScope = SCOPE) => dispatcher!.invoke({ tool_id, input, scope })
   return { dispatcher, tools, stores, calls, call }
 }
@@ -183,9 +183,9 @@ describe('defineApprovalTools', () => {
     const grants = { ...stores.grants, list: () => Promise.reject(new Error('disk gone')), put: () => Promise.reject(new Error('disk gone')) }
     let dispatcher: Dispatcher | undefined
     const tools = defineApprovalTools({ approvals: () => dispatcher!.approvals, setApproval: 'none' })
-    dispatcher = createDispatcher({ tools: [...tools], approvals: { ...stores, grants } })
+    dispatcher = createDispatcher({ tools: [deployTool(), ...tools], approvals: { ...stores, grants } })
     expect(codeOf(await dispatcher.invoke({ tool_id: LIST, input: {}, scope: SCOPE }))).toEqual(['approval_unavailable', 'store_failed'])
-    expect(codeOf(await dispatcher.invoke({ tool_id: SET, input: { tool_id: 'x', decision: 'allow', scope: 'tool' }, scope: SCOPE }))).toEqual(['approval_unavailable', 'store_failed'])
+    expect(codeOf(await dispatcher.invoke({ tool_id: SET, input: { tool_id: 'ops__deploy', decision: 'allow', scope: 'tool' }, scope: SCOPE }))).toEqual(['approval_unavailable', 'store_failed'])
   })
 
   it('writes only to the call workspace, whatever the input (property)', async () => {
@@ -195,7 +195,7 @@ describe('defineApprovalTools', () => {
     const sometimes = <T,>(arb: fc.Arbitrary<T>) => fc.oneof({ weight: 5, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: arb })
     const input = fc
       .record({
-        tool_id: fc.oneof(fc.constant('ops__deploy'), fc.string({ minLength: 1 }), fc.constant('')),
+        tool_id: fc.oneof({ weight: 4, arbitrary: fc.constantFrom('ops__deploy', 'notes__write') }, fc.string({ minLength: 1 }), fc.constant('')),
         decision: fc.constantFrom('allow', 'reject', 'allow', 'reject', 'maybe'),
         scope: fc.constantFrom('agent', 'tool', 'agent', 'tool', 'exact'),
         agent_name: fc.option(fc.string({ minLength: 1 }), { freq: 2, nil: undefined }),
@@ -216,7 +216,8 @@ describe('defineApprovalTools', () => {
           expect(await dispatcher.approvals.listGrants({ workspace_id })).toContainEqual(grant)
         } else {
           expect(outcome.status).toBe('error')
-          expect(['tool_invalid_input', 'approval_request_invalid']).toContain(errorOf(outcome).code)
+          // tool_not_found: setGrant refuses a tool the catalog does not hold.
+          expect(['tool_invalid_input', 'approval_request_invalid', 'tool_not_found']).toContain(errorOf(outcome).code)
         }
       }),
       { numRuns: 200 },
@@ -259,7 +260,7 @@ describe('defineApprovalTools over MCP', () => {
     await client.connect(clientTransport)
     try {
       const { tools } = await client.listTools()
-      expect(tools.map((tool) => tool.name)).toEqual(['ops__deploy', SET, LIST, REVOKE])
+      expect(tools.map((tool) => tool.name)).toEqual(['ops__deploy', 'notes__write', SET, LIST, REVOKE])
       const set = await client.callTool({ name: SET, arguments: { tool_id: 'ops__deploy', decision: 'reject', scope: 'tool' } })
       expect(set.isError).not.toBe(true)
       const grant = (set.structuredContent as { grant: ApprovalGrant }).grant
