@@ -1,4 +1,5 @@
 import type { TSchema } from 'typebox'
+import { isTimerBudget, MAX_TIMER_MS } from '../async/deadline.js'
 import { firstHole } from '../json/guards.js'
 import { isJsonValueError } from '../json/json-value-error.js'
 import { frozenJsonCopy } from '../json/own-copy.js'
@@ -92,6 +93,9 @@ function defineChecked(definition: ToolDefinition): ViewedTool | SingleResultToo
   if (d.risk !== undefined && typeof d.risk !== 'string') problem('/risk', 'invalid_risk', 'risk must be a string')
   if (d.readOnly !== undefined && typeof d.readOnly !== 'boolean') problem('/readOnly', 'invalid_read_only', 'readOnly must be a boolean')
   if (d.preview !== undefined && typeof d.preview !== 'function') problem('/preview', 'invalid_preview', 'preview must be a function')
+  if (d.handlerTimeoutMs !== undefined && !isTimerBudget(d.handlerTimeoutMs)) {
+    problem('/handlerTimeoutMs', 'invalid_timeout', `handlerTimeoutMs must be a positive number of milliseconds up to ${MAX_TIMER_MS}, or Infinity`)
+  }
   const toolsets = stringList(d.toolsets, '/toolsets', problem)
   const sensitiveInputFields = stringList(d.sensitiveInputFields, '/sensitiveInputFields', problem)
   for (const index of parseSensitivePaths(sensitiveInputFields).invalid) {
@@ -145,6 +149,7 @@ function defineChecked(definition: ToolDefinition): ViewedTool | SingleResultToo
     inputErrorCode: inputErrorCode as ToolBase['inputErrorCode'],
     inputSchema: inputSchema!,
     handler: d.handler as ToolBase['handler'],
+    handlerTimeoutMs: d.handlerTimeoutMs as number | undefined,
   }
   // The default preview writes the declared property names from literals made on its first use.
   let quoted: QuotedKeys | undefined

@@ -190,7 +190,8 @@ describe('createMcpServer over the in-memory transport', () => {
       'approval_pending: approval_id=appr-123: tool "notes__read" did not run; it is waiting on approval appr-123 and will run once when the host approves it, and its result is recorded with the approval. Do not call it again to make it run: a new call opens a new approval',
     )
     expect(result._meta?.[MCP_OUTCOME_META_KEY]).toEqual({ status: 'approval_pending', tool_call_id: 'call-9', approval_id: 'appr-123' })
-    expect(requests).toEqual([{ tool_id: 'notes__read', input: { id: 'n1' } }])
+    // The SDK's request signal is handed on, so a client's cancellation reaches the call.
+    expect(requests).toEqual([{ tool_id: 'notes__read', input: { id: 'n1' }, signal: expect.any(AbortSignal) }])
     await close()
   })
 
@@ -299,7 +300,7 @@ describe('createMcpServer over the in-memory transport', () => {
       service: 'api',
     })
     const invalid = await client.callTool({ name: 'deploy__start', arguments: { service: 'api', token: 'short-secret' } })
-    expect(textOf(invalid)).toBe('tool_invalid_input (schema_invalid): tool "deploy__start" input does not match its schema: /token must NOT have fewer than 20 characters')
+    expect(textOf(invalid)).toBe('tool_invalid_input (schema_invalid): tool "deploy__start" input does not match its schema: "/token" must NOT have fewer than 20 characters')
     const thrown = await client.callTool({ name: 'deploy__start', arguments: { service: 'boom', token: secret } })
     expect(thrown.isError).toBe(true)
     expect(textOf(thrown)).toMatch(/^tool_execution_failed \(handler_failed\): tool "deploy__start" failed: deploy refused token /)

@@ -218,12 +218,13 @@ describe('toAgentsTools misuse', () => {
     ])
   })
 
-  it('lets a scope resolver that throws reject run() instead of reaching the model', async () => {
+  it('turns a scope resolver that throws into a typed error the model reads, never a rejected run()', async () => {
     const { dispatcher, calls } = adapterCatalog()
     const resolver = () => {
       throw new Error('host bug: no session')
     }
-    await expect(run(dispatcher, [[{ name: 'notes__read', input: { id: 'n1' }, callId: 'c1' }], 'done'], { scope: resolver })).rejects.toThrow(/host bug: no session/)
+    const { model } = await run(dispatcher, [[{ name: 'notes__read', input: { id: 'n1' }, callId: 'c1' }], 'done'], { scope: resolver })
+    expect(outputsShown(model)).toEqual({ c1: 'tool_invalid_input (request_invalid): invalid invoke request: the scope resolver threw' })
     expect(calls.notes).toEqual([])
   })
 })
