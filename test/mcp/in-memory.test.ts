@@ -352,3 +352,44 @@ describe('createMcpServer over the in-memory transport', () => {
     expect((both as McpOptionsError).problems).toHaveLength(3)
   })
 })
+
+describe('a client cancelling a call over MCP', () => {
+  it("notifications/cancelled from the SDK Client aborts the handler's context.signal", async () => {
+    let started!: () => void
+    const running = new Promise<void>((resolve) => (started = resolve))
+    let aborted!: (reason: unknown) => void
+    const abortSeen = new Promise<unknown>((resolve) => (aborted = resolve))
+    const tool = defineTool({
+      id: 'slow__wait',
+      description: 'Waits until cancelled.',
+      input: Type.Object({}),
+      output: Type.Object({}),
+      handler: (_input, context) =>
+        new Promise<never>(() => {
+          context.signal.addEventListener('abort', () => aborted(context.signal.reason))
+          started()
+        }),
+    })
+    const { client, close } = await connectInMemory(createDispatcher({ tools: [tool] }))
+    const controller = new AbortController()
+    const call = client.callTool({ name: 'slow__wait', arguments: {} }, undefined, { signal: controller.signal })
+    await running
+    controller.abort('user pressed stop')
+    await expect(call).rejects.toThrow()
+    // The SDK sends notifications/cancelled; the server's request signal reaches the handler.
+    expect(await abortSeen).toMatchObject({ code: 'tool_execution_failed', reason: 'call_aborted', details: { handler_started: true } })
+    await close()
+  })
+
+  it('a scope resolver that throws is a typed isError result, not a JSON-RPC error', async () => {
+    const { client, close } = await connectInMemory(createDispatcher({ tools: [noteTool()] }), {
+      scope: () => {
+        throw new Error('host bug')
+      },
+    })
+    const result = await client.callTool({ name: 'notes__read', arguments: { id: 'n1' } })
+    expect(result.isError).toBe(true)
+    expect(textOf(result)).toBe('tool_invalid_input (request_invalid): invalid invoke request: the scope resolver threw')
+    await close()
+  })
+})
