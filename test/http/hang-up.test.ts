@@ -3,24 +3,10 @@ import Type from 'typebox'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createDispatcher, defineTool } from 'result-views'
 import { createHttpHandler } from 'result-views/http'
+import { waitingTool } from '../support/waiting-tool.js'
 import { fetchJson, serve, type Served } from './support.js'
 
-let started!: () => void
-let aborted!: (reason: unknown) => void
-const running = new Promise<void>((resolve) => (started = resolve))
-const abortSeen = new Promise<unknown>((resolve) => (aborted = resolve))
-
-const slow = defineTool({
-  id: 'slow__wait',
-  description: 'Waits until cancelled.',
-  input: Type.Object({}),
-  output: Type.Object({}),
-  handler: (_input, context) =>
-    new Promise<never>(() => {
-      context.signal.addEventListener('abort', () => aborted(context.signal.reason))
-      started()
-    }),
-})
+const { tool: slow, running, abortSeen } = waitingTool()
 const quick = defineTool({ id: 'quick', description: 'Answers at once.', input: Type.Object({}), output: Type.Object({ ok: Type.Boolean() }), handler: () => ({ ok: true }) })
 
 let served: Served

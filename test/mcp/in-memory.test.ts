@@ -7,6 +7,7 @@ import { createDispatcher, defineTool, type Dispatcher, type InvokeOutcome, type
 import { createMcpServer, isMcpOptionsError, MCP_OUTCOME_META_KEY, type McpOptionsError, type McpServerOptions } from 'result-views/mcp'
 import { exampleDispatcher } from '../../examples/mcp-server.js'
 import { extensionTool, noteTool, skillTool } from '../support/tools.js'
+import { waitingTool } from '../support/waiting-tool.js'
 import { describeExampleCatalogOverMcp, expectRecord, expectToolError, textOf, type Connection } from './example-catalog-contract.js'
 
 /** Connects the SDK's Client to a fresh server over a linked in-memory pair. */
@@ -355,21 +356,7 @@ describe('createMcpServer over the in-memory transport', () => {
 
 describe('a client cancelling a call over MCP', () => {
   it("notifications/cancelled from the SDK Client aborts the handler's context.signal", async () => {
-    let started!: () => void
-    const running = new Promise<void>((resolve) => (started = resolve))
-    let aborted!: (reason: unknown) => void
-    const abortSeen = new Promise<unknown>((resolve) => (aborted = resolve))
-    const tool = defineTool({
-      id: 'slow__wait',
-      description: 'Waits until cancelled.',
-      input: Type.Object({}),
-      output: Type.Object({}),
-      handler: (_input, context) =>
-        new Promise<never>(() => {
-          context.signal.addEventListener('abort', () => aborted(context.signal.reason))
-          started()
-        }),
-    })
+    const { tool, running, abortSeen } = waitingTool()
     const { client, close } = await connectInMemory(createDispatcher({ tools: [tool] }))
     const controller = new AbortController()
     const call = client.callTool({ name: 'slow__wait', arguments: {} }, undefined, { signal: controller.signal })

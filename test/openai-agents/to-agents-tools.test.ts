@@ -1,4 +1,4 @@
-import { Agent, Runner } from '@openai/agents'
+import { Agent, RunContext, Runner } from '@openai/agents'
 import { assistantMessage, functionCall, ScriptedModel } from '@openai/agents/testing'
 import Type from 'typebox'
 import { describe, expect, it } from 'vitest'
@@ -15,6 +15,7 @@ import {
   UNKNOWN_VIEW_TEXT,
 } from '../support/adapter-catalog.js'
 import { noteTool } from '../support/tools.js'
+import { waitingTool } from '../support/waiting-tool.js'
 
 type Turn = ReadonlyArray<{ name: string; input: unknown; callId: string }> | string
 
@@ -226,5 +227,18 @@ describe('toAgentsTools misuse', () => {
     const { model } = await run(dispatcher, [[{ name: 'notes__read', input: { id: 'n1' }, callId: 'c1' }], 'done'], { scope: resolver })
     expect(outputsShown(model)).toEqual({ c1: 'tool_invalid_input (request_invalid): invalid invoke request: the scope resolver threw' })
     expect(calls.notes).toEqual([])
+  })
+})
+
+describe('toAgentsTools cancellation', () => {
+  it("forwards the Agents SDK's details.signal: aborting it aborts the handler's context.signal (call_aborted)", async () => {
+    const { tool, running, abortSeen } = waitingTool()
+    const [agentsTool] = toAgentsTools(createDispatcher({ tools: [tool] }))
+    const controller = new AbortController()
+    const text = agentsTool!.invoke(new RunContext(), '{}', { signal: controller.signal })
+    await running
+    controller.abort()
+    expect(await text).toBe('tool_execution_failed (call_aborted): tool "slow__wait" call was aborted by the caller while the tool ran')
+    expect(await abortSeen).toMatchObject({ code: 'tool_execution_failed', reason: 'call_aborted' })
   })
 })
