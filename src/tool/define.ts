@@ -1,5 +1,6 @@
 import type { TSchema } from 'typebox'
 import { isTimerBudget, MAX_TIMER_MS } from '../async/deadline.js'
+import { dropAnswer } from '../async/thenable.js'
 import { firstHole } from '../json/guards.js'
 import { isJsonValueError } from '../json/json-value-error.js'
 import { frozenJsonCopy } from '../json/own-copy.js'
@@ -180,13 +181,16 @@ function defineChecked(definition: ToolDefinition): ViewedTool | SingleResultToo
 /**
  * A tool's own preview, made safe: its label when it returns a well-formed string, the default
  * preview of the selected record when it throws or returns anything else (the handler has already
- * run; its result is never lost over a label).
+ * run; its result is never lost over a label). A promise it returns is not awaited, and its
+ * rejection is marked handled (it would otherwise end a Node process).
  */
 function guardedPreview(userPreview: (record: unknown) => unknown): ToolBase['preview'] {
   return (full, selected) => {
     try {
       const label = userPreview(full)
       if (typeof label === 'string' && (label as string & { isWellFormed(): boolean }).isWellFormed()) return label
+      // A preview is synchronous: a promise it returned is dropped, and its rejection with it.
+      dropAnswer(label)
     } catch {
       // Fall back to the default label below.
     }

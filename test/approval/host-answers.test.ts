@@ -111,6 +111,21 @@ describe('host answers that throw when read become the documented typed error', 
     expect(outcome).toMatchObject({ status: 'ok', result: { structured: { n: 1 }, preview: '{"n":1}' } })
   })
 
+  it("a tool's preview returning a rejected promise: the default preview, and no unhandled rejection", async () => {
+    const unhandled: unknown[] = []
+    const listener = (reason: unknown) => void unhandled.push(reason)
+    process.on('unhandledRejection', listener)
+    try {
+      const tool = defineTool({ id: 'p', description: 'd', input: Type.Object({}), output: Type.Object({ n: Type.Number() }), preview: () => Promise.reject(new Error('late label')) as never, handler: () => ({ n: 1 }) })
+      const outcome = await createDispatcher({ tools: [tool] }).invoke({ tool_id: 'p', input: {} })
+      expect(outcome).toMatchObject({ status: 'ok', result: { preview: '{"n":1}' } })
+      await new Promise((resolve) => setTimeout(resolve, 10))
+      expect(unhandled).toEqual([])
+    } finally {
+      process.off('unhandledRejection', listener)
+    }
+  })
+
   it.each(CASES)('a handler returning %s → tool_output_invalid (a bad record), not handler_failed', async (name, answer) => {
     const tool = defineTool({ id: 'h', description: 'd', input: Type.Object({}), output: Type.Object({}), handler: () => answer() as never })
     const [code] = codeOf(await createDispatcher({ tools: [tool] }).invoke({ tool_id: 'h', input: {} }))

@@ -78,7 +78,7 @@ function registered(error: unknown): boolean {
 
 /** A dispatcher whose one `callback` answers `answer()`, with short budgets; counts handler runs. */
 function dispatcherWith(callback: Callback, answer: () => unknown, budgetMs: number) {
-  const runs = { handler: 0 }
+  const runs = { handler: 0, invalid: 0 }
   const inner = createMemoryApprovalStores()
   const stores: Record<string, object> = { tokens: { ...inner.tokens }, grants: { ...inner.grants }, pending: { ...inner.pending } }
   if (callback.includes('.')) {
@@ -95,6 +95,8 @@ function dispatcherWith(callback: Callback, answer: () => unknown, budgetMs: num
     handlerTimeoutMs: budgetMs,
     handler: (input) => {
       runs.handler++
+      // The input the handler gets is the validated copy: no `undefined` member, no selector.
+      if (typeof input.target !== 'string' || Object.values(input).includes(undefined) || 'result_view' in input) runs.invalid++
       return callback === 'handler' ? (answer() as never) : { target: input.target }
     },
   })
@@ -133,6 +135,7 @@ interface Tally {
   unsettled: number
   unregistered: number
   unapprovedRuns: number
+  invalidInputRuns: number
 }
 
 /** Runs one case: an invoke (pending or prompted), then every management call. */
@@ -154,8 +157,9 @@ async function runCase(callback: Callback, answer: () => unknown, budgetMs: numb
   }
   const first = await settle(dispatcher.invoke({ tool_id: 'ops__deploy', input, scope: SCOPE }))
   judge(first, true)
-  // Without a prompt the call waits on a pending approval: the handler must not have run.
-  if (callback !== 'prompt' && runs.handler > 0) tally.unapprovedRuns++
+  // Without a prompt the call waits on a pending approval: the handler must not have run. A policy
+  // may allow the call outright (its answer read as `{ decision: 'allow' }`), so it is exempt.
+  if (callback !== 'prompt' && callback !== 'policy' && runs.handler > 0) tally.unapprovedRuns++
   const id = first !== UNSETTLED && 'value' in first && (first.value as InvokeOutcome).status === 'approval_pending' ? (first.value as { approval_id: string }).approval_id : 'missing'
   const ran = runs.handler
   for (const call of [
@@ -172,6 +176,7 @@ async function runCase(callback: Callback, answer: () => unknown, budgetMs: numb
   }
   // resolve runs the approved call at most once.
   if (runs.handler - ran > 1) tally.unapprovedRuns++
+  tally.invalidInputRuns += runs.invalid
 }
 
 /** An input for the deploy tool, maybe with `undefined`-valued members (absent in invoke). */
@@ -184,30 +189,32 @@ const INPUT = fc.oneof(
 
 function report(name: string, tally: Tally, started: number): void {
   console.log(
-    `fuzz ${name}: ${tally.cases} cases in ${((performance.now() - started) / 1000).toFixed(1)} s, ${tally.uncaught} uncaught, ${tally.unsettled} unsettled, ${tally.unregistered} unregistered, ${tally.unapprovedRuns} unapproved handler runs`,
+    `fuzz ${name}: ${tally.cases} cases in ${((performance.now() - started) / 1000).toFixed(1)} s, ${tally.uncaught} uncaught, ${tally.unsettled} unsettled, ${tally.unregistered} unregistered, ${tally.unapprovedRuns} unapproved handler runs, ${tally.invalidInputRuns} handler runs on invalid input`,
   )
 }
 
 describe(`host callbacks answering hostile values (${RUNS} cases)`, () => {
   it('invoke and every management call settle with registered outcomes; no unapproved run; Object.prototype unchanged', { timeout: 3_600_000 }, async () => {
     const prototypeKeys = Object.getOwnPropertyNames(Object.prototype).sort()
-    const tally: Tally = { cases: 0, uncaught: 0, unsettled: 0, unregistered: 0, unapprovedRuns: 0 }
+    const tally: Tally = { cases: 0, uncaught: 0, unsettled: 0, unregistered: 0, unapprovedRuns: 0, invalidInputRuns: 0 }
     const started = performance.now()
     // Each case runs nine calls: a tenth of the runs keeps the figure comparable in time.
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...CALLBACKS), ANSWER, INPUT, async (callback, answer, input) => {
+        const before = { ...tally }
         await runCase(callback, answer, 1_000, input, tally)
+        expect({ ...tally, cases: before.cases }).toEqual({ ...before })
         expect(({} as Record<string, unknown>).polluted).toBeUndefined()
       }),
       { numRuns: Math.max(100, RUNS / 10) },
     )
     report('hostile answers', tally, started)
-    expect(tally).toEqual({ cases: tally.cases, uncaught: 0, unsettled: 0, unregistered: 0, unapprovedRuns: 0 })
+    expect(tally).toEqual({ cases: tally.cases, uncaught: 0, unsettled: 0, unregistered: 0, unapprovedRuns: 0, invalidInputRuns: 0 })
     expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(prototypeKeys)
   })
 
   it('hung and late callbacks settle within their budgets', { timeout: 3_600_000 }, async () => {
-    const tally: Tally = { cases: 0, uncaught: 0, unsettled: 0, unregistered: 0, unapprovedRuns: 0 }
+    const tally: Tally = { cases: 0, uncaught: 0, unsettled: 0, unregistered: 0, unapprovedRuns: 0, invalidInputRuns: 0 }
     const started = performance.now()
     const hung = fc.constantFrom<() => unknown>(
       () => new Promise(() => undefined),
@@ -216,11 +223,13 @@ describe(`host callbacks answering hostile values (${RUNS} cases)`, () => {
     )
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...CALLBACKS), hung, INPUT, async (callback, answer, input) => {
+        const before = { ...tally }
         await runCase(callback, answer, 5, input, tally)
+        expect({ ...tally, cases: before.cases }).toEqual({ ...before })
       }),
       { numRuns: HUNG_RUNS },
     )
     report('hung answers', tally, started)
-    expect(tally).toEqual({ cases: tally.cases, uncaught: 0, unsettled: 0, unregistered: 0, unapprovedRuns: 0 })
+    expect(tally).toEqual({ cases: tally.cases, uncaught: 0, unsettled: 0, unregistered: 0, unapprovedRuns: 0, invalidInputRuns: 0 })
   })
 })
