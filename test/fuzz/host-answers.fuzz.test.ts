@@ -96,7 +96,7 @@ function dispatcherWith(callback: Callback, answer: () => unknown, budgetMs: num
     handler: (input) => {
       runs.handler++
       // The input the handler gets is the validated copy: no `undefined` member, no selector.
-      if (typeof input.target !== 'string' || Object.values(input).includes(undefined) || 'result_view' in input) runs.invalid++
+      if (typeof input.target !== 'string' || Object.values(input as Record<string, unknown>).includes(undefined) || 'result_view' in input) runs.invalid++
       return callback === 'handler' ? (answer() as never) : { target: input.target }
     },
   })
