@@ -16,8 +16,8 @@ export interface AiSdkToolsOptions extends FrameworkToolsOptions {}
  * - `description`: the descriptor's; `inputSchema`: `jsonSchema(toModelSchema(input_schema))`,
  *   which lists `result_view` for tools with views. No SDK-side validation: the input goes to the
  *   dispatcher as the model sent it, so a bad `result_view` reads as the spec's typed error.
- * - `execute(input, { toolCallId })` calls `dispatcher.invoke({ tool_id, input, scope,
- *   tool_call_id: toolCallId })`. `ok`: the tool output is the selected view's record (the model
+ * - `execute(input, { toolCallId, abortSignal })` calls `dispatcher.invoke({ tool_id, input,
+ *   scope, tool_call_id: toolCallId, signal: abortSignal })`: aborting the run cancels the call. `ok`: the tool output is the selected view's record (the model
  *   reads its JSON). A typed error or a pending approval: `execute` throws an `AiSdkToolError`,
  *   which the SDK records as a `tool-error` part; the model reads `"<code> (<reason>):
  *   <message>"` or the pending text of `outcomeForModel` (never retry; runs once approved).
@@ -49,13 +49,14 @@ function aiSdkTool(dispatcher: Dispatcher, options: ResolvedFrameworkOptions, de
   return tool<unknown, unknown>({
     description: descriptor.description,
     inputSchema: jsonSchema<unknown>(toModelSchema(descriptor.input_schema) as JSONSchema7),
-    execute: async (input, { toolCallId, messages, experimental_context }) => {
+    execute: async (input, { toolCallId, messages, experimental_context, abortSignal }) => {
       const model = await runFrameworkCall(dispatcher, options, {
         tool_id: toolId,
         tool_call_id: toolCallId,
         context: experimental_context,
         input,
         approved: framework && approvedBySdk(messages, toolCallId),
+        signal: abortSignal,
       })
       if (model.status !== 'ok') throw new AiSdkToolError(model)
       return model.record

@@ -1,3 +1,4 @@
+import { quoted } from '../errors/quote.js'
 import type { InvokeError, InvokeOk } from '../call/call.js'
 import type { CallScope } from '../tool/types.js'
 import { approvalRequestInvalid } from './errors.js'
@@ -42,7 +43,7 @@ export interface MintApprovalTokenRequest {
   input?: unknown
   /** Or its input digest, `sha256:<64 hex>`, computed without `result_view` (`docs/approvals.md` "The order, on the final input"). */
   input_digest?: string
-  /** Life of the token in milliseconds, a positive integer. Default 300000 (5 minutes). */
+  /** Life of the token in milliseconds, a positive integer of at most 3155760000000 (100 years). Default 300000 (5 minutes). */
   ttlMs?: number
 }
 
@@ -184,7 +185,7 @@ export function recordOf(value: unknown, what: string, allowed: readonly string[
   } catch {
     invalid(`${what} could not be read (a getter or a Proxy threw)`)
   }
-  if (extra !== undefined) invalid(`${what} has unknown field ${JSON.stringify(extra.slice(0, 64))}`)
+  if (extra !== undefined) invalid(`${what} has unknown field ${quoted(extra, 64)}`)
   return record
 }
 

@@ -1,5 +1,5 @@
 import type { Call } from '../call/call.js'
-import { withDeadline } from '../async/deadline.js'
+import { callHost } from '../async/deadline.js'
 import { inputDigest } from '../digest/input-digest.js'
 import { isToolError, type ToolError } from '../errors/tool-error.js'
 import { cloneJson } from '../json/clone.js'
@@ -14,6 +14,7 @@ import {
   type ToolFacts,
   type ToolPolicy,
 } from '../policy/policy.js'
+import { callAborted } from '../call/call-aborted.js'
 import { approvalRejected, approvalRequired, policyDenied, policyFailed } from './errors.js'
 import { findGrants, rememberPromptAnswer } from './grants.js'
 import { toStoredInput } from './held-inputs.js'
@@ -50,10 +51,22 @@ const fail = (error: ToolError): AuthorizeResult => ({ kind: 'error', error })
  *   exact grant first), or a pending approval owned by `scope.profile_id` (`tool_denied` /
  *   `approval_required` when the call has no profile).
  *
- * Any store failure or timeout fails closed with `approval_unavailable`, also for a call the policy
- * allows (a reject might be stored where the lookup failed).
+ * Any store failure or timeout, or a failing clock, fails closed with `approval_unavailable`, also
+ * for a call the policy allows (a reject might be stored where the lookup failed). An aborted call
+ * (`InvokeRequest.signal`) stops waiting on the policy or the prompt at once
+ * (`tool_execution_failed` / `call_aborted`).
  */
 export async function authorize(call: Call, deps: ResolvedApprovals): Promise<AuthorizeResult> {
+  try {
+    return await authorizeCall(call, deps)
+  } catch (error) {
+    // A typed failure thrown on the way (the clock's `clock_failed`) ends the call like any other.
+    if (isToolError(error)) return fail(error)
+    throw error
+  }
+}
+
+async function authorizeCall(call: Call, deps: ResolvedApprovals): Promise<AuthorizeResult> {
   const facts = toolFacts(call.tool)
   const decision = await askPolicy(call, facts, deps)
   if (isToolError(decision)) return fail(decision)
@@ -163,7 +176,7 @@ export async function recheckPolicy(call: Call, deps: ResolvedApprovals): Promis
 
 /** The policy's decision on the call, or the error of a failing policy. */
 async function askPolicy(call: Call, facts: ToolFacts, deps: ResolvedApprovals): Promise<PolicyDecision | ToolError> {
-  return checkPolicy(deps.policy, { tool: facts, scope: call.scope, input: policyInput(call, deps.policy) }, deps.guard.timeoutMs)
+  return checkPolicy(deps.policy, { tool: facts, scope: call.scope, input: policyInput(call, deps.policy) }, deps.guard.timeoutMs, call.request.signal)
 }
 
 /**
@@ -192,7 +205,7 @@ async function promptFor(call: Call, facts: ToolFacts, digest: string, reason: s
     input_digest: digest,
     ...(reason === undefined ? {} : { reason }),
   }
-  const answer = await askPrompt(deps.prompt!, request, deps.promptTimeoutMs)
+  const answer = await askPrompt(deps.prompt!, request, { timeoutMs: deps.promptTimeoutMs, signal: call.request.signal })
   if (isToolError(answer)) return fail(answer)
   if (answer === 'allow_always' || answer === 'reject_always') {
     const stored = await rememberPromptAnswer(call, digest, answer, deps)
@@ -203,24 +216,27 @@ async function promptFor(call: Call, facts: ToolFacts, digest: string, reason: s
 
 /**
  * Asks the policy, failing closed (`docs/policy.md` "The interface"): a throw, a rejection, a
- * hang past `timeoutMs` or a malformed decision becomes `tool_denied` / `policy_failed`, never an
- * allow. A malformed decision reads `details.problem: 'invalid_decision'` whether the policy
- * returned it or a member of an `intersectPolicies` policy did (then `details.policy_path` names
- * the member, e.g. `/policies/1`).
+ * hang past `timeoutMs` (or an answer that settles after it) or a malformed or unreadable decision
+ * becomes `tool_denied` / `policy_failed`, never an allow. The decision is read inside the guard
+ * that runs the policy. A malformed decision reads `details.problem: 'invalid_decision'` whether
+ * the policy returned it or a member of an `intersectPolicies` policy did (then
+ * `details.policy_path` names the member, e.g. `/policies/1`). With `signal` (the call's), an
+ * aborted call stops waiting at once: `tool_execution_failed` / `call_aborted`.
  */
-export async function checkPolicy(policy: ToolPolicy, request: PolicyRequest, timeoutMs: number): Promise<PolicyDecision | ToolError> {
-  const result = await withDeadline(() => policy.decide(request), timeoutMs)
+export async function checkPolicy(policy: ToolPolicy, request: PolicyRequest, timeoutMs: number, signal?: AbortSignal): Promise<PolicyDecision | ToolError> {
+  const result = await callHost(() => policy.decide(request), { timeoutMs, signal }, readDecision)
   if (!result.ok) {
-    const memberPath = result.timedOut ? undefined : malformedDecisionPath(result.cause)
+    if (result.failure === 'aborted') return callAborted(request.tool.id, false)
+    if (result.failure === 'timeout') return policyFailed(request.tool, 'timeout')
+    if (result.failure === 'unreadable') return policyFailed(request.tool, 'invalid_decision', result.cause)
+    const memberPath = malformedDecisionPath(result.cause)
     if (memberPath !== undefined) return policyFailed(request.tool, 'invalid_decision', result.cause, memberPath)
-    return policyFailed(request.tool, result.timedOut ? 'timeout' : 'threw', result.cause)
+    return policyFailed(request.tool, 'threw', result.cause)
   }
-  let decision: PolicyDecision | undefined
-  try {
-    // A host's answer is read inside the guard: a getter or Proxy that throws is a malformed decision.
-    decision = checkDecision(result.value)
-  } catch (cause) {
-    return policyFailed(request.tool, 'invalid_decision', cause)
-  }
-  return decision ?? policyFailed(request.tool, 'invalid_decision')
+  return result.value ?? policyFailed(request.tool, 'invalid_decision')
+}
+
+/** The policy's answer as a checked decision, or `undefined` for one that is not a decision (a read that throws is unreadable). */
+function readDecision(answer: unknown): PolicyDecision | undefined {
+  return checkDecision(answer)
 }

@@ -137,6 +137,21 @@ export function ownerCheckFailed(approvalId: string, cause?: unknown): ToolError
   )
 }
 
+/**
+ * The dispatcher's clock threw or answered something that is not epoch milliseconds from 1970 to
+ * about 9899 (`approval_unavailable` / `clock_failed`): nothing whose expiry it decides runs.
+ */
+export function clockFailed(cause?: unknown): ToolError {
+  return withCause(
+    new ToolError({
+      code: 'approval_unavailable',
+      reason: 'clock_failed',
+      message: "the dispatcher's clock threw or did not answer a time in epoch milliseconds; nothing that needs approval runs",
+    }),
+    cause,
+  )
+}
+
 /** The stored pending record no longer reproduces the approved call (`approval_unavailable` / `record_invalid`). */
 export function recordInvalid(approvalId: string, problem: string): ToolError {
   return new ToolError({

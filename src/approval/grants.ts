@@ -7,6 +7,7 @@ import { unknownTool } from '../tool/unknown-tool.js'
 import { nonEmptyString, oneOf, optionalString, recordOf, type ListGrantsRequest, type RevokeGrantRequest, type SetGrantRequest } from './approvals-api.js'
 import { approvalRequestInvalid, storeFailed } from './errors.js'
 import type { ResolvedApprovals } from './options.js'
+import { booleanAnswer, grantListAnswer, ignoredAnswer } from './store-answers.js'
 import { callStore, type StoreGuard } from './store-call.js'
 import type { MatchingGrants } from './precedence.js'
 import type { ApprovalGrant, ApprovalGrantStore, GrantKey, GrantScope } from './stores.js'
@@ -147,7 +148,7 @@ export async function rememberPromptAnswer(call: Call, digest: string, answer: '
     origin: 'prompt',
     created_at: new Date(deps.now()).toISOString(),
   }
-  const put = await callStore(deps.guard, 'grants', 'put', () => deps.stores.grants.put(grant))
+  const put = await callStore(deps.guard, 'grants', 'put', () => deps.stores.grants.put(grant), ignoredAnswer)
   return put.ok ? undefined : put.error
 }
 
@@ -185,7 +186,7 @@ export async function setGrant(deps: ResolvedApprovals, tools: ReadonlyMap<strin
     origin: 'management',
     created_at: new Date(deps.now()).toISOString(),
   }
-  const put = await callStore(deps.guard, 'grants', 'put', () => deps.stores.grants.put(grant))
+  const put = await callStore(deps.guard, 'grants', 'put', () => deps.stores.grants.put(grant), ignoredAnswer)
   if (!put.ok) throw put.error
   return grant
 }
@@ -199,7 +200,7 @@ export async function listGrants(deps: ResolvedApprovals, request: ListGrantsReq
   const r = recordOf(request, 'listGrants request', ['workspace_id', 'tool_id'])
   const workspace_id = nonEmptyString(r, 'workspace_id')
   const tool_id = optionalString(r, 'tool_id')
-  const listed = await callStore(deps.guard, 'grants', 'list', () => deps.stores.grants.list(workspace_id))
+  const listed = await callStore(deps.guard, 'grants', 'list', () => deps.stores.grants.list(workspace_id), grantListAnswer)
   if (!listed.ok) throw listed.error
   return listed.value.filter((grant) => grant.workspace_id === workspace_id && (tool_id === undefined || grant.tool_id === tool_id))
 }
@@ -214,7 +215,7 @@ export async function revokeGrant(deps: ResolvedApprovals, request: RevokeGrantR
   const r = recordOf(request, 'revokeGrant request', ['workspace_id', 'grant_id'])
   const workspace_id = nonEmptyString(r, 'workspace_id')
   const grant_id = nonEmptyString(r, 'grant_id')
-  const deleted = await callStore(deps.guard, 'grants', 'delete', () => deps.stores.grants.delete(workspace_id, grant_id))
+  const deleted = await callStore(deps.guard, 'grants', 'delete', () => deps.stores.grants.delete(workspace_id, grant_id), booleanAnswer)
   if (!deleted.ok) throw deleted.error
-  return deleted.value === true
+  return deleted.value
 }

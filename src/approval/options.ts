@@ -1,3 +1,4 @@
+import { quoted } from '../errors/quote.js'
 import type { InvokeError, InvokeOk } from '../call/call.js'
 import { appendPointer } from '../json/pointer.js'
 import { silentLogger, type Logger } from '../log/logger.js'
@@ -12,12 +13,15 @@ import { createMemoryApprovalStores } from './memory-stores.js'
 import type { ApprovalPrompt } from './prompt.js'
 import { resolveSealKeys, type SealKeys } from './seal.js'
 import type { StoreGuard } from './store-call.js'
+import { checkedClock, isLife, MAX_TTL_MS } from './time.js'
 import type { ApprovalGrantStore, ApprovalStores, ApprovalTokenStore, Awaitable, PendingApprovalRecord, PendingApprovalStore } from './stores.js'
 
 /** Default time budget of a store call, a policy decision and an owner check. */
 export const DEFAULT_APPROVAL_TIMEOUT_MS = 5_000
 /** Default life of a pending approval. */
 export const DEFAULT_PENDING_TTL_MS = 15 * 60_000
+/** Default time budget of the prompt callback: 5 minutes (a person answers it). */
+export const DEFAULT_PROMPT_TIMEOUT_MS = 5 * 60_000
 
 /** Who owns a pending approval, as the host's owner check sees it. */
 export interface ApprovalOwner {
@@ -60,13 +64,24 @@ export interface ApprovalOptions {
   prompt?: ApprovalPrompt
   /** Time budget of each store call, each policy decision and each owner check, in milliseconds. Default 5000. */
   timeoutMs?: number
-  /** Time budget of the prompt callback, in milliseconds. Default: no limit. */
+  /**
+   * Time budget of the prompt callback, in milliseconds. Default 300000 (5 minutes); past it the
+   * call fails with `approval_unavailable` / `prompt_timeout`. `Infinity` waits forever, only
+   * when given explicitly.
+   */
   promptTimeoutMs?: number
-  /** How long a pending approval waits for a decision, in milliseconds. Default 900000 (15 minutes). */
+  /**
+   * How long a pending approval waits for a decision, in milliseconds: a positive integer of at
+   * most 3155760000000 (100 years). Default 900000 (15 minutes).
+   */
   pendingTtlMs?: number
   /** Checked before a decision on a pending approval is accepted. Default: every owner is available and bound. */
   checkOwner?: ApprovalOwnerCheck
-  /** Current time in epoch milliseconds. Default `Date.now`. */
+  /**
+   * Current time in epoch milliseconds. Default `Date.now`. A reading that throws or is not a
+   * number from 0 to about 9899 in years fails the approval operation with `approval_unavailable`
+   * / `clock_failed`.
+   */
   now?: () => number
   /**
    * The key that seals pending inputs (`docs/approvals.md` "Sealed pending inputs"): 32 random
@@ -115,11 +130,11 @@ export interface ResolvedApprovals {
   readonly prompt: ApprovalPrompt | undefined
   /** Store (and policy) time budget and the logger. */
   readonly guard: StoreGuard
-  /** Time budget of the prompt callback; `Infinity` waits forever. */
+  /** Time budget of the prompt callback; `Infinity` (only when asked for) waits forever. */
   readonly promptTimeoutMs: number
   /** How long a pending approval waits for a decision. */
   readonly pendingTtlMs: number
-  /** Current time, epoch milliseconds. */
+  /** Current time, epoch milliseconds (the host's clock, checked: throws `approval_unavailable` / `clock_failed`). */
   readonly now: () => number
   /** Real inputs of pending approvals whose stored record is redacted (when there is no seal key). */
   readonly held: HeldInputs
@@ -130,7 +145,7 @@ export interface ResolvedApprovals {
 
 /**
  * Resolves `createDispatcher({ policy, approvals })` with defaults: `defaultToolPolicy`, in-memory
- * stores, 5 s store timeout, 15 min pending life.
+ * stores, 5 s store timeout, 5 min prompt timeout, 15 min pending life.
  *
  * Logs, through `logger`, the `tools.retired_ids_ignored` warnings a logger-less retired-ID filter
  * held back for the owners of `policy` (`docs/policy.md` "Retired tool IDs: `createRetiredIdFilter`").
@@ -157,7 +172,7 @@ export function resolveApprovalOptions(
     if (missing.length > 0) problems.push({ path: `/approvals/${key}`, code: 'invalid_store', message: `a ${key} store needs ${missing.join(', ')}` })
   }
   for (const key of Object.keys(given)) {
-    if (!APPROVAL_OPTION_KEYS.includes(key) && !STORE_BUNDLE_KEYS.includes(key)) problems.push({ path: appendPointer('/approvals', key), code: 'unknown_option', message: `unknown option "${key}" (known: ${APPROVAL_OPTION_KEYS.join(', ')})` })
+    if (!APPROVAL_OPTION_KEYS.includes(key) && !STORE_BUNDLE_KEYS.includes(key)) problems.push({ path: appendPointer('/approvals', key), code: 'unknown_option', message: `unknown option ${quoted(key, 64)} (known: ${APPROVAL_OPTION_KEYS.join(', ')})` })
   }
   store('tokens', ['insert', 'get', 'consume'])
   store('grants', ['put', 'get', 'list', 'delete'])
@@ -165,13 +180,17 @@ export function resolveApprovalOptions(
   for (const key of ['prompt', 'checkOwner', 'now'] as const) {
     if (given[key] !== undefined && typeof given[key] !== 'function') problems.push({ path: `/approvals/${key}`, code: 'invalid_callback', message: `${key} must be a function` })
   }
-  for (const key of ['timeoutMs', 'promptTimeoutMs', 'pendingTtlMs'] as const) {
+  for (const key of ['timeoutMs', 'promptTimeoutMs'] as const) {
     const value = given[key]
     if (value !== undefined && !(typeof value === 'number' && value > 0 && (Number.isSafeInteger(value) || value === Infinity))) {
-      problems.push({ path: `/approvals/${key}`, code: 'invalid_duration', message: `${key} must be a positive integer of milliseconds` })
+      problems.push({ path: `/approvals/${key}`, code: 'invalid_duration', message: `${key} must be a positive integer of milliseconds, or Infinity` })
     }
   }
   const seal = resolveSealKeys(given.sealKey, given.previousSealKeys, problems)
+  // A life, not a wait: it becomes an `expires_at`, so it is finite and bounded.
+  if (given.pendingTtlMs !== undefined && !isLife(given.pendingTtlMs)) {
+    problems.push({ path: '/approvals/pendingTtlMs', code: 'invalid_duration', message: `pendingTtlMs must be a positive integer of milliseconds of at most ${MAX_TTL_MS} (100 years)` })
+  }
   if (problems.length > 0) throw new ApprovalConfigError(problems)
   if (policy !== undefined && logger !== undefined) announceRetiredIds(policy, logger)
 
@@ -181,9 +200,9 @@ export function resolveApprovalOptions(
     stores: { tokens: given.tokens ?? memory!.tokens, grants: given.grants ?? memory!.grants, pending: given.pending ?? memory!.pending },
     prompt: given.prompt,
     guard: { timeoutMs: given.timeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS, logger: logger ?? silentLogger },
-    promptTimeoutMs: given.promptTimeoutMs ?? Infinity,
+    promptTimeoutMs: given.promptTimeoutMs ?? DEFAULT_PROMPT_TIMEOUT_MS,
     pendingTtlMs: given.pendingTtlMs ?? DEFAULT_PENDING_TTL_MS,
-    now: given.now ?? clock ?? Date.now,
+    now: checkedClock(given.now ?? clock ?? Date.now),
     checkOwner: given.checkOwner,
     held: new HeldInputs(),
     seal,

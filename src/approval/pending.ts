@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto'
-import { withDeadline } from '../async/deadline.js'
+import { callHost } from '../async/deadline.js'
 import type { Call, InvokeError, InvokeOk, InvokeOutcome } from '../call/call.js'
 import { ToolError, type ToolErrorPayload } from '../errors/tool-error.js'
-import { safeLog } from '../log/logger.js'
+import { safeLog, thrownName } from '../log/logger.js'
 import { invalid, oneOf, recordOf, type ApprovalOwnerRequest, type ApprovalStatus, type ExecutionStatus, type PendingApprovalView, type ResolveApprovalRequest } from './approvals-api.js'
-import { approvalForbidden, approvalNotFound, approvalState, ownerCheckFailed } from './errors.js'
+import { approvalForbidden, approvalNotFound, approvalState, ownerCheckFailed, recordInvalid } from './errors.js'
 import { toStoredInput, type HeldInput } from './held-inputs.js'
 import type { DispatchHost, ResolvedApprovals } from './options.js'
 import { openSealedInput, sealInput } from './seal.js'
+import { booleanAnswer, ignoredAnswer, pendingRecordAnswer } from './store-answers.js'
 import { callStore } from './store-call.js'
 import type { PendingApprovalRecord, PendingState, StoredOutcome } from './stores.js'
 
@@ -46,7 +47,7 @@ export async function openPending(call: Call, digest: string, reason: string | u
     created_at: new Date(now).toISOString(),
     expires_at: new Date(now + deps.pendingTtlMs).toISOString(),
   }
-  const inserted = await callStore(deps.guard, 'pending', 'insert', () => deps.stores.pending.insert(record))
+  const inserted = await callStore(deps.guard, 'pending', 'insert', () => deps.stores.pending.insert(record), ignoredAnswer)
   if (!inserted.ok) return inserted.error
   if (redacted && deps.seal === undefined) deps.held.hold(approvalId, call.input, now + deps.pendingTtlMs, now)
   return record
@@ -194,27 +195,49 @@ export async function resolveApproval(deps: ResolvedApprovals, host: DispatchHos
   await transition(deps, record, dispatching)
   const run = dispatch(deps, host, dispatching, sealed ?? deps.held.take(record.approval_id))
   if (r.wait === false) {
-    run.catch((error: unknown) => safeLog(deps.guard.logger, 'error', { event: 'approval.dispatch_failed', approval_id: record.approval_id, error_name: (error as Error)?.name }, 'approved call failed to dispatch'))
+    run.catch((error: unknown) => safeLog(deps.guard.logger, 'error', { event: 'approval.dispatch_failed', approval_id: record.approval_id, error_name: thrownName(error) }, 'approved call failed to dispatch'))
     return toView(dispatching, deps.now())
   }
   return run
 }
 
-/** Runs the approved call and records its outcome (`dispatching` → `completed` | `failed`). */
+/**
+ * Runs the approved call on `real` (the opened seal or the held input, when the stored record is
+ * redacted) and records its outcome (`dispatching` → `completed` | `failed`). Always answers once
+ * the call ran: a resume that throws (a record no dispatcher can run) is the outcome
+ * `approval_unavailable` / `record_invalid`, and an outcome the store does not take (the update
+ * throws, rejects, hangs, answers anything but `true`, or the clock fails) is returned with
+ * `outcome_recorded: false`.
+ */
 async function dispatch(deps: ResolvedApprovals, host: DispatchHost, record: PendingApprovalRecord, real: HeldInput | undefined): Promise<PendingApprovalView> {
-  const outcome = await host.resume(record, real)
-  const finished: PendingApprovalRecord = {
-    ...record,
-    state: outcome.status === 'ok' ? 'completed' : 'failed',
-    finished_at: iso(deps.now()),
-    outcome: toStoredOutcome(outcome),
+  const outcome = await resumeGuarded(deps, host, record, real)
+  const state = outcome.status === 'ok' ? 'completed' : 'failed'
+  let finished: PendingApprovalRecord = { ...record, state, outcome: toStoredOutcome(outcome) }
+  try {
+    finished = { ...finished, finished_at: iso(deps.now()) }
+  } catch {
+    return notRecorded(deps, finished)
   }
-  const saved = await callStore(deps.guard, 'pending', 'update', () => deps.stores.pending.update(record.approval_id, 'dispatching', finished))
-  if (!saved.ok || saved.value !== true) {
-    safeLog(deps.guard.logger, 'error', { event: 'approval.outcome_not_recorded', approval_id: record.approval_id }, 'the outcome of an approved call was not recorded')
-    return { ...toView(finished, deps.now()), outcome_recorded: false }
+  const saved = await callStore(deps.guard, 'pending', 'update', () => deps.stores.pending.update(record.approval_id, 'dispatching', finished), booleanAnswer)
+  if (!saved.ok || !saved.value) return notRecorded(deps, finished)
+  // A finished state reads the same at any instant: no clock reading is needed for the view.
+  return toView(finished, 0)
+}
+
+/** The outcome of an approved call whose record could not be written: logged, and returned with `outcome_recorded: false`. */
+function notRecorded(deps: ResolvedApprovals, finished: PendingApprovalRecord): PendingApprovalView {
+  safeLog(deps.guard.logger, 'error', { event: 'approval.outcome_not_recorded', approval_id: finished.approval_id }, 'the outcome of an approved call was not recorded')
+  return { ...toView(finished, 0), outcome_recorded: false }
+}
+
+/** Runs the approved call; a throw on the way (never expected) is the call's failure, not an escaping exception. */
+async function resumeGuarded(deps: ResolvedApprovals, host: DispatchHost, record: PendingApprovalRecord, real: HeldInput | undefined): Promise<InvokeOk | InvokeError> {
+  try {
+    return await host.resume(record, real)
+  } catch (error) {
+    safeLog(deps.guard.logger, 'error', { event: 'approval.dispatch_failed', approval_id: record.approval_id, error_name: thrownName(error) }, 'approved call failed to dispatch')
+    return { status: 'error', tool_call_id: record.tool_call_id, error: recordInvalid(record.approval_id, 'the approved call could not be dispatched') }
   }
-  return toView(finished, deps.now())
 }
 
 function ownerOf(request: unknown, allowed: readonly string[]): Record<string, unknown> & { profile_id: string } {
@@ -226,7 +249,7 @@ function ownerOf(request: unknown, allowed: readonly string[]): Record<string, u
 /** The record, if it exists and `profileId` owns it (nothing is revealed to another profile). */
 async function ownedRecord(deps: ResolvedApprovals, approvalId: unknown, profileId: string): Promise<PendingApprovalRecord> {
   if (typeof approvalId !== 'string' || approvalId.length === 0) invalid('approval_id must be a non-empty string')
-  const found = await callStore(deps.guard, 'pending', 'get', () => deps.stores.pending.get(approvalId))
+  const found = await callStore(deps.guard, 'pending', 'get', () => deps.stores.pending.get(approvalId), pendingRecordAnswer)
   if (!found.ok) throw found.error
   const record = found.value
   if (record === undefined || record === null || record.approval_id !== approvalId) throw approvalNotFound(approvalId)
@@ -238,7 +261,8 @@ async function checkOwner(deps: ResolvedApprovals, record: PendingApprovalRecord
   const check = deps.checkOwner
   if (check === undefined) return
   const owner = Object.freeze({ approval_id: record.approval_id, profile_id: profileId, scope: Object.freeze({ ...record.scope }) })
-  const result = await withDeadline(() => check(owner), deps.guard.timeoutMs)
+  // The answer is compared, never read: any value but the three strings fails closed.
+  const result = await callHost(() => check(owner), { timeoutMs: deps.guard.timeoutMs })
   if (!result.ok) throw ownerCheckFailed(record.approval_id, result.cause)
   if (result.value === 'ok') return
   if (result.value === 'profile_unavailable' || result.value === 'session_unbound') throw approvalForbidden(record.approval_id, result.value)
@@ -256,16 +280,16 @@ async function settleExpiry(deps: ResolvedApprovals, record: PendingApprovalReco
   const now = deps.now()
   if (effectiveState(record, now) !== 'expired' || record.state === 'expired') return record
   const expired = decided(record, 'expired', record.expires_at)
-  await callStore(deps.guard, 'pending', 'update', () => deps.stores.pending.update(record.approval_id, 'pending', expired))
+  await callStore(deps.guard, 'pending', 'update', () => deps.stores.pending.update(record.approval_id, 'pending', expired), booleanAnswer)
   return expired
 }
 
 /** Replaces `from` with `next` atomically; a lost race reads the winner's state and throws `approval_state`. */
 async function transition(deps: ResolvedApprovals, from: PendingApprovalRecord, next: PendingApprovalRecord): Promise<void> {
-  const updated = await callStore(deps.guard, 'pending', 'update', () => deps.stores.pending.update(from.approval_id, from.state, next))
+  const updated = await callStore(deps.guard, 'pending', 'update', () => deps.stores.pending.update(from.approval_id, from.state, next), booleanAnswer)
   if (!updated.ok) throw updated.error
-  if (updated.value === true) return
-  const now = await callStore(deps.guard, 'pending', 'get', () => deps.stores.pending.get(from.approval_id))
+  if (updated.value) return
+  const now = await callStore(deps.guard, 'pending', 'get', () => deps.stores.pending.get(from.approval_id), pendingRecordAnswer)
   throw stateError(from.approval_id, now.ok && now.value ? effectiveState(now.value, deps.now()) : 'dispatching')
 }
 

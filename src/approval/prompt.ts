@@ -1,7 +1,8 @@
 import type { CallScope } from '../tool/types.js'
 import type { ToolError } from '../errors/tool-error.js'
 import type { ToolFacts } from '../policy/policy.js'
-import { withDeadline } from '../async/deadline.js'
+import { callHost, type Deadline } from '../async/deadline.js'
+import { callAborted } from '../call/call-aborted.js'
 import { promptFailed, promptTimeout } from './errors.js'
 import type { Awaitable } from './stores.js'
 
@@ -33,13 +34,30 @@ export interface ApprovalPromptRequest {
 export type ApprovalPrompt = (request: ApprovalPromptRequest) => Awaitable<ApprovalPromptAnswer>
 
 /**
- * Asks the prompt callback, within `timeoutMs` (`Infinity`: no limit).
+ * Asks the prompt callback within `deadline.timeoutMs` (`Infinity`: no limit; judged by a timer and
+ * by the clock when it answers); the answer is read inside the same guard. An aborted call
+ * (`deadline.signal`) stops waiting at once.
  *
  * @returns the answer, or `approval_unavailable` (`prompt_failed` for a throw, a rejection or an
- *   answer that is not one of the four; `prompt_timeout`).
+ *   answer that is not one of the four, or that cannot be read; `prompt_timeout`), or
+ *   `tool_execution_failed` / `call_aborted`.
  */
-export async function askPrompt(prompt: ApprovalPrompt, request: ApprovalPromptRequest, timeoutMs: number): Promise<ApprovalPromptAnswer | ToolError> {
-  const result = await withDeadline(() => prompt(request), timeoutMs)
-  if (!result.ok) return result.timedOut ? promptTimeout(request.tool, timeoutMs) : promptFailed(request.tool, 'threw', result.cause)
-  return ANSWERS.includes(result.value) ? result.value : promptFailed(request.tool, 'invalid_answer')
+export async function askPrompt(prompt: ApprovalPrompt, request: ApprovalPromptRequest, deadline: Deadline): Promise<ApprovalPromptAnswer | ToolError> {
+  const result = await callHost(() => prompt(request), deadline, readAnswer)
+  if (result.ok) return result.value ?? promptFailed(request.tool, 'invalid_answer')
+  switch (result.failure) {
+    case 'aborted':
+      return callAborted(request.tool.id, false)
+    case 'timeout':
+      return promptTimeout(request.tool, deadline.timeoutMs)
+    case 'unreadable':
+      return promptFailed(request.tool, 'invalid_answer', result.cause)
+    case 'threw':
+      return promptFailed(request.tool, 'threw', result.cause)
+  }
+}
+
+/** One of the four answers, or `undefined` for anything else (compared, never read). */
+function readAnswer(answer: unknown): ApprovalPromptAnswer | undefined {
+  return (ANSWERS as readonly unknown[]).includes(answer) ? (answer as ApprovalPromptAnswer) : undefined
 }

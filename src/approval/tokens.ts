@@ -9,7 +9,12 @@ import { unknownTool } from '../tool/unknown-tool.js'
 import { invalid, recordOf, scopeOf, type MintApprovalTokenRequest, type MintedApprovalToken } from './approvals-api.js'
 import { tokenInvalid, type TokenBinding } from './errors.js'
 import type { ResolvedApprovals } from './options.js'
+import { booleanAnswer, countAnswer, ignoredAnswer, tokenRecordAnswer } from './store-answers.js'
 import { callStore, type StoreGuard } from './store-call.js'
+import { isLife, MAX_TTL_MS } from './time.js'
+import { INPUT_JSON } from '../json/canonical.js'
+import { ownJsonCopy } from '../json/own-copy.js'
+import { quoted } from '../errors/quote.js'
 import type { ApprovalTokenRecord, ApprovalTokenStore } from './stores.js'
 
 // Approval tokens: single-use credentials minted by `mintApprovalToken`, stored only as their
@@ -65,10 +70,10 @@ export function tokenMismatch(record: ApprovalTokenRecord, call: TokenCall): Tok
  */
 export async function inspectToken(token: string, call: TokenCall, store: ApprovalTokenStore, guard: StoreGuard, now: number): Promise<ToolError | undefined> {
   const hash = hashToken(token)
-  const found = await callStore(guard, 'tokens', 'get', () => store.get(hash))
+  const found = await callStore(guard, 'tokens', 'get', () => store.get(hash), tokenRecordAnswer)
   if (!found.ok) return found.error
   const record = found.value
-  if (record === undefined || record === null || !sameTokenHash(record.token_hash, hash)) return tokenInvalid(call.tool, 'token_unknown')
+  if (record === undefined || !sameTokenHash(record.token_hash, hash)) return tokenInvalid(call.tool, 'token_unknown')
   if (record.consumed_at !== undefined && record.consumed_at !== null) return tokenInvalid(call.tool, 'token_replayed')
   const expiresAt = Date.parse(record.expires_at)
   if (!(now < expiresAt)) return tokenInvalid(call.tool, 'token_expired', { expires_at: record.expires_at })
@@ -86,9 +91,10 @@ export async function inspectToken(token: string, call: TokenCall, store: Approv
  */
 export async function consumeToken(token: string, call: TokenCall, store: ApprovalTokenStore, guard: StoreGuard, now: number): Promise<ToolError | undefined> {
   const hash = hashToken(token)
-  const consumed = await callStore(guard, 'tokens', 'consume', () => store.consume(hash, new Date(now).toISOString()))
+  // Exactly `true` or `false`: any other answer (`"yes"`) is a failing store, not a replay.
+  const consumed = await callStore(guard, 'tokens', 'consume', () => store.consume(hash, new Date(now).toISOString()), booleanAnswer)
   if (!consumed.ok) return consumed.error
-  return consumed.value === true ? undefined : tokenInvalid(call.tool, 'token_replayed')
+  return consumed.value ? undefined : tokenInvalid(call.tool, 'token_replayed')
 }
 
 /** Default life of a minted token: 5 minutes. */
@@ -115,7 +121,7 @@ export async function mintApprovalToken(deps: ResolvedApprovals, tools: Readonly
   if (tool === undefined) throw unknownTool(r.tool_id)
   const scope = scopeOf(r.scope)
   const ttlMs = r.ttlMs ?? DEFAULT_TOKEN_TTL_MS
-  if (typeof ttlMs !== 'number' || !Number.isSafeInteger(ttlMs) || ttlMs <= 0) invalid('ttlMs must be a positive integer of milliseconds')
+  if (!isLife(ttlMs)) invalid(`ttlMs must be a positive integer of milliseconds of at most ${MAX_TTL_MS} (100 years)`)
   const digest = requestDigest(tool, r)
 
   const now = deps.now()
@@ -132,10 +138,10 @@ export async function mintApprovalToken(deps: ResolvedApprovals, tools: Readonly
   }
   const store = deps.stores.tokens
   if (typeof store.deleteExpired === 'function') {
-    const purged = await callStore(deps.guard, 'tokens', 'deleteExpired', () => store.deleteExpired!(new Date(now - TOKEN_RETENTION_MS).toISOString()))
+    const purged = await callStore(deps.guard, 'tokens', 'deleteExpired', () => store.deleteExpired!(new Date(now - TOKEN_RETENTION_MS).toISOString()), countAnswer)
     if (!purged.ok) safeLog(deps.guard.logger, 'warn', { event: 'approval.token_purge_failed' }, 'expired approval tokens were not purged')
   }
-  const inserted = await callStore(deps.guard, 'tokens', 'insert', () => store.insert(record))
+  const inserted = await callStore(deps.guard, 'tokens', 'insert', () => store.insert(record), ignoredAnswer)
   if (!inserted.ok) throw inserted.error
   return { token, expires_at: record.expires_at }
 }
@@ -150,9 +156,11 @@ function requestDigest(tool: Tool, r: Record<string, unknown>): string {
     return r.input_digest
   }
   try {
-    return inputDigest(r.input, { origin: tool.origin })
+    // Read as `invoke` reads an input (a member whose value is `undefined` is absent), so a token
+    // minted for the object a caller will send binds the digest that call gets.
+    return inputDigest(ownJsonCopy(r.input, INPUT_JSON), { origin: tool.origin })
   } catch (error) {
-    if (isJsonValueError(error)) invalid(`input is not plain JSON at "${error.pointer}"`)
+    if (isJsonValueError(error)) invalid(`input is not plain JSON at ${quoted(error.pointer)}`)
     throw error
   }
 }

@@ -1,47 +1,124 @@
 import { isThenable } from './thenable.js'
 
-/** Longest delay `setTimeout` honours (2^31 - 1 ms); {@link withDeadline} waits forever on longer budgets. */
+/** Longest delay one `setTimeout` honours (2^31 - 1 ms); {@link callHost} re-arms for longer budgets. */
 export const MAX_TIMER_MS = 2_147_483_647
 
-/** What {@link withDeadline} settles to: the value, the thrown value, or a timeout. Never rejects. */
-export type DeadlineResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly timedOut: boolean; readonly cause?: unknown }
+/**
+ * Whether a time budget option is usable: a positive number of milliseconds (at most
+ * {@link MAX_TIMER_MS}, the longest one timer waits), or `Infinity` (no limit, only when a host
+ * asks for it explicitly).
+ */
+export function isTimerBudget(value: unknown): value is number {
+  return typeof value === 'number' && (value === Infinity || (Number.isFinite(value) && value > 0 && value <= MAX_TIMER_MS))
+}
+
+/** How long a host callback may take, and what gives up waiting on it. */
+export interface Deadline {
+  /**
+   * The budget in milliseconds from the call; `Infinity` waits forever. Judged twice: by a timer
+   * while the answer is awaited, and by the monotonic clock (`performance.now`) when the answer
+   * settles, so an answer that arrives after its budget (the event loop was blocked, a synchronous
+   * callback ran long) is late and refused, never accepted because no timer could fire.
+   */
+  readonly timeoutMs: number
+  /** Aborting it gives up the wait at once; when it is already aborted the callback is not called. */
+  readonly signal?: AbortSignal | undefined
+}
 
 /**
- * Runs `work` (sync or async) and settles with its value, or with `{ ok: false }` when it throws,
- * rejects, or takes longer than `timeoutMs` (a late answer is then ignored). Never rejects and
- * never throws, also when the answer is a Proxy or thenable whose `then` or `constructor` throws.
- * `timeoutMs` of `Infinity` (or more than about 24.8 days) waits forever. A synchronous answer
- * settles at once, without a timer.
+ * Why a host callback gave no usable answer:
+ * - `threw`: it threw, or the promise it returned rejected;
+ * - `unreadable`: its answer could not be read (a Proxy trap or getter threw, a thenable whose
+ *   `then` is a throwing getter, a revoked Proxy, or the caller's `read` threw);
+ * - `timeout`: no answer within `timeoutMs`, or one that settled after it;
+ * - `aborted`: the deadline's signal aborted first.
  */
-export function withDeadline<T>(work: () => T | Promise<T>, timeoutMs: number): Promise<DeadlineResult<T>> {
-  let pending: T | Promise<T>
-  let thenable: boolean
+export type HostFailure = 'threw' | 'unreadable' | 'timeout' | 'aborted'
+
+/** What {@link callHost} settles to. Never a rejection. */
+export type HostAnswer<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly failure: HostFailure; readonly cause?: unknown }
+
+const TIMED_OUT: HostAnswer<never> = Object.freeze({ ok: false, failure: 'timeout' })
+const ABORTED: HostAnswer<never> = Object.freeze({ ok: false, failure: 'aborted' })
+const promiseThen = Promise.prototype.then
+
+/**
+ * The one way this library calls a host callback (a hook, the policy, a store method, the prompt,
+ * `checkOwner`, `authenticate`) or a tool's handler: `work` runs under `deadline`, and its answer
+ * (awaited when it is a promise or thenable) is read by `read` inside the same guard, so every way
+ * the callback or its answer can fail is one of the {@link HostFailure}s, never an exception.
+ *
+ * A synchronous answer settles synchronously (no task-queue turn; callers that do not care
+ * `await` it); an awaited one settles through a promise that never rejects.
+ *
+ * @param work - calls the callback.
+ * @param deadline - the time budget and the signal that gives up the wait.
+ * @param read - turns the settled answer into what the caller keeps (checks it, copies it); a throw
+ *   is `unreadable`. Default: the answer as it is.
+ */
+export function callHost<A, T = A>(work: () => A | PromiseLike<A>, deadline: Deadline, read?: (answer: A) => T): HostAnswer<T> | Promise<HostAnswer<T>> {
+  const { timeoutMs, signal } = deadline
+  if (signal?.aborted === true) return ABORTED
+  const started = performance.now()
+  let answer: A | PromiseLike<A>
   try {
-    pending = work()
-    // Reading `then` runs a getter or a Proxy trap of the host's answer: inside the guard.
-    thenable = isThenable(pending)
+    answer = work()
   } catch (cause) {
-    return Promise.resolve({ ok: false, timedOut: false, cause })
+    return { ok: false, failure: 'threw', cause }
   }
-  if (!thenable) return Promise.resolve({ ok: true, value: pending as T })
+  let adopted: Promise<A> | undefined
+  try {
+    // Reading `then` runs a getter or a Proxy trap of the host's answer; adopting a promise reads
+    // its `constructor`: both inside the guard.
+    if (isThenable(answer)) adopted = Promise.resolve(answer)
+  } catch (cause) {
+    return { ok: false, failure: 'unreadable', cause }
+  }
+  if (adopted === undefined) return isLate(started, timeoutMs) ? TIMED_OUT : readAnswer(answer as A, read)
+  const pending = adopted
   return new Promise((resolve) => {
     let timer: ReturnType<typeof setTimeout> | undefined
-    const settle = (result: DeadlineResult<T>): void => {
+    let settled = false
+    const settle = (result: HostAnswer<T>): void => {
+      if (settled) return
+      settled = true
       if (timer !== undefined) clearTimeout(timer)
+      signal?.removeEventListener('abort', onAbort)
       resolve(result)
     }
-    let adopted: Promise<T>
-    try {
-      // Adopting a promise reads its `constructor`, a thenable its `then` again: either can throw.
-      adopted = Promise.resolve(pending)
-    } catch (cause) {
-      settle({ ok: false, timedOut: false, cause })
-      return
+    const onAbort = (): void => settle(ABORTED)
+    const arm = (): void => {
+      // A budget past the longest timer is waited on in steps.
+      const left = timeoutMs - (performance.now() - started)
+      if (left <= 0) settle(TIMED_OUT)
+      else timer = setTimeout(arm, Math.min(Math.ceil(left), MAX_TIMER_MS))
     }
-    if (Number.isFinite(timeoutMs) && timeoutMs <= MAX_TIMER_MS) timer = setTimeout(() => resolve({ ok: false, timedOut: true }), timeoutMs)
-    adopted.then(
-      (value) => settle({ ok: true, value }),
-      (cause: unknown) => settle({ ok: false, timedOut: false, cause }),
-    )
+    if (Number.isFinite(timeoutMs)) arm()
+    signal?.addEventListener('abort', onAbort, { once: true })
+    try {
+      // Promise.prototype.then, not the answer's own `then`: a promise may carry a throwing one.
+      promiseThen.call(
+        pending,
+        (value: A) => settle(isLate(started, timeoutMs) ? TIMED_OUT : readAnswer(value, read)),
+        (cause: unknown) => settle(isLate(started, timeoutMs) ? TIMED_OUT : { ok: false, failure: 'threw', cause }),
+      )
+    } catch (cause) {
+      // `then` reads the promise's `constructor` (its species) again, which a getter can refuse.
+      settle({ ok: false, failure: 'unreadable', cause })
+    }
   })
+}
+
+/** Whether an answer settling now is past its budget, judged by the monotonic clock. */
+function isLate(started: number, timeoutMs: number): boolean {
+  return performance.now() - started > timeoutMs
+}
+
+function readAnswer<A, T>(answer: A, read: ((answer: A) => T) | undefined): HostAnswer<T> {
+  if (read === undefined) return { ok: true, value: answer as unknown as T }
+  try {
+    return { ok: true, value: read(answer) }
+  } catch (cause) {
+    return { ok: false, failure: 'unreadable', cause }
+  }
 }

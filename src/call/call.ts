@@ -19,6 +19,14 @@ export interface InvokeRequest {
   sensitive_input_fields?: readonly string[]
   /** The view a Loop node pinned; a call whose input selects another view is denied (`docs/hooks.md` "Payloads"). */
   pinned_result_view?: View
+  /**
+   * Cancels the call: once it aborts, whatever the call waits on (a pre-call hook, the policy, the
+   * prompt, the handler) is given up, the handler's `context.signal` is aborted, and `invoke`
+   * resolves with `tool_execution_failed` / `call_aborted` (at once when it is aborted already).
+   * An approval store call in flight is waited for (within `approvals.timeoutMs`), so no record is
+   * left half-written (`docs/views.md` "Time budgets and cancellation").
+   */
+  signal?: AbortSignal
 }
 
 /** The envelope of a successful result (`docs/hooks.md` "Payloads": the record is under `structured`). */

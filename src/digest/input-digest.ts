@@ -1,3 +1,4 @@
+import { quoted } from '../errors/quote.js'
 import { UsageError } from '../errors/usage-error.js'
 import { canonicalSha256Hex } from '../json/canonical.js'
 import { RESULT_VIEW_KEY, type ToolOrigin } from '../views/view.js'
@@ -20,7 +21,7 @@ import { RESULT_VIEW_KEY, type ToolOrigin } from '../views/view.js'
 export function inputDigest(input: unknown, options: { readonly origin?: ToolOrigin } = {}): string {
   const origin = options?.origin ?? 'native'
   if (origin !== 'native' && origin !== 'extension' && origin !== 'mcp') {
-    const problem = `origin must be "native", "extension" or "mcp", got ${typeof origin === 'string' ? JSON.stringify((origin as string).slice(0, 64)) : typeof origin}`
+    const problem = `origin must be "native", "extension" or "mcp", got ${typeof origin === 'string' ? quoted(origin as string, 64) : typeof origin}`
     throw new UsageError({ code: 'digest_options_invalid', subject: 'inputDigest options', problems: [{ path: '/origin', code: 'invalid_origin', message: problem }], message: `inputDigest: ${problem}` })
   }
   // One walk checks the input (result_view included) and writes its canonical form.

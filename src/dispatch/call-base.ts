@@ -1,3 +1,4 @@
+import { quoted } from '../errors/quote.js'
 import type { ToolError } from '../errors/tool-error.js'
 import { parseSensitivePaths, type SensitivePath } from '../redact/sensitive-paths.js'
 import type { Tool } from '../tool/types.js'
@@ -37,7 +38,7 @@ export function createCallBase(request: InvokeRequest, tool: Tool, toolCallId: s
   const callPaths = parseSensitivePaths(request.sensitive_input_fields)
   if (callPaths.invalid.length > 0) {
     const bad = request.sensitive_input_fields![callPaths.invalid[0]!]!
-    return requestInvalid(`sensitive_input_fields has a malformed path ${JSON.stringify(bad.slice(0, 128))}`)
+    return requestInvalid(`sensitive_input_fields has a malformed path ${quoted(bad)}`)
   }
   return {
     request,

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto'
+import { followSignal } from '../async/abort.js'
+import { isTimerBudget, MAX_TIMER_MS } from '../async/deadline.js'
 import { createApprovalEngine } from '../approval/approval.js'
 import type { HeldInput } from '../approval/held-inputs.js'
 import type { PendingApprovalRecord } from '../approval/stores.js'
@@ -18,10 +20,11 @@ import { unknownTool } from '../tool/unknown-tool.js'
 import { createCallBase } from './call-base.js'
 import { describeInScope, type ScopedToolDescription } from './diagnostics.js'
 import { emitPostCall, emitPostError, type EventCall } from './events.js'
-import { execute } from './execute.js'
+import { requestInvalid } from './errors.js'
+import { DEFAULT_HANDLER_TIMEOUT_MS, execute } from './execute.js'
 import { runPreCall } from './pre-call.js'
 import { prepareInput } from './prepare.js'
-import { checkScope, normalizeScope, snapshotRequest } from './request.js'
+import { readScope, snapshotRequest } from './request.js'
 import { resumeApproved } from './resume.js'
 import type { Dispatcher, DispatcherOptions } from './types.js'
 
@@ -29,19 +32,28 @@ import type { Dispatcher, DispatcherOptions } from './types.js'
  * Creates the dispatch engine over a catalog of tools (`docs/architecture.md` "The invocation
  * lifecycle"; `docs/views.md` "Dispatch").
  *
- * @param options - `{ tools, hooks?, logger? }`: tools returned by `defineTool`, with distinct IDs;
- *   initial hook handlers; a pino- or console-compatible logger (silent by default).
+ * @param options - `{ tools, hooks?, logger?, handlerTimeoutMs?, ... }`: tools returned by
+ *   `defineTool`, with distinct IDs; initial hook handlers; a pino- or console-compatible logger
+ *   (silent by default); the handlers' time budget (see {@link DispatcherOptions}).
  * @throws ToolDefinitionError (`code: 'tool_definition_invalid'`) when `tools` is not an array,
- *   holds something `defineTool` did not return, or repeats an ID; or when a tool reuses an ID a
+ *   holds something `defineTool` did not return, or repeats an ID; when a tool reuses an ID a
  *   retired-ID filter of `policy` reserves (`retired_tool_id` at `/tools/<index>/id`,
  *   `retired_toolset` at `/tools/<index>/toolsets/<j>`: `docs/policy.md` "Retired tool IDs:
- *   `createRetiredIdFilter`").
+ *   `createRetiredIdFilter`"); for a `clock` that is not a function (`invalid_clock`) or a
+ *   `handlerTimeoutMs` that is not a positive number of milliseconds up to 2,147,483,647 or
+ *   `Infinity` (`invalid_timeout`).
  * @throws HookRegistrationError (`code: 'hook_registration_invalid'`) for a bad `hooks` entry.
  */
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const catalog = buildCatalog(options?.tools, retiredIdsOf(options?.policy))
   if (options?.clock !== undefined && typeof options.clock !== 'function') {
     throw new ToolDefinitionError(undefined, [{ path: '/clock', code: 'invalid_clock', message: 'clock must be a function returning epoch milliseconds' }])
+  }
+  const handlerTimeoutMs = options?.handlerTimeoutMs ?? DEFAULT_HANDLER_TIMEOUT_MS
+  if (!isTimerBudget(handlerTimeoutMs)) {
+    throw new ToolDefinitionError(undefined, [
+      { path: '/handlerTimeoutMs', code: 'invalid_timeout', message: `handlerTimeoutMs must be a positive number of milliseconds up to ${MAX_TIMER_MS}, or Infinity` },
+    ])
   }
   const hooks = new HookRegistry(options?.hooks, options?.hookTimeoutMs)
   const logger = options?.logger ?? silentLogger
@@ -50,6 +62,18 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   async function invoke(sent: InvokeRequest): Promise<InvokeOutcome> {
     const request = snapshotRequest(sent)
     if (isToolError(request)) return { status: 'error', tool_call_id: randomUUID(), error: request }
+    if (request.signal === undefined) return run(request)
+    // The caller's signal is followed by one of our own, read once; the listener goes when the call ends.
+    const followed = followSignal(request.signal)
+    if (followed === undefined) return { status: 'error', tool_call_id: request.tool_call_id ?? randomUUID(), error: requestInvalid('signal must be an AbortSignal') }
+    try {
+      return await run({ ...request, signal: followed.signal })
+    } finally {
+      followed.release()
+    }
+  }
+
+  async function run(request: InvokeRequest): Promise<InvokeOutcome> {
     const toolCallId = request.tool_call_id ?? randomUUID()
 
     const tool = catalog.get(request.tool_id)
@@ -73,7 +97,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
 
   /** Runs an authorized call to its outcome, emitting `tool.post_call` or `tool.post_error`. */
   async function complete(call: Call): Promise<InvokeOutcome> {
-    const executed = execute(call)
+    const executed = execute(call, handlerTimeoutMs)
     const result = executed instanceof Promise ? await executed : executed
     if (isToolError(result)) return fail(call, result)
     // The preview is already scrubbed of the call's secrets (before it was cut: see resultOf).
@@ -99,7 +123,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   function describe(toolId: string, scope?: CallScope): ToolDescriptor | undefined | Promise<ScopedToolDescription> {
     const tool = typeof toolId === 'string' ? catalog.get(toolId) : undefined
     if (scope === undefined) return tool === undefined ? undefined : describeTool(tool)
-    return inScope(scope, async (checked) => (await describeInScope([String(toolId)], [tool], checked, approvals.diagnose))[0]!)
+    if (typeof toolId !== 'string') return Promise.reject(requestInvalid('tool_id must be a string'))
+    return inScope(scope, async (checked) => (await describeInScope([toolId], [tool], checked, approvals.diagnose))[0]!)
   }
 
   function list(): readonly ToolDescriptor[]
@@ -121,11 +146,11 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
 
 const RUN = Object.freeze({ kind: 'run' as const })
 
-/** Runs `run` on a checked, normalized scope; a malformed scope rejects with `request_invalid`. */
+/** Runs `run` on a checked, normalized scope (read once); a malformed scope rejects with `request_invalid`. */
 async function inScope<T>(scope: CallScope, run: (scope: Readonly<CallScope>) => Promise<T>): Promise<T> {
-  const malformed = checkScope(scope)
-  if (malformed !== undefined) throw malformed
-  return run(normalizeScope(scope))
+  const checked = readScope(scope)
+  if (isToolError(checked)) throw checked
+  return run(checked)
 }
 
 /** The reserved IDs a catalog may not reuse. */

@@ -1,8 +1,12 @@
+import { quoted } from '../errors/quote.js'
 import { ToolError } from '../errors/tool-error.js'
 import type { JsonValueError } from '../json/json-value-error.js'
+import type { SensitivePath } from '../redact/sensitive-paths.js'
 import type { Tool } from '../tool/types.js'
 import type { View } from '../views/view.js'
 import { scrubbedCut } from '../redact/secrets.js'
+import { redactIssues } from '../redact/sensitive-pointer.js'
+import { describeIssues } from './input-issues.js'
 import type { ValidationIssue } from './validators.js'
 
 /** An unknown `result_view` value, or one that is not a string (`docs/views.md` "The selector"). */
@@ -33,15 +37,19 @@ export function resultViewPinned(tool: Tool, pinned: View): ToolError {
   })
 }
 
-/** The input failed the tool's input schema. */
-export function inputSchemaInvalid(tool: Tool, issues: readonly ValidationIssue[]): ToolError {
-  const first = issues[0]
-  const where = first === undefined ? '' : `: ${first.instancePath || '/'} ${first.message}`
+/**
+ * The input failed the tool's input schema. The message names the first few problems and their
+ * properties (`docs/errors.md` "`tool_invalid_input`"); issues under a sensitive input field are
+ * redacted by path in the message and in `details.issues`.
+ */
+export function inputSchemaInvalid(tool: Tool, issues: readonly ValidationIssue[], sensitivePaths: readonly SensitivePath[] = []): ToolError {
+  const shown = redactIssues(issues, sensitivePaths)
+  const where = shown.length === 0 ? '' : `: ${describeIssues(shown)}`
   return new ToolError({
     code: tool.inputErrorCode,
     reason: 'schema_invalid',
     message: `tool "${tool.id}" input does not match its schema${where}`,
-    details: { issues },
+    details: { issues: shown },
   })
 }
 
@@ -53,7 +61,7 @@ export function inputNotJson(tool: Tool, error: JsonValueError, pointer: string 
   return new ToolError({
     code: tool.inputErrorCode,
     reason: 'non_json_input',
-    message: `tool "${tool.id}" input is not plain JSON at "${pointer}"`,
+    message: `tool "${tool.id}" input is not plain JSON at ${quoted(pointer)}`,
     details: { pointer, problem: error.problem },
   })
 }
@@ -77,6 +85,20 @@ export function handlerFailed(tool: Tool, cause: unknown, secrets: readonly stri
   return error
 }
 
+/**
+ * The handler did not finish within its time budget (`handlerTimeoutMs` of the tool or the
+ * dispatcher): `tool_execution_failed` / `handler_timeout`. Its `context.signal` is aborted with
+ * this error; whatever it returns later is dropped.
+ */
+export function handlerTimedOut(tool: Tool, timeoutMs: number): ToolError {
+  return new ToolError({
+    code: 'tool_execution_failed',
+    reason: 'handler_timeout',
+    message: `tool "${tool.id}" did not finish within ${timeoutMs} ms`,
+    details: { timeout_ms: timeoutMs },
+  })
+}
+
 /** A schema of the tool could not be compiled by ajv (a broken definition, found on first use). */
 export function schemaCompileFailed(tool: Tool, which: 'input' | 'output', cause: unknown): ToolError {
   return new ToolError({
@@ -98,6 +120,10 @@ export function outputInvalid(tool: Tool, details: Record<string, unknown>): Too
 
 /** Longest part of a thrown value's message that an error message quotes, in UTF-16 code units before the `…`. */
 const MAX_THROWN_MESSAGE = 500
+/** The handler's answer could not be read (a Proxy or a thenable whose traps or `then` getter throw): `tool_output_invalid`. */
+export function outputUnreadable(tool: Tool): ToolError {
+  return outputInvalid(tool, { pointer: '', problem: 'unreadable' })
+}
 
 /**
  * The message of a thrown value, scrubbed of `secrets`, then cut to {@link MAX_THROWN_MESSAGE}

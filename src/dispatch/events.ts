@@ -2,9 +2,9 @@ import type { ToolError } from '../errors/tool-error.js'
 import type { PostCallPayload, PostErrorPayload } from '../hooks/events.js'
 import { payloadBase } from '../hooks/payload.js'
 import type { HookRegistry } from '../hooks/registry.js'
-import { withDeadline } from '../async/deadline.js'
+import { callHost } from '../async/deadline.js'
 import { deepFreeze } from '../json/freeze.js'
-import { safeLog, type Logger } from '../log/logger.js'
+import { safeLog, thrownName, type Logger } from '../log/logger.js'
 import { scrubJson } from '../redact/secrets.js'
 import type { Call, ToolResult } from '../call/call.js'
 
@@ -44,13 +44,14 @@ export async function emitPostError(call: EventCall, error: ToolError, hooks: Ho
 }
 
 async function observe(event: string, run: () => unknown, call: EventCall, hooks: HookRegistry, logger: Logger): Promise<void> {
-  const observed = await withDeadline(run, hooks.timeoutMs)
+  // An observer's answer is never read: only whether it settled in time.
+  const observed = await callHost(run, { timeoutMs: hooks.timeoutMs })
   if (observed.ok) return
   const cause = observed.cause
   safeLog(
     logger,
     'error',
-    { event, tool_id: call.tool.id, tool_call_id: call.tool_call_id, timed_out: observed.timedOut, error: cause instanceof Error ? cause.name : typeof cause },
+    { event, tool_id: call.tool.id, tool_call_id: call.tool_call_id, timed_out: observed.failure === 'timeout', error: thrownName(cause) },
     `${event} observer failed; the outcome is kept`,
   )
 }

@@ -1,44 +1,69 @@
-import { isThenable } from '../async/thenable.js'
+import { LazyAbort } from '../async/abort.js'
+import { callHost, type HostAnswer } from '../async/deadline.js'
 import { ToolErrorCodes, type ToolErrorCode } from '../errors/codes.js'
 import { ToolError, isToolError } from '../errors/tool-error.js'
 import { cloneJson } from '../json/clone.js'
 import { ownJsonCopy } from '../json/own-copy.js'
 import type { ToolContext } from '../tool/types.js'
 import type { Call, ToolResult } from '../call/call.js'
-import { handlerFailed } from './errors.js'
+import { callAborted } from '../call/call-aborted.js'
+import { handlerFailed, handlerTimedOut, outputUnreadable } from './errors.js'
 import { resultOf } from './output.js'
 
+/** The dispatcher's default handler time budget: 60 s (`createDispatcher({ handlerTimeoutMs })`). */
+export const DEFAULT_HANDLER_TIMEOUT_MS = 60_000
+
 /**
- * The execution stages of the lifecycle: run the handler on the final input, validate its record
- * against the full schema (nothing of a bad record is returned), project to the selected view and
- * build the result envelope `{ structured, preview }`.
+ * The execution stages of the lifecycle: run the handler on the final input, within its time
+ * budget (the tool's `handlerTimeoutMs`, else `defaultTimeoutMs`) and the caller's signal, validate
+ * its record against the full schema (nothing of a bad record is returned), project to the
+ * selected view and build the result envelope `{ structured, preview }`.
  *
  * A handler that returns a record (not a promise) is finished without a turn of the task queue.
  *
- * @returns the result envelope, or the typed error (`tool_execution_failed`, `tool_output_invalid`),
- *   directly or as a promise when the handler returned one.
+ * @returns the result envelope, or the typed error (`tool_execution_failed`: `handler_failed`,
+ *   `handler_timeout`, `call_aborted`; `tool_output_invalid`), directly or as a promise when the
+ *   handler returned one.
  */
-export function execute(call: Call): ToolResult | ToolError | Promise<ToolResult | ToolError> {
+export function execute(call: Call, defaultTimeoutMs: number): ToolResult | ToolError | Promise<ToolResult | ToolError> {
   const { tool } = call
+  const signal = call.request.signal
+  if (signal?.aborted === true) return callAborted(tool.id, false)
+  const timeoutMs = tool.handlerTimeoutMs ?? defaultTimeoutMs
+  const abort = new LazyAbort()
+  // `signal` is made on first read: a handler that never reads it costs no AbortController.
   const context: ToolContext =
     call.view === undefined
-      ? { tool_id: tool.id, tool_call_id: call.tool_call_id, scope: call.scope }
-      : { tool_id: tool.id, tool_call_id: call.tool_call_id, scope: call.scope, result_view: call.view }
-  let pending: Promise<unknown>
-  try {
-    // The handler gets its own copy: nothing it changes reaches the call's input, its events or
-    // the caller's object.
-    const returned = tool.handler(cloneJson(call.handlerInput), context)
-    if (!isThenable(returned)) return resultOf(call, returned)
-    // Inside the guard: adopting a thenable (or a promise with an odd `constructor`) reads it.
-    pending = Promise.resolve(returned)
-  } catch (error) {
-    return failure(call, error)
+      ? { tool_id: tool.id, tool_call_id: call.tool_call_id, scope: call.scope, get signal() { return abort.signal } }
+      : { tool_id: tool.id, tool_call_id: call.tool_call_id, scope: call.scope, result_view: call.view, get signal() { return abort.signal } }
+  // The handler gets its own copy: nothing it changes reaches the call's input, its events or the
+  // caller's object.
+  const answer = callHost(() => tool.handler(cloneJson(call.handlerInput), context), { timeoutMs, signal })
+  return answer instanceof Promise ? answer.then((settled) => outcomeOf(call, settled, abort, timeoutMs)) : outcomeOf(call, answer, abort, timeoutMs)
+}
+
+/** What the handler's answer becomes; a budget that ran out or an abort also aborts `context.signal`. */
+function outcomeOf(call: Call, answer: HostAnswer<unknown>, abort: LazyAbort, timeoutMs: number): ToolResult | ToolError {
+  if (answer.ok) return resultOf(call, answer.value)
+  const { tool } = call
+  switch (answer.failure) {
+    case 'threw':
+      return failure(call, answer.cause)
+    case 'unreadable':
+      // What the handler returned cannot be read (a Proxy, a thenable whose `then` getter throws):
+      // a bad record, not a failing handler.
+      return outputUnreadable(tool)
+    case 'timeout': {
+      const error = handlerTimedOut(tool, timeoutMs)
+      abort.abort(error)
+      return error
+    }
+    case 'aborted': {
+      const error = callAborted(tool.id, true)
+      abort.abort(error)
+      return error
+    }
   }
-  return pending.then(
-    (record) => resultOf(call, record),
-    (error: unknown) => failure(call, error),
-  )
 }
 
 /**

@@ -2,8 +2,9 @@ import { isToolError, type ToolError } from '../errors/tool-error.js'
 import type { PreCallDecision, PreCallPayload } from '../hooks/events.js'
 import { payloadBase } from '../hooks/payload.js'
 import type { HookRegistry } from '../hooks/registry.js'
-import type { JsonValue } from '../json/canonical.js'
+import { INPUT_JSON, type JsonValue } from '../json/canonical.js'
 import { isPlainObject } from '../json/guards.js'
+import { quoted } from '../errors/quote.js'
 import { ownJsonCopy } from '../json/own-copy.js'
 import { isJsonValueError } from '../json/json-value-error.js'
 import { safeLog, type Logger } from '../log/logger.js'
@@ -12,7 +13,8 @@ import { mergeSecrets, scrubError } from '../redact/scrub-error.js'
 import { collectSecrets } from '../redact/secrets.js'
 import { redactPointer } from '../redact/sensitive-pointer.js'
 import type { Call } from '../call/call.js'
-import { withDeadline } from '../async/deadline.js'
+import { callHost } from '../async/deadline.js'
+import { callAborted } from '../call/call-aborted.js'
 import { hookDenied, hookFailed, hookPatchInvalid, hookTimedOut } from './errors.js'
 import { prepareInput } from './prepare.js'
 
@@ -32,23 +34,20 @@ export async function runPreCall(call: Call, hooks: HookRegistry, logger: Logger
   let current = call
   for (const handler of hooks.list('tool.pre_call')) {
     const payload: PreCallPayload = Object.freeze({ event: 'tool.pre_call', ...payloadBase(current, current.input, current.view) })
-    const answered = await withDeadline(() => handler(payload), hooks.timeoutMs)
+    const before = current
+    // The hook's answer is read inside the guard that runs it: a getter or Proxy in what it
+    // returned that throws is the hook failing (`hook_threw`), never an exception.
+    const answered = await callHost(() => handler(payload), { timeoutMs: hooks.timeoutMs, signal: before.request.signal }, (decision: PreCallDecision) =>
+      decision === undefined || decision === null ? before : interpret(before, decision),
+    )
     if (!answered.ok) {
-      safeLog(logger, 'error', { event: 'tool.pre_call', tool_id: current.tool.id, tool_call_id: current.tool_call_id, timed_out: answered.timedOut }, 'pre-call hook failed')
-      return scrubError(answered.timedOut ? hookTimedOut(current.tool, hooks.timeoutMs) : hookFailed(current.tool, answered.cause, current.secrets), current.secrets)
+      if (answered.failure === 'aborted') return scrubError(callAborted(before.tool.id, false), before.secrets)
+      const timedOut = answered.failure === 'timeout'
+      safeLog(logger, 'error', { event: 'tool.pre_call', tool_id: before.tool.id, tool_call_id: before.tool_call_id, timed_out: timedOut }, 'pre-call hook failed')
+      return scrubError(timedOut ? hookTimedOut(before.tool, hooks.timeoutMs) : hookFailed(before.tool, answered.cause, before.secrets), before.secrets)
     }
-    const decision: PreCallDecision = answered.value
-    if (decision === undefined || decision === null) continue
-    let next: Call | ToolError
-    try {
-      next = interpret(current, decision)
-    } catch (error) {
-      // A getter or Proxy in what the hook returned threw: the hook failed.
-      safeLog(logger, 'error', { event: 'tool.pre_call', tool_id: current.tool.id, tool_call_id: current.tool_call_id }, 'pre-call hook returned an unreadable value')
-      return scrubError(hookFailed(current.tool, error, current.secrets), current.secrets)
-    }
-    if (isToolError(next)) return scrubError(next, current.secrets)
-    current = next
+    if (isToolError(answered.value)) return scrubError(answered.value, before.secrets)
+    current = answered.value
   }
   return current
 }
@@ -78,13 +77,14 @@ function applyPatch(call: Call, patch: Record<string, unknown>): Call | ToolErro
   let input: JsonValue
   try {
     // A private copy, checked as it is made: the hook keeps no handle on the input that will run.
-    input = ownJsonCopy(sent)
+    // A member whose value is `undefined` is absent, as in the input a caller sends.
+    input = ownJsonCopy(sent, INPUT_JSON)
   } catch (error) {
     // Named like an input's problem: the pointer stops at a sensitive field, and the secrets of
     // the patch as it is are scrubbed too (the patch may bring new ones).
     const pointer = redactPointer(isJsonValueError(error) ? error.pointer : '', call.sensitivePaths)
     const secrets = mergeSecrets(call.secrets, collectSecrets(sent, call.sensitivePaths))
-    return scrubError(hookPatchInvalid(tool, `the patched tool_input is not plain JSON at "${pointer}"`), secrets)
+    return scrubError(hookPatchInvalid(tool, `the patched tool_input is not plain JSON at ${quoted(pointer)}`), secrets)
   }
   const unresolved = restoreRedacted(input, call.input, call.sensitivePaths)
   if (unresolved !== undefined) return hookPatchInvalid(tool, unresolved)

@@ -1,15 +1,17 @@
 import type { ToolError } from '../errors/tool-error.js'
+import { INPUT_JSON } from '../json/canonical.js'
+import { isRecord } from '../json/guards.js'
 import { ownJsonCopy } from '../json/own-copy.js'
 import { JsonValueError, isJsonValueError } from '../json/json-value-error.js'
 import type { Tool } from '../tool/types.js'
 import type { Call, CallBase } from '../call/call.js'
-import { inputNotJson, inputSchemaInvalid, schemaCompileFailed } from './errors.js'
+import { inputNotJson, inputSchemaInvalid, resultViewInvalid, resultViewNotAccepted, schemaCompileFailed } from './errors.js'
 import { collectSecrets } from '../redact/secrets.js'
 import { mergeSecrets, scrubError } from '../redact/scrub-error.js'
-import { redactIssues, redactPointer } from '../redact/sensitive-pointer.js'
+import { redactPointer } from '../redact/sensitive-pointer.js'
 import type { SensitivePath } from '../redact/sensitive-paths.js'
 import { selectView } from './select-view.js'
-import type { View } from '../views/view.js'
+import { isView, RESULT_VIEW_KEY, type View } from '../views/view.js'
 import { toIssues, validatorFor } from './validators.js'
 
 /**
@@ -30,9 +32,11 @@ export type PreparedInput =
 
 /**
  * The input stages of the lifecycle (`docs/architecture.md` "The invocation lifecycle"): the
- * input must be plain JSON, then the `result_view` selector rules (`docs/views.md` "The
- * selector"), then the tool's input schema (ajv, compiled once per tool on first use). Run again
- * on an input a pre-call hook patched.
+ * `result_view` selector rules decide first (`docs/views.md` "The selector": a `result_view` that
+ * is not a string is row 2 however deep or odd it is), then the input must be plain JSON (an
+ * object member whose value is `undefined` counts as absent), then the selector rules on the
+ * copy (a pinned view), then the tool's input schema (ajv, compiled once per tool on first use).
+ * Run again on an input a pre-call hook patched.
  *
  * Every error it returns is free of the input's sensitive values (`docs/hooks.md` "Sensitive
  * input fields"): an input that is not plain JSON has its secrets collected from the value as it
@@ -44,11 +48,13 @@ export type PreparedInput =
  */
 export function prepareInput(base: CallBase, sent: unknown): PreparedInput {
   const { tool } = base
+  const selector = selectorFirst(tool, sent)
+  if (selector !== undefined) return { ok: false, error: selector, input: copyForEvent(sent), view: undefined }
   let input: unknown
   try {
     // The call works on its own copy from here on: a caller changing its object later (while a
     // hook, a policy or an approval store is awaited) never changes what was validated and runs.
-    input = ownJsonCopy(sent)
+    input = ownJsonCopy(sent, INPUT_JSON)
   } catch (error) {
     // Only JsonValueErrors are expected; anything else that escaped a read fails closed too.
     const why = isJsonValueError(error) ? error : new JsonValueError('unreadable', '', 'the input could not be read')
@@ -84,5 +90,35 @@ function validateInput(tool: Tool, input: unknown, paths: readonly SensitivePath
     return schemaCompileFailed(tool, 'input', error)
   }
   // Issues inside a sensitive field name the field, never a key inside it.
-  return validate(input) ? undefined : inputSchemaInvalid(tool, redactIssues(toIssues(validate.errors), paths))
+  return validate(input) ? undefined : inputSchemaInvalid(tool, toIssues(validate.errors), paths)
+}
+
+/**
+ * Rows 1-3 of the selector rules, read before the input is copied, so that they decide first: a
+ * native tool's `result_view` that is present (and not `undefined`) must be `"compact"` or
+ * `"full"` on a viewed tool, and is refused on a single-result tool, whatever else the input
+ * holds (a value nested 5,000 deep, a sparse array, a `Date`). A read that throws is left to the
+ * copy, which names it. The copy applies the same rules again (and the pinned view) to what it read.
+ */
+function selectorFirst(tool: Tool, sent: unknown): ToolError | undefined {
+  if (tool.origin !== 'native') return undefined
+  let selected: unknown
+  try {
+    if (!isRecord(sent) || !Object.prototype.hasOwnProperty.call(sent, RESULT_VIEW_KEY)) return undefined
+    selected = (sent as Record<string, unknown>)[RESULT_VIEW_KEY]
+  } catch {
+    return undefined
+  }
+  if (selected === undefined) return undefined
+  if (tool.kind === 'single') return resultViewNotAccepted(tool)
+  return isView(selected) ? undefined : resultViewInvalid(tool)
+}
+
+/** The input as `tool.post_error` shows it after a selector error: a checked copy, or `null` when it is not plain JSON. */
+function copyForEvent(sent: unknown): unknown {
+  try {
+    return ownJsonCopy(sent, INPUT_JSON)
+  } catch {
+    return null
+  }
 }

@@ -1,3 +1,4 @@
+import { quoted } from '../errors/quote.js'
 import type { ToolError } from '../errors/tool-error.js'
 import { setOwn } from '../json/clone.js'
 import { firstHole, isPlainObject } from '../json/guards.js'
@@ -8,7 +9,7 @@ import type { InvokeRequest } from '../call/call.js'
 
 const SCOPE_KEYS = ['workspace_id', 'session_id', 'agent_name', 'profile_id'] as const
 
-const REQUEST_KEYS = ['tool_id', 'input', 'scope', 'tool_call_id', 'approval_token', 'sensitive_input_fields', 'pinned_result_view'] as const
+const REQUEST_KEYS = ['tool_id', 'input', 'scope', 'tool_call_id', 'approval_token', 'sensitive_input_fields', 'pinned_result_view', 'signal'] as const
 
 /**
  * The request as the call keeps it: its known fields read once into a plain object (a getter or
@@ -22,7 +23,7 @@ export function snapshotRequest(request: unknown): InvokeRequest | ToolError {
   try {
     // Each field read once, by name (named reads are cheaper than a loop of keyed ones).
     const sent = request as Record<(typeof REQUEST_KEYS)[number], unknown>
-    const { tool_id, input, scope, tool_call_id, approval_token, sensitive_input_fields, pinned_result_view } = sent
+    const { tool_id, input, scope, tool_call_id, approval_token, sensitive_input_fields, pinned_result_view, signal } = sent
     if (tool_id !== undefined) snapshot.tool_id = tool_id
     if (input !== undefined) snapshot.input = input
     if (scope !== undefined) snapshot.scope = typeof scope === 'object' && scope !== null ? normalizeScopeFields(scope) : scope
@@ -34,6 +35,9 @@ export function snapshotRequest(request: unknown): InvokeRequest | ToolError {
       snapshot.sensitive_input_fields = dense ? [...(sensitive_input_fields as unknown[])] : sensitive_input_fields
     }
     if (pinned_result_view !== undefined) snapshot.pinned_result_view = pinned_result_view
+    // Kept as sent: the dispatcher follows it with a signal of its own (`followSignal`), the only
+    // one read afterwards.
+    if (signal !== undefined) snapshot.signal = signal
   } catch {
     return requestInvalid('the request could not be read (a getter or a Proxy threw)')
   }
@@ -84,7 +88,7 @@ function scopeProblem(scope: unknown): string | undefined {
   try {
     if (!isPlainObject(scope)) return 'scope must be a plain object of string fields'
     for (const key of Object.keys(scope)) {
-      if (!(SCOPE_KEYS as readonly string[]).includes(key)) return `scope has an unknown field ${JSON.stringify(key.slice(0, 64))} (known: ${SCOPE_KEYS.join(', ')})`
+      if (!(SCOPE_KEYS as readonly string[]).includes(key)) return `scope has an unknown field ${quoted(key, 64)} (known: ${SCOPE_KEYS.join(', ')})`
       const value = (scope as Record<string, unknown>)[key]
       if (value !== undefined && typeof value !== 'string') return `scope field ${key} must be a string`
     }
@@ -98,6 +102,22 @@ function scopeProblem(scope: unknown): string | undefined {
 export function checkScope(scope: unknown): ToolError | undefined {
   const problem = scopeProblem(scope)
   return problem === undefined ? undefined : requestInvalid(problem)
+}
+
+/**
+ * A scope as `describe(tool_id, scope)` and `list(scope)` take it: its own fields read once (a
+ * getter or Proxy that throws is a malformed scope), checked, and frozen.
+ *
+ * @returns the normalized scope, or `tool_invalid_input` / `request_invalid`.
+ */
+export function readScope(scope: unknown): Readonly<CallScope> | ToolError {
+  let copy: unknown
+  try {
+    copy = typeof scope === 'object' && scope !== null ? normalizeScopeFields(scope) : scope
+  } catch {
+    return requestInvalid('the scope could not be read (a getter or a Proxy threw)')
+  }
+  return checkScope(copy) ?? normalizeScope(copy as CallScope)
 }
 
 /** The scope of a call that names none. */

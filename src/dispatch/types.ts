@@ -24,6 +24,14 @@ export interface DispatcherOptions {
    */
   hookTimeoutMs?: number
   /**
+   * How long one run of a handler may take, in milliseconds, for tools that set no
+   * `handlerTimeoutMs` of their own. Default 60,000. Past it the call fails with
+   * `tool_execution_failed` / `handler_timeout`, `tool.post_error` fires, and the handler's
+   * `context.signal` is aborted; a late answer is dropped (`docs/views.md` "Time budgets and
+   * cancellation"). A positive number up to 2,147,483,647, or `Infinity` (no limit).
+   */
+  handlerTimeoutMs?: number
+  /**
    * The current time in epoch milliseconds (token expiry, pending approval lifetimes, timestamps).
    * Default `Date.now`. Tests pass a fake clock; `approvals.now`, if given, wins.
    */
@@ -40,6 +48,8 @@ export interface Dispatcher {
    * Runs one call through the lifecycle: resolve tool → check `result_view` → validate input →
    * handler → validate the full record → project to the selected view → outcome.
    * Never rejects for anything a caller or tool can do wrong: those are `{ status: 'error' }`.
+   * Never hangs: every host callback and the handler run within their time budgets, and
+   * `request.signal` cancels the call at once.
    */
   invoke(request: InvokeRequest): Promise<InvokeOutcome>
   /**

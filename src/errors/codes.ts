@@ -16,16 +16,16 @@ export const ToolErrorCodes = {
   tool_not_found: { kind: 'input', reasons: ['unknown_tool'] },
   /** A policy, hook, approval decision or caller constraint refused the call. */
   tool_denied: { kind: 'denial', reasons: ['result_view_pinned', 'hook_denied', 'policy_denied', 'policy_failed', 'approval_rejected', 'approval_required', 'loopback_required', 'scope_forbidden'] },
-  /** The handler threw or rejected, or a schema of the tool could not be compiled. */
-  tool_execution_failed: { kind: 'failure', reasons: ['handler_failed', 'schema_compile_failed'] },
+  /** The handler threw, rejected or ran past its time budget, the caller aborted the call, or a schema of the tool could not be compiled. */
+  tool_execution_failed: { kind: 'failure', reasons: ['handler_failed', 'handler_timeout', 'call_aborted', 'schema_compile_failed'] },
   /** A pre-call hook threw, timed out or returned a patch it may not (another tool ID or scope, a non-JSON input). */
   tool_hook_failed: { kind: 'failure', reasons: ['hook_threw', 'hook_timeout', 'hook_patch_invalid'] },
   /** The handler returned a record that is not plain JSON or that the tool's full output schema rejects. */
   tool_output_invalid: { kind: 'failure', reasons: ['output_schema_invalid'] },
   /** A supplied approval token is unknown, replayed, expired, or minted for another tool, scope or input. */
   approval_invalid: { kind: 'denial', reasons: ['token_unknown', 'token_replayed', 'token_expired', 'token_mismatch'] },
-  /** An approval store, the prompt callback or the owner check failed or timed out, or an approved record no longer reproduces its call or its sealed input does not open: nothing that needs approval runs. */
-  approval_unavailable: { kind: 'failure', reasons: ['store_failed', 'store_timeout', 'prompt_failed', 'prompt_timeout', 'owner_check_failed', 'record_invalid', 'seal_key_unknown', 'seal_invalid'] },
+  /** An approval store, the prompt callback, the owner check or the clock failed or timed out, or an approved record no longer reproduces its call or its sealed input does not open: nothing that needs approval runs. */
+  approval_unavailable: { kind: 'failure', reasons: ['store_failed', 'store_timeout', 'prompt_failed', 'prompt_timeout', 'owner_check_failed', 'clock_failed', 'record_invalid', 'seal_key_unknown', 'seal_invalid'] },
   /** No pending approval (or, on the HTTP and CLI surfaces and the `_revoke` management tool, no remembered grant of the workspace) has the given ID. */
   approval_not_found: { kind: 'input', reasons: ['unknown_approval', 'unknown_grant'] },
   /** A pending approval was shown, resolved or canceled by another profile, or its owner is no longer available. */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { isToolError, outcomeForModel, type CallScope, type Dispatcher, type InvokeRequest, type ModelOutcome } from 'result-views'
+import { isToolError, outcomeForModel, ToolError, type CallScope, type Dispatcher, type InvokeError, type InvokeRequest, type ModelOutcome } from 'result-views'
 import type { FrameworkCallInfo, ResolvedFrameworkOptions } from './framework-options.js'
 
 /**
@@ -14,18 +14,28 @@ export interface FrameworkCall extends FrameworkCallInfo {
   readonly input: unknown
   /** `true` when the framework's approval step approved this very call (`approvals: 'framework'`). */
   readonly approved: boolean
+  /** The framework's cancellation of the run (AI SDK `abortSignal`, OpenAI Agents `details.signal`): it cancels the call. */
+  readonly signal?: AbortSignal | undefined
 }
 
 /**
- * Runs one call and returns what the model reads. Never rejects for anything the dispatcher
- * answers: every outcome (and a token the approval stores could not mint) maps to a
- * {@link ModelOutcome}. It rejects only for misuse: a scope resolver or a dispatcher that throws.
+ * Runs one call and returns what the model reads. Never rejects for anything the dispatcher or
+ * the host's scope resolver answers: every outcome (a token the approval stores could not mint, a
+ * resolver that throws: `tool_invalid_input` / `request_invalid`) maps to a {@link ModelOutcome}.
+ * The framework's signal cancels the call (`tool_execution_failed` / `call_aborted`). It rejects
+ * only for misuse: a dispatcher that throws.
  */
 export async function runFrameworkCall(dispatcher: Dispatcher, options: ResolvedFrameworkOptions, call: FrameworkCall): Promise<ModelOutcome> {
-  const scope = scopeOf(options, call)
+  let scope: CallScope | undefined
+  try {
+    scope = scopeOf(options, call)
+  } catch {
+    return outcomeForModel(scopeResolverFailed(call.tool_call_id), call.tool_id)
+  }
   const request: InvokeRequest = { tool_id: call.tool_id, input: call.input }
   if (scope !== undefined) request.scope = scope
   if (call.tool_call_id !== undefined) request.tool_call_id = call.tool_call_id
+  if (call.signal !== undefined) request.signal = call.signal
   if (call.approved) {
     try {
       const minted = await dispatcher.approvals.mintApprovalToken({ tool_id: call.tool_id, scope: scope ?? {}, input: call.input, ttlMs: options.approvalTokenTtlMs })
@@ -55,6 +65,16 @@ export async function needsFrameworkApproval(dispatcher: Dispatcher, options: Re
   } catch {
     return false
   }
+}
+
+/**
+ * The outcome of a call whose scope resolver (a host function: the AI SDK and OpenAI Agents
+ * adapters' `scope` option, the MCP server's) threw: `tool_invalid_input` / `request_invalid`, as
+ * for any scope `invoke` cannot use. The thrown value is not kept (it may quote the run's context).
+ */
+export function scopeResolverFailed(toolCallId: string | undefined): InvokeError {
+  const error = new ToolError({ code: 'tool_invalid_input', reason: 'request_invalid', message: 'invalid invoke request: the scope resolver threw' })
+  return { status: 'error', tool_call_id: toolCallId ?? randomUUID(), error }
 }
 
 function scopeOf(options: ResolvedFrameworkOptions, call: FrameworkCallInfo): CallScope | undefined {

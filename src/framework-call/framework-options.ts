@@ -1,3 +1,4 @@
+import { quoted } from '../errors/quote.js'
 import type { CallScope, Dispatcher, ToolDescriptor, UsageProblem } from 'result-views'
 import { appendPointer } from '../json/pointer.js'
 import { firstHole, isRecord } from '../json/guards.js'
@@ -23,7 +24,8 @@ export interface FrameworkCallInfo {
  * user's workspace and profile. Synchronous; it is called once per call (and once more per
  * approval check with `approvals: 'framework'`). What it returns goes to `dispatcher.invoke` as
  * `scope`, which checks it (`tool_invalid_input` / `request_invalid` for a malformed scope). A
- * resolver that throws is a bug of the host: the throw is not caught.
+ * resolver that throws gives the same error outcome (`invalid invoke request: the scope resolver
+ * threw`); the model reads it, and `run()` goes on.
  */
 export type FrameworkScopeResolver = (call: FrameworkCallInfo) => CallScope | undefined
 
@@ -129,7 +131,7 @@ export function checkFrameworkOptions(dispatcher: unknown, options: unknown): Fr
     add('/options', 'unreadable', 'options could not be read (a Proxy threw)')
   }
   for (const key of keys) {
-    if (!OPTION_KEYS.includes(key)) add(appendPointer('/options', key), 'unknown_key', `unknown option ${JSON.stringify(key)} (known: ${OPTION_KEYS.join(', ')})`)
+    if (!OPTION_KEYS.includes(key)) add(appendPointer('/options', key), 'unknown_key', `unknown option ${quoted(key, 64)} (known: ${OPTION_KEYS.join(', ')})`)
   }
 
   const scope = read(options, 'scope', '/options/scope')

@@ -1,3 +1,4 @@
+import { quoted } from '../errors/quote.js'
 import type { UsageProblem } from '../errors/usage-error.js'
 import { appendPointer } from '../json/pointer.js'
 import type { HookEvent, HookHandlers } from './events.js'
@@ -116,5 +117,5 @@ function isHookEvent(event: unknown): event is HookEvent {
 }
 
 function unknownEvent(event: unknown): string {
-  return `unknown hook event ${typeof event === 'string' ? JSON.stringify(event.slice(0, 64)) : typeof event}; expected one of ${EVENTS.join(', ')}`
+  return `unknown hook event ${typeof event === 'string' ? quoted(event, 64) : typeof event}; expected one of ${EVENTS.join(', ')}`
 }

@@ -1,5 +1,5 @@
 import type { CallScope, ToolError } from 'result-views'
-import { withDeadline } from '../async/deadline.js'
+import { callHost } from '../async/deadline.js'
 import { handlerFailed, unauthenticated } from './errors.js'
 import type { Exchange } from './exchange.js'
 import { log } from './log.js'
@@ -22,18 +22,29 @@ export async function authenticateRequest(authenticate: HttpAuthenticate, option
     remoteAddress: exchange.remoteAddress,
     local: exchange.local,
   })
-  const answer = await withDeadline(() => authenticate(request), options.authenticateTimeoutMs)
+  // The answer is read by the same guard that runs the callback: null/false, a scope, or nothing usable.
+  const answer = await callHost(() => authenticate(request), { timeoutMs: options.authenticateTimeoutMs }, readAnswer)
   if (!answer.ok) {
-    log(options.logger, 'warn', { event: 'http.authenticate_failed', problem: answer.timedOut ? 'timeout' : 'threw' }, 'authenticate failed; the request is refused')
-    return answer.timedOut
-      ? handlerFailed('authenticate_timeout', `authenticate did not answer within ${options.authenticateTimeoutMs} ms`)
-      : handlerFailed('authenticate_failed', 'authenticate threw or rejected', answer.cause)
+    const timedOut = answer.failure === 'timeout'
+    const problem = timedOut ? 'timeout' : answer.failure === 'unreadable' ? 'invalid_answer' : 'threw'
+    log(options.logger, 'warn', { event: 'http.authenticate_failed', problem }, 'authenticate failed; the request is refused')
+    if (timedOut) return handlerFailed('authenticate_timeout', `authenticate did not answer within ${options.authenticateTimeoutMs} ms`)
+    return problem === 'threw'
+      ? handlerFailed('authenticate_failed', 'authenticate threw or rejected', answer.cause)
+      : handlerFailed('authenticate_failed', 'authenticate answered something that is not a scope, null or false')
   }
-  if (answer.value === null || answer.value === false) return unauthenticated()
-  const scope = scopeOf(answer.value)
-  if (scope !== undefined) return scope
+  if (answer.value === REFUSED) return unauthenticated()
+  if (answer.value !== undefined) return answer.value
   log(options.logger, 'warn', { event: 'http.authenticate_failed', problem: 'invalid_answer' }, 'authenticate answered something that is not a scope, null or false')
   return handlerFailed('authenticate_failed', 'authenticate answered something that is not a scope, null or false')
+}
+
+/** `authenticate` refused the request (`null` or `false`). */
+const REFUSED: unique symbol = Symbol('refused')
+
+/** What an answer of `authenticate` means: refused, a scope, or `undefined` for anything else. */
+function readAnswer(value: unknown): typeof REFUSED | Readonly<CallScope> | undefined {
+  return value === null || value === false ? REFUSED : scopeOf(value)
 }
 
 /** A frozen copy of a plain object holding only string scope fields, or `undefined` for anything else (read inside a guard). */

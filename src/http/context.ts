@@ -12,6 +12,8 @@ export interface RouteContext {
   readonly body: Readonly<Record<string, unknown>> | undefined
   /** The scope `authenticate` fixed, or `undefined` without `authenticate`. */
   readonly identity: Readonly<CallScope> | undefined
+  /** Aborts when the client hangs up before the answer (`Exchange.signal`). */
+  readonly signal: AbortSignal | undefined
 }
 
 /** A route's work: a reply, or a thrown `ToolError` (answered with its status). */

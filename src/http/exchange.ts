@@ -21,6 +21,8 @@ export interface Exchange {
   readonly hasBody: boolean
   /** The `Content-Length` the request declared, if any. */
   readonly declaredLength: number | undefined
+  /** Aborts when the client goes away before the answer is sent (it hung up): the tool call it started is cancelled. */
+  readonly signal: AbortSignal | undefined
   /**
    * Reads the whole body: the bytes, or `http_request_invalid` (`body_too_large` past
    * `maxBytes`, `body_timeout` past `timeoutMs`, `body_incomplete` when the client ended or

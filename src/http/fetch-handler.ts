@@ -45,6 +45,9 @@ function fetchExchange(request: Request, info: FetchRequestInfo | undefined): Ex
     const url = request.url
     const headers = request.headers
     if (typeof method !== 'string' || typeof url !== 'string' || typeof headers?.get !== 'function') return undefined
+    // The runtime aborts a request's signal when its client goes away (Bun, Deno, undici servers).
+    const signal: unknown = request.signal
+
     const { local, remoteAddress } = peerOf(info)
     const length = headers.get('content-length')
     const declaredLength = length === null ? undefined : Number(length)
@@ -58,6 +61,7 @@ function fetchExchange(request: Request, info: FetchRequestInfo | undefined): Ex
       // A runtime may hand a bodiless request (Content-Length: 0) an empty stream rather than null.
       hasBody: request.body !== null && declaredLength !== 0,
       declaredLength: declaredLength !== undefined && Number.isSafeInteger(declaredLength) ? declaredLength : undefined,
+      signal: signal instanceof AbortSignal ? signal : undefined,
       readBody: (maxBytes, timeoutMs) => readBody(request, maxBytes, timeoutMs),
     }
   } catch {

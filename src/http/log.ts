@@ -10,12 +10,5 @@ export function log(logger: Logger | undefined, level: keyof Logger, fields: Rec
   }
 }
 
-/** The `name` of a thrown value, for a log line (never its message, which may quote a caller's data). */
-export function errorName(error: unknown): string {
-  try {
-    if (typeof error === 'object' && error !== null && typeof (error as Error).name === 'string') return (error as Error).name.slice(0, 64)
-    return typeof error
-  } catch {
-    return 'unreadable'
-  }
-}
+/** The `name` of a thrown value, for a log line (never its message): the root's guarded reader. */
+export { thrownName as errorName } from '../log/logger.js'

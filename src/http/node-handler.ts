@@ -30,7 +30,12 @@ export type HttpRequestListener = (request: IncomingMessage, response: ServerRes
 export function createHttpHandler(dispatcher: Dispatcher, options?: HttpHandlerOptions): HttpRequestListener {
   const core = createCore(dispatcher, options)
   return (request, response) => {
-    const exchange = nodeExchange(request)
+    // The client hung up when the response closes before it finished: that cancels the call.
+    const hangUp = new AbortController()
+    response.once('close', () => {
+      if (!response.writableFinished) hangUp.abort()
+    })
+    const exchange = nodeExchange(request, hangUp.signal)
     void core(exchange).then(
       (reply) => send(request, response, reply),
       (error: unknown) => send(request, response, unexpectedFailureReply(error)),
@@ -39,7 +44,7 @@ export function createHttpHandler(dispatcher: Dispatcher, options?: HttpHandlerO
 }
 
 /** The exchange of a Node request. The peer is read at once, while the socket is open. */
-function nodeExchange(request: IncomingMessage): Exchange {
+function nodeExchange(request: IncomingMessage, signal: AbortSignal): Exchange {
   const { local, remoteAddress } = peerOf(request.socket)
   const length = request.headers['content-length']
   const declaredLength = length === undefined ? undefined : Number(length)
@@ -57,6 +62,7 @@ function nodeExchange(request: IncomingMessage): Exchange {
     local,
     hasBody,
     declaredLength: Number.isSafeInteger(declaredLength) ? declaredLength : undefined,
+    signal,
     readBody: (maxBytes, timeoutMs) => readBody(request, maxBytes, timeoutMs),
   }
 }

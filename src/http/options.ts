@@ -1,5 +1,6 @@
+import { quoted } from '../errors/quote.js'
 import type { Awaitable, CallScope, Dispatcher, Logger, UsageProblem } from 'result-views'
-import { MAX_TIMER_MS } from '../async/deadline.js'
+import { isTimerBudget, MAX_TIMER_MS } from '../async/deadline.js'
 import { HttpOptionsError } from './http-options-error.js'
 import { isRecord } from '../json/guards.js'
 
@@ -138,7 +139,7 @@ function readOptions(options: unknown, problem: Problem): Record<string, unknown
       return read
     }
     for (const key of Object.keys(options)) {
-      if (!OPTION_KEYS.includes(key)) problem(`/options/${pointerToken(key)}`, 'unknown_key', `unknown option ${JSON.stringify(key.slice(0, 64))} (known: ${OPTION_KEYS.join(', ')})`)
+      if (!OPTION_KEYS.includes(key)) problem(`/options/${pointerToken(key)}`, 'unknown_key', `unknown option ${quoted(key, 64)} (known: ${OPTION_KEYS.join(', ')})`)
     }
     for (const key of OPTION_KEYS) {
       const value = (options as Record<string, unknown>)[key]
@@ -151,7 +152,7 @@ function readOptions(options: unknown, problem: Problem): Record<string, unknown
 }
 
 function checkTimeout(value: unknown, name: string, problem: Problem): number {
-  if (typeof value === 'number' && (value === Infinity || (Number.isFinite(value) && value > 0 && value <= MAX_TIMER_MS))) return value
+  if (isTimerBudget(value)) return value
   problem(`/options/${name}`, 'invalid_timeout', `${name} must be a positive number of milliseconds up to ${MAX_TIMER_MS}, or Infinity`)
   return 0
 }

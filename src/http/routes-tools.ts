@@ -47,7 +47,8 @@ export async function toolInfo(context: RouteContext): Promise<Reply> {
 /**
  * `POST /tools/{tool_id}/invoke` with `{ input, approval_token?, sensitive_input_fields?, scope?,
  * tool_call_id? }`: the dispatcher's outcome (200, 202 or the error's status). The selector
- * travels inside `input`. Another body field is `tool_invalid_input` / `request_invalid`.
+ * travels inside `input`. Another body field is `tool_invalid_input` / `request_invalid`. A client
+ * that hangs up before the answer cancels the call (`call_aborted`; nothing is sent).
  */
 export async function invokeTool(context: RouteContext): Promise<Reply> {
   const body = context.body
@@ -65,6 +66,8 @@ export async function invokeTool(context: RouteContext): Promise<Reply> {
     const value = field(body, name)
     if (value !== undefined) (request as unknown as Record<string, unknown>)[name] = value
   }
+  // A client that hangs up cancels its call: the tool's `context.signal` aborts.
+  if (context.signal !== undefined) request.signal = context.signal
   return outcomeReply(await context.dispatcher.invoke(request))
 }
 

@@ -19,10 +19,23 @@ export interface PlainJsonOptions {
    * as they are, as results are (`docs/views.md` "What the caller receives").
    */
   readonly wellFormedStrings?: boolean
+  /**
+   * `false` (the default): an object member whose value is `undefined` is refused (`undefined`).
+   * `true`: it counts as absent, as `JSON.stringify` treats it; copies leave it out. An array
+   * element that is `undefined` is refused either way (JSON would write `null` there).
+   */
+  readonly undefinedAsAbsent?: boolean
 }
 
 /** The check results get: plain JSON whose strings are taken as they are (`docs/views.md` "What the caller receives"). */
 export const RESULT_JSON: PlainJsonOptions = Object.freeze({ wellFormedStrings: false })
+
+/**
+ * The check a call's input gets in `invoke` (`docs/views.md` "Dispatch"): well-formed strings, and
+ * an object member whose value is `undefined` counts as absent (`{ id, result_view: undefined }`
+ * is `{ id }`). `inputDigest` and `canonicalJson` called directly stay strict.
+ */
+export const INPUT_JSON: PlainJsonOptions = Object.freeze({ undefinedAsAbsent: true })
 
 /**
  * Checks that `value` is plain JSON: plain objects (prototype `Object.prototype` or `null`),
@@ -41,14 +54,15 @@ export function assertPlainJson(value: unknown, options?: PlainJsonOptions): ass
   // anything it does not accept (a bad value, a cycle, or depth past FAST_DEPTH) is walked again by
   // the precise iterative check, which names the JSON Pointer or accepts a deep but valid value.
   const strings = options?.wellFormedStrings !== false
-  if (isPlainFastGuarded(value, strings)) return
-  assertPlainJsonPrecisely(value, strings)
+  const absent = options?.undefinedAsAbsent === true
+  if (isPlainFastGuarded(value, strings, absent)) return
+  assertPlainJsonPrecisely(value, strings, absent)
 }
 
 /** The fast walk; a getter or Proxy trap that throws only sends the value to the precise walk. */
-function isPlainFastGuarded(value: unknown, strings: boolean): boolean {
+function isPlainFastGuarded(value: unknown, strings: boolean, absent: boolean): boolean {
   try {
-    return isPlainFast(value, 0, strings)
+    return isPlainFast(value, 0, strings, absent)
   } catch {
     return false
   }
@@ -57,7 +71,7 @@ function isPlainFastGuarded(value: unknown, strings: boolean): boolean {
 /** Deepest nesting the fast walk follows before it hands over to the precise, iterative one. */
 const FAST_DEPTH = 512
 
-function isPlainFast(value: unknown, depth: number, strings: boolean): boolean {
+function isPlainFast(value: unknown, depth: number, strings: boolean, absent: boolean): boolean {
   switch (typeof value) {
     case 'string':
       return !strings || isWellFormed(value)
@@ -74,7 +88,7 @@ function isPlainFast(value: unknown, depth: number, strings: boolean): boolean {
   if (depth >= FAST_DEPTH) return false
   if (Array.isArray(value)) {
     if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return false
-    for (let i = 0; i < value.length; i++) if (!(i in value) || !isPlainFast(value[i], depth + 1, strings)) return false
+    for (let i = 0; i < value.length; i++) if (!(i in value) || !isPlainFast(value[i], depth + 1, strings, absent)) return false
     return true
   }
   const proto = Object.getPrototypeOf(value)
@@ -84,21 +98,25 @@ function isPlainFast(value: unknown, depth: number, strings: boolean): boolean {
   const keys = Object.keys(record)
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i]!
-    if ((strings && !isWellFormed(key)) || !isPlainFast(record[key], depth + 1, strings)) return false
+    if (strings && !isWellFormed(key)) return false
+    const member = record[key]
+    if (member === undefined ? !absent : !isPlainFast(member, depth + 1, strings, absent)) return false
   }
   return true
 }
 
 /** The precise check: iterative (deep values never exhaust the stack), names the failing pointer. */
-function assertPlainJsonPrecisely(value: unknown, strings: boolean): void {
+function assertPlainJsonPrecisely(value: unknown, strings: boolean, absent = false): void {
   // Iterative depth-first walk: deep values never exhaust the call stack, and a pointer string is
   // built only for the value that fails.
   const ancestors = new Set<object>()
   const frames: Frame[] = []
   let token: string | number | undefined
   let current: unknown = value
+  // An absent member (`undefinedAsAbsent`) is stepped over.
+  let skip = false
   for (;;) {
-    const entered = checkScalar(current, frames, token, strings)
+    const entered = skip ? undefined : checkScalar(current, frames, token, strings)
     if (entered !== undefined) {
       if (frames.length >= MAX_JSON_DEPTH) throw fail('too_deep', frames, token, `nested deeper than ${MAX_JSON_DEPTH}`)
       if (ancestors.has(entered)) throw fail('cycle', frames, token, 'a cycle back to an enclosing value')
@@ -120,11 +138,13 @@ function assertPlainJsonPrecisely(value: unknown, strings: boolean): void {
       token = index
       if (!readable(() => index in container, frames, index)) throw fail('sparse_array', frames, index, 'a hole in an array')
       current = readable(() => (container as unknown[])[index], frames, index)
+      skip = false
     } else {
       const key = keys[index]!
       token = key
       if (strings && !isWellFormed(key)) throw fail('lone_surrogate', frames, key, 'key holds a lone surrogate')
       current = readable(() => (container as Record<string, unknown>)[key], frames, key)
+      skip = absent && current === undefined
     }
   }
 }

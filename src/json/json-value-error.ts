@@ -1,3 +1,4 @@
+import { quoted } from '../errors/quote.js'
 import { defineBrand } from '../errors/brand.js'
 import { UsageError } from '../errors/usage-error.js'
 
@@ -45,7 +46,7 @@ export class JsonValueError extends UsageError {
       code: 'non_json_value',
       subject: 'value',
       problems: [{ path: pointer, code: problem, message: description }],
-      message: `value at "${pointer}" is not plain JSON: ${description}`,
+      message: `value at ${quoted(pointer)} is not plain JSON: ${description}`,
     })
     this.problem = problem
     this.pointer = pointer

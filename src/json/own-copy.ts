@@ -13,7 +13,8 @@ import { JsonValueError } from './json-value-error.js'
  * cycle, nesting past its depth) is checked precisely (`assertPlainJson`, naming the pointer),
  * then copied and the copy checked again.
  *
- * @param options - `wellFormedStrings: false` copies strings and keys holding lone surrogates.
+ * @param options - `wellFormedStrings: false` copies strings and keys holding lone surrogates;
+ *   `undefinedAsAbsent: true` leaves out object members whose value is `undefined`.
  * @throws JsonValueError (`code: 'non_json_value'`) naming the pointer of the first bad value;
  *   problem `unreadable` when the value changed or could not be read while it was copied.
  */
@@ -33,13 +34,15 @@ export function frozenJsonCopy(value: unknown): JsonValue {
 
 function copyOf(value: unknown, freeze: boolean, options?: PlainJsonOptions): JsonValue {
   const strings = options?.wellFormedStrings !== false
-  const copy = copyPlainGuarded(value, freeze, strings)
+  const absent = options?.undefinedAsAbsent === true
+  const copy = copyPlainGuarded(value, freeze, strings, absent)
   if (copy !== NOT_PLAIN) return copy as JsonValue
   assertPlainJson(value, options)
   let slow: unknown
   try {
     slow = cloneJson(value)
     assertPlainJson(slow, options)
+    if (absent) dropUndefinedMembers(slow)
   } catch {
     throw new JsonValueError('unreadable', '', 'the value changed or could not be read while it was copied')
   }
@@ -52,15 +55,15 @@ const NOT_PLAIN: unique symbol = Symbol('not plain JSON')
 /** Deepest nesting the one-walk copy follows before it hands over to the precise path. */
 const FAST_DEPTH = 512
 
-function copyPlainGuarded(value: unknown, freeze: boolean, strings: boolean): unknown {
+function copyPlainGuarded(value: unknown, freeze: boolean, strings: boolean, absent: boolean): unknown {
   try {
-    return copyPlain(value, 0, freeze, strings)
+    return copyPlain(value, 0, freeze, strings, absent)
   } catch {
     return NOT_PLAIN
   }
 }
 
-function copyPlain(value: unknown, depth: number, freeze: boolean, strings: boolean): unknown {
+function copyPlain(value: unknown, depth: number, freeze: boolean, strings: boolean, absent: boolean): unknown {
   switch (typeof value) {
     case 'string':
       return !strings || (value as string & { isWellFormed(): boolean }).isWellFormed() ? value : NOT_PLAIN
@@ -80,7 +83,7 @@ function copyPlain(value: unknown, depth: number, freeze: boolean, strings: bool
     const items: unknown[] = []
     for (let i = 0; i < value.length; i++) {
       if (!(i in value)) return NOT_PLAIN
-      const item = copyPlain(value[i], depth + 1, freeze, strings)
+      const item = copyPlain(value[i], depth + 1, freeze, strings, absent)
       if (item === NOT_PLAIN) return NOT_PLAIN
       items.push(item)
     }
@@ -93,11 +96,31 @@ function copyPlain(value: unknown, depth: number, freeze: boolean, strings: bool
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i]!
     if (strings && !(key as string & { isWellFormed(): boolean }).isWellFormed()) return NOT_PLAIN
-    const member = copyPlain((value as Record<string, unknown>)[key], depth + 1, freeze, strings)
+    const read = (value as Record<string, unknown>)[key]
+    if (read === undefined && absent) continue
+    const member = copyPlain(read, depth + 1, freeze, strings, absent)
     if (member === NOT_PLAIN) return NOT_PLAIN
     setOwn(out, key, member)
   }
   return freeze ? Object.freeze(out) : out
+}
+
+/** Deletes, in place, every object member of a copy whose value is `undefined` (iteratively: copies may be deep). */
+function dropUndefinedMembers(root: unknown): void {
+  const stack: unknown[] = [root]
+  while (stack.length > 0) {
+    const node = stack.pop()
+    if (typeof node !== 'object' || node === null) continue
+    if (Array.isArray(node)) {
+      for (const item of node) stack.push(item)
+      continue
+    }
+    for (const key of Object.keys(node)) {
+      const member = (node as Record<string, unknown>)[key]
+      if (member === undefined) delete (node as Record<string, unknown>)[key]
+      else stack.push(member)
+    }
+  }
 }
 
 /** JSON.stringify would call it (own or inherited, enumerable or not). */

@@ -34,3 +34,16 @@ export function safeLog(logger: Logger, level: LogLevel, fields: Record<string, 
     // A logger's own failure has nowhere safer to go.
   }
 }
+
+/**
+ * The `name` of a thrown value, for a log line (never its message, which may quote a caller's
+ * data), read inside a guard: `'unreadable'` when a getter or Proxy trap throws.
+ */
+export function thrownName(thrown: unknown): string {
+  try {
+    if (typeof thrown === 'object' && thrown !== null && typeof (thrown as Error).name === 'string') return (thrown as Error).name.slice(0, 64)
+    return typeof thrown
+  } catch {
+    return 'unreadable'
+  }
+}

@@ -1,3 +1,4 @@
+import { quoted } from '../errors/quote.js'
 import { defineBrand } from '../errors/brand.js'
 import { ToolError, UsageError } from 'result-views'
 import type { JsonValueError, UsageProblem, View } from 'result-views'
@@ -139,7 +140,7 @@ export function actionOutputInvalid(nodeId: string, kind: string, error: JsonVal
     message:
       error.pointer === '' && error.problem === 'undefined'
         ? `node "${nodeId}" action "${kind}" returned undefined, which is not plain JSON; return null when the action has no output`
-        : `node "${nodeId}" action "${kind}" returned a value that is not plain JSON at "${error.pointer}"`,
+        : `node "${nodeId}" action "${kind}" returned a value that is not plain JSON at ${quoted(error.pointer)}`,
     details: { node_id: nodeId, kind, pointer: error.pointer, problem: error.problem },
   })
 }
@@ -152,7 +153,7 @@ export function paramsNotJson(nodeId: string, error: JsonValueError): ToolError 
   return new ToolError({
     code: 'loop_node_failed',
     reason: 'params_not_json',
-    message: `node "${nodeId}" params reference a value that is not plain JSON at "${error.pointer}" (${error.problem})`,
+    message: `node "${nodeId}" params reference a value that is not plain JSON at ${quoted(error.pointer)} (${error.problem})`,
     details: { node_id: nodeId, pointer: error.pointer, problem: error.problem },
   })
 }

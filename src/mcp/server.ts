@@ -1,6 +1,8 @@
+import { quoted } from '../errors/quote.js'
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js'
-import type { CallScope, Dispatcher, InvokeRequest, UsageProblem } from 'result-views'
+import type { CallScope, Dispatcher, InvokeOutcome, InvokeRequest, UsageProblem } from 'result-views'
+import { scopeResolverFailed } from '../framework-call/framework-call.js'
 import { appendPointer } from '../json/pointer.js'
 import { McpOptionsError } from './mcp-options-error.js'
 import { toCallToolResult, toMcpToolList } from './project.js'
@@ -15,7 +17,10 @@ export interface McpCallInfo {
   readonly session_id: string | undefined
 }
 
-/** Picks the scope of one call, e.g. from the MCP session a host bound to a workspace and agent. */
+/**
+ * Picks the scope of one call, e.g. from the MCP session a host bound to a workspace and agent.
+ * A resolver that throws fails that call with `tool_invalid_input` / `request_invalid`.
+ */
 export type McpScopeResolver = (call: McpCallInfo) => CallScope | undefined
 
 /** Options of {@link createMcpServer}. */
@@ -52,8 +57,11 @@ export interface McpServerOptions {
  * - `tools/call`: `dispatcher.invoke({ tool_id: name, input: arguments ?? {}, scope })`, mapped by
  *   `toCallToolResult`: the selected view's record in `structuredContent` plus one text block of
  *   its JSON; errors and pending approvals as `isError: true` results carrying the code, reason
- *   and message. An unknown tool is a tool error (`tool_not_found`), not a protocol error. Only
- *   misuse of the library (a dispatcher that throws) becomes a JSON-RPC error.
+ *   and message. An unknown tool is a tool error (`tool_not_found`), not a protocol error, and so
+ *   is a `scope` resolver that throws (`tool_invalid_input` / `request_invalid`). A client's
+ *   `notifications/cancelled` (the SDK's request signal) cancels the call: the handler's
+ *   `context.signal` aborts and nothing is sent back. Only misuse of the library (a dispatcher
+ *   that throws) becomes a JSON-RPC error.
  *
  * The server advertises the `tools` capability without `listChanged` (the catalog of a
  * dispatcher is fixed).
@@ -76,16 +84,29 @@ export function createMcpServer(dispatcher: Dispatcher, options: McpServerOption
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const toolId = request.params.name
-    const callScope =
-      typeof scope === 'function' ? scope({ tool_id: toolId, request_id: extra.requestId, session_id: extra.sessionId }) : scope
     const invocation: InvokeRequest = { tool_id: toolId, input: request.params.arguments ?? {} }
-    if (callScope !== undefined) invocation.scope = callScope
     if (toolCallIdPrefix !== undefined) invocation.tool_call_id = toolCallIdPrefix + String(extra.requestId)
-    const result = toCallToolResult(await dispatcher.invoke(invocation), toolId)
-    return { ...result, content: [...result.content] }
+    if (typeof scope === 'function') {
+      // The resolver is the host's code: a throw is a typed error result, never a JSON-RPC error.
+      try {
+        const callScope = scope({ tool_id: toolId, request_id: extra.requestId, session_id: extra.sessionId })
+        if (callScope !== undefined) invocation.scope = callScope
+      } catch {
+        return callToolResult(scopeResolverFailed(invocation.tool_call_id), toolId)
+      }
+    } else if (scope !== undefined) invocation.scope = scope
+    // The client's `notifications/cancelled` aborts the SDK's request signal: the call stops, and
+    // the handler's `context.signal` aborts with it.
+    invocation.signal = extra.signal
+    return callToolResult(await dispatcher.invoke(invocation), toolId)
   })
 
   return server
+}
+
+function callToolResult(outcome: InvokeOutcome, toolId: string): ReturnType<typeof toCallToolResult> & { content: unknown[] } {
+  const result = toCallToolResult(outcome, toolId)
+  return { ...result, content: [...result.content] }
 }
 
 /** Every key {@link McpServerOptions} knows; any other key is a mistake (a typo, a stale name). */
@@ -111,7 +132,7 @@ function checkOptions(dispatcher: Dispatcher, options: McpServerOptions): void {
   if (o.toolCallIdPrefix !== undefined && typeof o.toolCallIdPrefix !== 'string') problem('/toolCallIdPrefix', 'invalid_option', 'toolCallIdPrefix must be a string')
   if (o.instructions !== undefined && typeof o.instructions !== 'string') problem('/instructions', 'invalid_option', 'instructions must be a string')
   for (const key of Object.keys(o)) {
-    if (!OPTION_KEYS.has(key)) problem(appendPointer('', key), 'unknown_option', `unknown option ${JSON.stringify(key)} (known: ${[...OPTION_KEYS].join(', ')})`)
+    if (!OPTION_KEYS.has(key)) problem(appendPointer('', key), 'unknown_option', `unknown option ${quoted(key, 64)} (known: ${[...OPTION_KEYS].join(', ')})`)
   }
   if (problems.length > 0) throw new McpOptionsError(problems)
 }

@@ -19,12 +19,13 @@ export type AgentsTool = FunctionTool<unknown, any, string>
  *   `toModelSchema(input_schema)`, which lists `result_view` for tools with views, with
  *   `strict: false` (`result_view` is optional, and strict mode would require every property).
  * - `execute(input, runContext, details)` calls `dispatcher.invoke({ tool_id, input, scope,
- *   tool_call_id: details.toolCall.callId })` and returns the text of `outcomeForModel`: the
+ *   tool_call_id: details.toolCall.callId, signal: details.signal })` (the run's cancellation and
+ *   the tool's own timeout cancel the call) and returns the text of `outcomeForModel`: the
  *   selected view's record as JSON, `"<code> (<reason>): <message>"`, or the pending text (never
  *   retry; runs once approved). It never throws for anything the dispatcher answers, so the
  *   SDK's generic "An error occurred" text never replaces a typed error; `errorFunction` is
- *   `null`, so a misuse (a scope resolver or dispatcher that throws) rejects `run()` instead of
- *   reaching the model.
+ *   `null`, so a misuse (a dispatcher that throws) rejects `run()` instead of reaching the model.
+ *   A scope resolver that throws is a typed error the model reads.
  * - `approvals: 'framework'` adds `needsApproval`, so `run()` stops with an interruption on calls
  *   whose tool needs approval in the call's scope; once the host calls `result.state.approve(item)`
  *   and runs the state again, `execute` mints a single-use approval token bound to the tool,
@@ -55,7 +56,7 @@ function agentsTool(dispatcher: Dispatcher, options: ResolvedFrameworkOptions, d
     parameters: toModelSchema(descriptor.input_schema) as never,
     strict: false,
     errorFunction: null,
-    execute: async (input: unknown, runContext?: RunContext<unknown>, details?: { toolCall?: { callId?: string } }): Promise<string> => {
+    execute: async (input: unknown, runContext?: RunContext<unknown>, details?: { toolCall?: { callId?: string }; signal?: AbortSignal }): Promise<string> => {
       const callId = details?.toolCall?.callId
       const model = await runFrameworkCall(dispatcher, options, {
         tool_id: toolId,
@@ -63,6 +64,7 @@ function agentsTool(dispatcher: Dispatcher, options: ResolvedFrameworkOptions, d
         context: runContext?.context,
         input,
         approved: framework && callId !== undefined && runContext?.isToolApproved({ toolName: created.name, callId }) === true,
+        signal: details?.signal,
       })
       return model.text
     },

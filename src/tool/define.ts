@@ -1,4 +1,6 @@
 import type { TSchema } from 'typebox'
+import { isTimerBudget, MAX_TIMER_MS } from '../async/deadline.js'
+import { dropAnswer } from '../async/thenable.js'
 import { firstHole } from '../json/guards.js'
 import { isJsonValueError } from '../json/json-value-error.js'
 import { frozenJsonCopy } from '../json/own-copy.js'
@@ -48,6 +50,7 @@ const DEFINITION_KEYS: readonly string[] = Object.keys({
   sensitiveInputFields: true,
   inputErrorCode: true,
   preview: true,
+  handlerTimeoutMs: true,
 } satisfies Record<keyof ToolDefinitionBase<TSchema, unknown> | 'output', true>)
 /** Longest part of an unknown key a problem message quotes, in UTF-16 code units before the `…`. */
 const MAX_QUOTED_KEY = 64
@@ -122,6 +125,9 @@ function defineChecked(definition: ToolDefinition): ViewedTool | SingleResultToo
   if (d.risk !== undefined && typeof d.risk !== 'string') problem('/risk', 'invalid_risk', 'risk must be a string')
   if (d.readOnly !== undefined && typeof d.readOnly !== 'boolean') problem('/readOnly', 'invalid_read_only', 'readOnly must be a boolean')
   if (d.preview !== undefined && typeof d.preview !== 'function') problem('/preview', 'invalid_preview', 'preview must be a function')
+  if (d.handlerTimeoutMs !== undefined && !isTimerBudget(d.handlerTimeoutMs)) {
+    problem('/handlerTimeoutMs', 'invalid_timeout', `handlerTimeoutMs must be a positive number of milliseconds up to ${MAX_TIMER_MS}, or Infinity`)
+  }
   const toolsets = stringList(d.toolsets, '/toolsets', problem)
   const sensitiveInputFields = stringList(d.sensitiveInputFields, '/sensitiveInputFields', problem)
   for (const index of parseSensitivePaths(sensitiveInputFields).invalid) {
@@ -175,6 +181,7 @@ function defineChecked(definition: ToolDefinition): ViewedTool | SingleResultToo
     inputErrorCode: inputErrorCode as ToolBase['inputErrorCode'],
     inputSchema: inputSchema!,
     handler: d.handler as ToolBase['handler'],
+    handlerTimeoutMs: d.handlerTimeoutMs as number | undefined,
   }
   // The default preview writes the declared property names from literals made on its first use.
   let quoted: QuotedKeys | undefined
@@ -236,13 +243,17 @@ function likelyKey(key: string): string | undefined {
 /**
  * A tool's own preview, made safe: its label (scrubbed of the call's secrets) when it returns a
  * well-formed string, the default preview of the selected record when it throws or returns
- * anything else (the handler has already run; its result is never lost over a label).
+ * anything else (the handler has already run; its result is never lost over a label). A promise
+ * it returns is not awaited, and its rejection is marked handled (it would otherwise end a Node
+ * process).
  */
 function guardedPreview(userPreview: (record: unknown) => unknown): ToolBase['preview'] {
   return (full, selected, secrets = []) => {
     try {
       const label = userPreview(full)
       if (typeof label === 'string' && (label as string & { isWellFormed(): boolean }).isWellFormed()) return scrubText(label, secrets)
+      // A preview is synchronous: a promise it returned is dropped, and its rejection with it.
+      dropAnswer(label)
     } catch {
       // Fall back to the default label below.
     }

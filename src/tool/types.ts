@@ -32,6 +32,14 @@ export interface ToolContext {
   readonly scope: Readonly<CallScope>
   /** The view the caller will receive (viewed tools only). The handler still returns the full record. */
   readonly result_view?: View
+  /**
+   * Aborted when the call stops waiting for the handler: its time budget ran out (reason: the
+   * `tool_execution_failed` / `handler_timeout` error) or the caller aborted the call (reason: the
+   * `call_aborted` error). Pass it on (`fetch(url, { signal })`) or check it in long loops; once
+   * it is aborted, whatever the handler returns is dropped (`docs/views.md` "Time budgets and
+   * cancellation").
+   */
+  readonly signal: AbortSignal
 }
 
 /** A tool handler: takes the validated input (without `result_view`) and returns the full record. */
@@ -63,6 +71,13 @@ export interface ToolDefinitionBase<InputSchema extends TSchema, Full> {
   inputErrorCode?: InputErrorCode
   /** A short label for the result, from the full record. Default: the selected record's JSON, cut to 200 characters. */
   preview?: (record: Full) => string
+  /**
+   * How long one run of the handler may take, in milliseconds: a positive number up to
+   * 2,147,483,647, or `Infinity` (no limit). Default: the dispatcher's `handlerTimeoutMs`
+   * (60,000). Past it the call fails with `tool_execution_failed` / `handler_timeout` and
+   * `context.signal` is aborted (`docs/views.md` "Time budgets and cancellation").
+   */
+  handlerTimeoutMs?: number
 }
 
 /** Definition of a viewed tool: `output` holds the compact and full schemas. */
@@ -113,6 +128,8 @@ export interface ToolBase {
    * (`docs/hooks.md` "Sensitive input fields").
    */
   preview(full: unknown, selected: unknown, secrets?: readonly string[]): string
+  /** The definition's `handlerTimeoutMs`, when it set one (else the dispatcher's applies). */
+  readonly handlerTimeoutMs?: number
 }
 
 /** A tool with a compact and a full view (`docs/views.md` "Defining a viewed tool"). */

@@ -15,6 +15,7 @@ import {
 } from '../support/adapter-catalog.js'
 import { scriptedModel, toolResultsShown, type ModelTurn } from '../support/ai-sdk-model.js'
 import { noteTool } from '../support/tools.js'
+import { waitingTool } from '../support/waiting-tool.js'
 
 /** Runs the turns through generateText until the script's final text (or an approval request). */
 async function run(tools: ToolSet, turns: readonly ModelTurn[], messages?: ModelMessage[]) {
@@ -272,5 +273,28 @@ describe('toAiSdkTools misuse', () => {
     const { dispatcher } = adapterCatalog()
     expect(() => toAiSdkTools(dispatcher, { approvalTokenTtlMs: 1000 })).toThrowError(/approvalTokenTtlMs applies only with approvals: "framework"/)
     expect(() => toAiSdkTools(dispatcher, { approvals: 'framework', approvalTokenTtlMs: 1000 })).not.toThrow()
+  })
+})
+
+describe('toAiSdkTools cancellation and scope resolvers', () => {
+  it("forwards the AI SDK's abortSignal: aborting it aborts the handler's context.signal (call_aborted)", async () => {
+    const { tool, running, abortSeen } = waitingTool()
+    const execute = toAiSdkTools(createDispatcher({ tools: [tool] }))['slow__wait']!.execute!
+    const controller = new AbortController()
+    const pending = Promise.resolve(execute({}, { toolCallId: 'c1', messages: [], abortSignal: controller.signal })).catch((e: unknown) => e)
+    await running
+    controller.abort()
+    const error = await pending
+    expect(isAiSdkToolError(error) && [error.outcome.status, (error.outcome as { code?: string }).code]).toEqual(['error', 'tool_execution_failed'])
+    expect(await abortSeen).toMatchObject({ code: 'tool_execution_failed', reason: 'call_aborted' })
+  })
+
+  it('a scope resolver that throws is a typed error the model reads, not a rejected generateText', async () => {
+    const dispatcher = createDispatcher({ tools: [noteTool()] })
+    const resolver = () => {
+      throw new Error('host bug: no session')
+    }
+    const { model } = await run(toAiSdkTools(dispatcher, { scope: resolver }), [call('c1', 'notes__read', { id: 'n1' }), { text: 'done' }])
+    expect(JSON.stringify(toolResultsShown(model, 1))).toContain('tool_invalid_input (request_invalid): invalid invoke request: the scope resolver threw')
   })
 })

@@ -65,7 +65,7 @@ describe('createDispatcher({ policy, approvals })', () => {
     expect((error as { problems: Array<{ path: string; message: string }> }).problems).toEqual([
       { path: '/approvals/bogus', code: 'unknown_option', message: 'unknown option "bogus" (known: tokens, grants, pending, prompt, timeoutMs, promptTimeoutMs, pendingTtlMs, checkOwner, now, sealKey, previousSealKeys)' },
       { path: '/approvals/a~1b', code: 'unknown_option', message: expect.stringContaining('unknown option "a/b"') },
-      { path: '/approvals/timeoutMs', code: 'invalid_duration', message: 'timeoutMs must be a positive integer of milliseconds' },
+      { path: '/approvals/timeoutMs', code: 'invalid_duration', message: 'timeoutMs must be a positive integer of milliseconds, or Infinity' },
     ])
     expect(createDispatcher({ tools: [], approvals: { timeoutMs: 10, pendingTtlMs: 20, checkOwner: () => 'ok' } })).toBeDefined()
     // A createSqliteApprovalStores bundle carries database and close: passed as is, they are ignored.

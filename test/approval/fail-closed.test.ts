@@ -64,12 +64,12 @@ describe('fail closed: a failing store never lets a call that needs approval run
     expect(codeOf(await dispatcher.invoke({ tool_id: 'ops__deploy', input: { target: 'prod' }, scope: SCOPE }))[0]).toBe('approval_unavailable')
   })
 
-  it('does not trust a consume that answers anything but true', async () => {
+  it('a token store whose consume() answers "yes" is a failing store (approval_unavailable / store_failed), not a replay', async () => {
     const calls: unknown[] = []
     const inner = createMemoryApprovalStores()
     const dispatcher = createDispatcher({ tools: [deployTool(calls)], approvals: { ...inner, tokens: { ...inner.tokens, consume: () => 'yes' as never } } })
     const { token } = await dispatcher.approvals.mintApprovalToken({ tool_id: 'ops__deploy', scope: SCOPE, input: { target: 'prod' } })
-    expect(codeOf(await dispatcher.invoke({ tool_id: 'ops__deploy', input: { target: 'prod' }, scope: SCOPE, approval_token: token }))).toEqual(['approval_invalid', 'token_replayed'])
+    expect(codeOf(await dispatcher.invoke({ tool_id: 'ops__deploy', input: { target: 'prod' }, scope: SCOPE, approval_token: token }))).toEqual(['approval_unavailable', 'store_failed'])
     expect(calls).toEqual([])
   })
 

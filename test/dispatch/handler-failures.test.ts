@@ -78,14 +78,15 @@ describe('invoke never rejects on what a handler throws or returns', () => {
     })
   }
 
-  it('turns a native promise whose constructor getter throws into tool_execution_failed', async () => {
+  it('turns a native promise whose constructor getter throws into tool_output_invalid (its answer cannot be read)', async () => {
     const handler = () =>
       Object.defineProperty(Promise.resolve({}), 'constructor', {
         get() {
           throw new Error('constructor getter')
         },
       })
-    expect(errorOf(await toolThat(handler).invoke({ tool_id: 't', input: {} })).code).toBe('tool_execution_failed')
+    const error = errorOf(await toolThat(handler).invoke({ tool_id: 't', input: {} }))
+    expect([error.code, error.reason, error.details]).toEqual(['tool_output_invalid', 'output_schema_invalid', { pointer: '', problem: 'unreadable' }])
   })
 
   it('names an array Proxy whose has trap throws as unreadable, in the input and in the record', async () => {

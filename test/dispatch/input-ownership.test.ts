@@ -71,7 +71,7 @@ describe('post_error shows the input the call checked', () => {
       tools: [defineTool({ id: 'n', description: 'd', input: Type.Object({ n: Type.Integer() }), output: Type.Object({}), handler: () => ({}) })],
       hooks: { 'tool.post_error': (payload) => void events.push(payload.tool_input) },
     })
-    expect(errorOf(await dispatcher.invoke({ tool_id: 'n', input: sent })).message).toContain('/n must be integer')
+    expect(errorOf(await dispatcher.invoke({ tool_id: 'n', input: sent })).message).toContain('wrong type at "/n": must be integer')
     expect(events).toEqual([{ n: 'not-an-integer' }])
     expect(reads).toBe(1)
   })

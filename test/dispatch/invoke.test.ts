@@ -125,7 +125,7 @@ describe('invoke: input validation', () => {
     expect(JSON.stringify(error)).not.toContain('secret')
     const typed = errorOf(await dispatcher.invoke({ tool_id: 'notes__read', input: { id: 12 } }))
     expect(typed.details!.issues).toEqual([expect.objectContaining({ instancePath: '/id', schemaPath: '#/properties/id/type' })])
-    expect(typed.message).toBe('tool "notes__read" input does not match its schema: /id must be string')
+    expect(typed.message).toBe('tool "notes__read" input does not match its schema: wrong type at "/id": must be string')
     expect(calls.note).toEqual([])
   })
 

@@ -7,6 +7,7 @@ import { createDispatcher, defineTool, type Dispatcher, type InvokeOutcome, type
 import { createMcpServer, isMcpOptionsError, MCP_OUTCOME_META_KEY, type McpOptionsError, type McpServerOptions } from 'result-views/mcp'
 import { exampleDispatcher } from '../../examples/mcp-server.js'
 import { extensionTool, noteTool, skillTool } from '../support/tools.js'
+import { waitingTool } from '../support/waiting-tool.js'
 import { describeExampleCatalogOverMcp, expectRecord, expectToolError, textOf, type Connection } from './example-catalog-contract.js'
 
 /** Connects the SDK's Client to a fresh server over a linked in-memory pair. */
@@ -190,7 +191,8 @@ describe('createMcpServer over the in-memory transport', () => {
       'approval_pending: approval_id=appr-123: tool "notes__read" did not run; it is waiting on approval appr-123 and will run once when the host approves it, and its result is recorded with the approval. Do not call it again to make it run: a new call opens a new approval',
     )
     expect(result._meta?.[MCP_OUTCOME_META_KEY]).toEqual({ status: 'approval_pending', tool_call_id: 'call-9', approval_id: 'appr-123' })
-    expect(requests).toEqual([{ tool_id: 'notes__read', input: { id: 'n1' } }])
+    // The SDK's request signal is handed on, so a client's cancellation reaches the call.
+    expect(requests).toEqual([{ tool_id: 'notes__read', input: { id: 'n1' }, signal: expect.any(AbortSignal) }])
     await close()
   })
 
@@ -299,7 +301,7 @@ describe('createMcpServer over the in-memory transport', () => {
       service: 'api',
     })
     const invalid = await client.callTool({ name: 'deploy__start', arguments: { service: 'api', token: 'short-secret' } })
-    expect(textOf(invalid)).toBe('tool_invalid_input (schema_invalid): tool "deploy__start" input does not match its schema: /token must NOT have fewer than 20 characters')
+    expect(textOf(invalid)).toBe('tool_invalid_input (schema_invalid): tool "deploy__start" input does not match its schema: "/token" must NOT have fewer than 20 characters')
     const thrown = await client.callTool({ name: 'deploy__start', arguments: { service: 'boom', token: secret } })
     expect(thrown.isError).toBe(true)
     expect(textOf(thrown)).toMatch(/^tool_execution_failed \(handler_failed\): tool "deploy__start" failed: deploy refused token /)
@@ -349,5 +351,32 @@ describe('createMcpServer over the in-memory transport', () => {
       both = error
     }
     expect((both as McpOptionsError).problems).toHaveLength(3)
+  })
+})
+
+describe('a client cancelling a call over MCP', () => {
+  it("notifications/cancelled from the SDK Client aborts the handler's context.signal", async () => {
+    const { tool, running, abortSeen } = waitingTool()
+    const { client, close } = await connectInMemory(createDispatcher({ tools: [tool] }))
+    const controller = new AbortController()
+    const call = client.callTool({ name: 'slow__wait', arguments: {} }, undefined, { signal: controller.signal })
+    await running
+    controller.abort('user pressed stop')
+    await expect(call).rejects.toThrow()
+    // The SDK sends notifications/cancelled; the server's request signal reaches the handler.
+    expect(await abortSeen).toMatchObject({ code: 'tool_execution_failed', reason: 'call_aborted', details: { handler_started: true } })
+    await close()
+  })
+
+  it('a scope resolver that throws is a typed isError result, not a JSON-RPC error', async () => {
+    const { client, close } = await connectInMemory(createDispatcher({ tools: [noteTool()] }), {
+      scope: () => {
+        throw new Error('host bug')
+      },
+    })
+    const result = await client.callTool({ name: 'notes__read', arguments: { id: 'n1' } })
+    expect(result.isError).toBe(true)
+    expect(textOf(result)).toBe('tool_invalid_input (request_invalid): invalid invoke request: the scope resolver threw')
+    await close()
   })
 })

@@ -1,4 +1,4 @@
-import { Agent, Runner } from '@openai/agents'
+import { Agent, RunContext, Runner } from '@openai/agents'
 import { assistantMessage, functionCall, ScriptedModel } from '@openai/agents/testing'
 import Type from 'typebox'
 import { describe, expect, it } from 'vitest'
@@ -16,6 +16,7 @@ import {
   UNKNOWN_VIEW_TEXT,
 } from '../support/adapter-catalog.js'
 import { noteTool } from '../support/tools.js'
+import { waitingTool } from '../support/waiting-tool.js'
 
 type Turn = ReadonlyArray<{ name: string; input: unknown; callId: string }> | string
 
@@ -220,12 +221,26 @@ describe('toAgentsTools misuse', () => {
     ])
   })
 
-  it('lets a scope resolver that throws reject run() instead of reaching the model', async () => {
+  it('turns a scope resolver that throws into a typed error the model reads, never a rejected run()', async () => {
     const { dispatcher, calls } = adapterCatalog()
     const resolver = () => {
       throw new Error('host bug: no session')
     }
-    await expect(run(dispatcher, [[{ name: 'notes__read', input: { id: 'n1' }, callId: 'c1' }], 'done'], { scope: resolver })).rejects.toThrow(/host bug: no session/)
+    const { model } = await run(dispatcher, [[{ name: 'notes__read', input: { id: 'n1' }, callId: 'c1' }], 'done'], { scope: resolver })
+    expect(outputsShown(model)).toEqual({ c1: 'tool_invalid_input (request_invalid): invalid invoke request: the scope resolver threw' })
     expect(calls.notes).toEqual([])
+  })
+})
+
+describe('toAgentsTools cancellation', () => {
+  it("forwards the Agents SDK's details.signal: aborting it aborts the handler's context.signal (call_aborted)", async () => {
+    const { tool, running, abortSeen } = waitingTool()
+    const [agentsTool] = toAgentsTools(createDispatcher({ tools: [tool] }))
+    const controller = new AbortController()
+    const text = agentsTool!.invoke(new RunContext(), '{}', { signal: controller.signal })
+    await running
+    controller.abort()
+    expect(await text).toBe('tool_execution_failed (call_aborted): tool "slow__wait" call was aborted by the caller while the tool ran')
+    expect(await abortSeen).toMatchObject({ code: 'tool_execution_failed', reason: 'call_aborted' })
   })
 })

@@ -290,12 +290,14 @@ describe('postgres stores', () => {
     expect(await tokens.deleteExpired!('2026-11-10T14:05:00.001Z')).toBe(1)
   })
 
-  it('hold instants past the year 9999 (a token minted for 9,000 years works)', async () => {
+  it('hold a token minted for the longest life, 100 years, and refuse a longer one with approval_request_invalid', async () => {
     const stores = await freshStores()
     const dispatcher = createDispatcher({ tools: [deployTool()], approvals: stores })
-    const { token, expires_at } = await dispatcher.approvals.mintApprovalToken({ tool_id: 'ops__deploy', scope: SCOPE, input: { target: 'prod' }, ttlMs: 9_000 * 365 * 24 * 3_600_000 })
-    expect(expires_at.startsWith('+0')).toBe(true)
+    const mint = (ttlMs: number) => dispatcher.approvals.mintApprovalToken({ tool_id: 'ops__deploy', scope: SCOPE, input: { target: 'prod' }, ttlMs })
+    const { token, expires_at } = await mint(3_155_760_000_000)
+    expect(expires_at).toMatch(/^\d{4}-/)
     expect((await dispatcher.invoke({ tool_id: 'ops__deploy', input: { target: 'prod' }, scope: SCOPE, approval_token: token })).status).toBe('ok')
+    await expect(mint(9_000 * 365 * 24 * 3_600_000)).rejects.toMatchObject({ code: 'approval_request_invalid', reason: 'field_invalid' })
   })
 })
 

@@ -94,7 +94,7 @@ describe('a value that is not plain JSON inside a sensitive field', () => {
 
   it('a sensitive value of 1-3 characters under a bad value is not named either (pointers stop at the field)', async () => {
     const { dispatcher } = recorded()
-    const outcome = await dispatcher.invoke({ tool_id: 'vault__use', input: { mode: 'echo', creds: { ab: [1, { x: undefined }] } } })
+    const outcome = await dispatcher.invoke({ tool_id: 'vault__use', input: { mode: 'echo', creds: { ab: [1, { x: Number.NaN }] } } })
     expect(errorOf(outcome)).toMatchObject({ reason: 'non_json_input', details: { pointer: '/creds' } })
   })
 })

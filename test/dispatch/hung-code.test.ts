@@ -1,0 +1,141 @@
+// Hung code never hangs a call: the handler's time budget, the caller's signal, and deadlines
+// judged by the clock when an answer settles (`docs/views.md` "Time budgets and cancellation").
+import Type from 'typebox'
+import { describe, expect, it } from 'vitest'
+import { createDispatcher, createMemoryApprovalStores, defineTool, isUsageError, type ToolContext } from 'result-views'
+import { errorOf, thrown } from '../support/outcomes.js'
+
+const NEVER = new Promise<never>(() => undefined)
+
+function hungTool(seen: ToolContext[] = [], handlerTimeoutMs?: number) {
+  return defineTool({
+    id: 'slow__wait',
+    description: 'Waits forever.',
+    input: Type.Object({}),
+    output: Type.Object({ done: Type.Boolean() }),
+    ...(handlerTimeoutMs === undefined ? {} : { handlerTimeoutMs }),
+    handler: (_input, context) => {
+      seen.push(context)
+      return NEVER
+    },
+  })
+}
+
+/** Blocks the event loop for `ms` milliseconds (no timer can fire meanwhile). */
+function blockFor(ms: number): void {
+  const end = performance.now() + ms
+  while (performance.now() < end) {
+    // busy
+  }
+}
+
+describe('a handler that never settles', () => {
+  it('fails with tool_execution_failed / handler_timeout past handlerTimeoutMs, fires tool.post_error and aborts context.signal', async () => {
+    const seen: ToolContext[] = []
+    const errors: unknown[] = []
+    const dispatcher = createDispatcher({ tools: [hungTool(seen)], handlerTimeoutMs: 30, hooks: { 'tool.post_error': (payload) => void errors.push(payload.error) } })
+    const error = errorOf(await dispatcher.invoke({ tool_id: 'slow__wait', input: {} }))
+    expect([error.code, error.reason, error.message, error.details]).toEqual(['tool_execution_failed', 'handler_timeout', 'tool "slow__wait" did not finish within 30 ms', { timeout_ms: 30 }])
+    expect(errors).toEqual([expect.objectContaining({ code: 'tool_execution_failed', reason: 'handler_timeout' })])
+    expect(seen[0]!.signal.aborted).toBe(true)
+    expect(seen[0]!.signal.reason).toBe(error)
+  })
+
+  it("uses the tool's own handlerTimeoutMs over the dispatcher's", async () => {
+    const dispatcher = createDispatcher({ tools: [hungTool([], 20)], handlerTimeoutMs: 600_000 })
+    expect(errorOf(await dispatcher.invoke({ tool_id: 'slow__wait', input: {} })).message).toBe('tool "slow__wait" did not finish within 20 ms')
+  })
+
+  it('a synchronous handler that runs past its budget is late and refused (judged by the clock, not a timer)', async () => {
+    const dispatcher = createDispatcher({
+      tools: [defineTool({ id: 'busy', description: 'd', input: Type.Object({}), output: Type.Object({}), handlerTimeoutMs: 20, handler: () => (blockFor(60), {}) })],
+    })
+    expect(errorOf(await dispatcher.invoke({ tool_id: 'busy', input: {} })).reason).toBe('handler_timeout')
+  })
+
+  it('approvals.resolve (which waits) answers with the handler_timeout outcome instead of hanging', async () => {
+    const stores = createMemoryApprovalStores()
+    const tool = defineTool({ id: 'ops__hang', description: 'd', approval: 'required', input: Type.Object({}), output: Type.Object({}), handler: () => NEVER })
+    const dispatcher = createDispatcher({ tools: [tool], handlerTimeoutMs: 30, approvals: stores })
+    const pending = await dispatcher.invoke({ tool_id: 'ops__hang', input: {}, scope: { workspace_id: 'w', profile_id: 'p' } })
+    expect(pending.status).toBe('approval_pending')
+    const view = await dispatcher.approvals.resolve((pending as { approval_id: string }).approval_id, { profile_id: 'p', decision: 'approved' })
+    expect([view.status, view.execution_status]).toEqual(['approved', 'failed'])
+    expect(view.outcome).toMatchObject({ status: 'error', error: { code: 'tool_execution_failed', reason: 'handler_timeout' } })
+  })
+
+  it('refuses a handlerTimeoutMs that is not a positive number of milliseconds (createDispatcher and defineTool)', () => {
+    for (const bad of [0, -1, Number.NaN, 2 ** 31, '60000']) {
+      const fromDispatcher = thrown(() => createDispatcher({ tools: [], handlerTimeoutMs: bad as number }))
+      expect(isUsageError(fromDispatcher) && fromDispatcher.problems).toEqual([
+        { path: '/handlerTimeoutMs', code: 'invalid_timeout', message: 'handlerTimeoutMs must be a positive number of milliseconds up to 2147483647, or Infinity' },
+      ])
+      const fromTool = thrown(() => hungTool([], bad as number))
+      expect(isUsageError(fromTool) && fromTool.problems.map((p) => [p.path, p.code])).toEqual([['/handlerTimeoutMs', 'invalid_timeout']])
+    }
+    expect(() => createDispatcher({ tools: [], handlerTimeoutMs: Infinity })).not.toThrow()
+  })
+})
+
+describe('InvokeRequest.signal cancels the call', () => {
+  it('an already aborted signal settles at once with call_aborted; the handler never runs', async () => {
+    const seen: ToolContext[] = []
+    const dispatcher = createDispatcher({ tools: [hungTool(seen)] })
+    const error = errorOf(await dispatcher.invoke({ tool_id: 'slow__wait', input: {}, signal: AbortSignal.abort() }))
+    expect([error.code, error.reason, error.message, error.details]).toEqual(['tool_execution_failed', 'call_aborted', 'tool "slow__wait" call was aborted by the caller before the tool ran', { handler_started: false }])
+    expect(seen).toEqual([])
+  })
+
+  it('aborting while the handler runs settles with call_aborted and aborts context.signal', async () => {
+    const seen: ToolContext[] = []
+    const dispatcher = createDispatcher({ tools: [hungTool(seen)] })
+    const controller = new AbortController()
+    const outcome = dispatcher.invoke({ tool_id: 'slow__wait', input: {}, signal: controller.signal })
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    controller.abort()
+    const error = errorOf(await outcome)
+    expect([error.reason, error.message, error.details]).toEqual(['call_aborted', 'tool "slow__wait" call was aborted by the caller while the tool ran', { handler_started: true }])
+    expect(seen[0]!.signal.aborted).toBe(true)
+  })
+
+  it('aborting while a pre_call hook hangs gives up the hook', async () => {
+    const controller = new AbortController()
+    const dispatcher = createDispatcher({ tools: [hungTool()], hooks: { 'tool.pre_call': () => NEVER }, hookTimeoutMs: 600_000 })
+    const outcome = dispatcher.invoke({ tool_id: 'slow__wait', input: {}, signal: controller.signal })
+    setTimeout(() => controller.abort(), 5)
+    expect(errorOf(await outcome).details).toEqual({ handler_started: false })
+  })
+
+  it('a signal that is not an AbortSignal (its aborted getter throws) is request_invalid, not a rejection', async () => {
+    const dispatcher = createDispatcher({ tools: [hungTool()] })
+    const hostile = Object.defineProperty({}, 'aborted', {
+      get() {
+        throw new Error('boom')
+      },
+    })
+    const error = errorOf(await dispatcher.invoke({ tool_id: 'slow__wait', input: {}, signal: hostile as AbortSignal }))
+    expect([error.code, error.reason, error.message]).toEqual(['tool_invalid_input', 'request_invalid', 'invalid invoke request: signal must be an AbortSignal'])
+  })
+})
+
+describe('deadlines hold when the event loop was blocked', () => {
+  it('a policy answering in 450 ms with timeoutMs: 200 while the loop was busy is late and refused (policy_failed)', async () => {
+    const calls: unknown[] = []
+    const tool = defineTool({ id: 'ok', description: 'd', input: Type.Object({}), output: Type.Object({}), handler: () => (calls.push(1), {}) })
+    const dispatcher = createDispatcher({
+      tools: [tool],
+      policy: { decide: () => (blockFor(450), Promise.resolve({ decision: 'allow' as const })) },
+      approvals: { timeoutMs: 200 },
+    })
+    const error = errorOf(await dispatcher.invoke({ tool_id: 'ok', input: {} }))
+    expect([error.code, error.reason, error.details]).toEqual(['tool_denied', 'policy_failed', { problem: 'timeout' }])
+    expect(calls).toEqual([])
+  })
+
+  it('a prompt nobody answers fails with prompt_timeout within promptTimeoutMs', async () => {
+    const tool = defineTool({ id: 'ops__ask', description: 'd', approval: 'required', input: Type.Object({}), output: Type.Object({}), handler: () => ({}) })
+    const dispatcher = createDispatcher({ tools: [tool], approvals: { prompt: () => NEVER, promptTimeoutMs: 30 } })
+    const error = errorOf(await dispatcher.invoke({ tool_id: 'ops__ask', input: {}, scope: { workspace_id: 'w' } }))
+    expect([error.code, error.reason, error.details]).toEqual(['approval_unavailable', 'prompt_timeout', { timeout_ms: 30 }])
+  })
+})
