@@ -1,3 +1,4 @@
+import { describeThrown } from '../errors/describe-thrown.js'
 import { ToolError } from '../errors/tool-error.js'
 import type { JsonValueError } from '../json/json-value-error.js'
 import type { Tool } from '../tool/types.js'
@@ -87,21 +88,6 @@ export function outputInvalid(tool: Tool, details: Record<string, unknown>): Too
     message: `tool "${tool.id}" returned a record that does not match its full output schema`,
     details,
   })
-}
-
-/**
- * The message of a thrown value, at most 500 characters. Reading it never throws: an Error whose
- * `message` is not a string or cannot be read, or a Proxy whose traps throw, is described as such.
- */
-function describeThrown(cause: unknown): string {
-  let text: string
-  try {
-    const message = cause instanceof Error ? (cause.message as unknown) : cause
-    text = typeof message === 'string' ? message : cause instanceof Error ? 'an Error without a readable message was thrown' : 'a non-Error value was thrown'
-  } catch {
-    text = 'an unreadable value was thrown'
-  }
-  return text.length > 500 ? text.slice(0, 500) + '…' : text
 }
 
 /** A pre-call hook denied the call. */

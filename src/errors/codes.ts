@@ -16,8 +16,8 @@ export const ToolErrorCodes = {
   tool_not_found: { kind: 'input', reasons: ['unknown_tool'] },
   /** A policy, hook, approval decision or caller constraint refused the call. */
   tool_denied: { kind: 'denial', reasons: ['result_view_pinned', 'hook_denied', 'policy_denied', 'policy_failed', 'approval_rejected', 'approval_required', 'loopback_required', 'scope_forbidden'] },
-  /** The handler threw or rejected, or a schema of the tool could not be compiled. */
-  tool_execution_failed: { kind: 'failure', reasons: ['handler_failed', 'schema_compile_failed'] },
+  /** The handler threw or rejected, a schema of the tool could not be compiled, or a value-dependent compact rule (`omitWhen`) failed. */
+  tool_execution_failed: { kind: 'failure', reasons: ['handler_failed', 'schema_compile_failed', 'omit_rule_failed'] },
   /** A pre-call hook threw, timed out or returned a patch it may not (another tool ID or scope, a non-JSON input). */
   tool_hook_failed: { kind: 'failure', reasons: ['hook_threw', 'hook_timeout', 'hook_patch_invalid'] },
   /** The handler returned a record that is not plain JSON or that the tool's full output schema rejects. */

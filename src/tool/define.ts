@@ -2,13 +2,16 @@ import type { TSchema } from 'typebox'
 import { firstHole } from '../json/guards.js'
 import { isJsonValueError } from '../json/json-value-error.js'
 import { frozenJsonCopy } from '../json/own-copy.js'
-import { appendPointer } from '../json/pointer.js'
+import { appendPointer, escapePointerToken } from '../json/pointer.js'
 import { parseSensitivePaths } from '../redact/sensitive-paths.js'
 import type { JsonSchema } from '../schema/json-schema.js'
+import { readCompactSchema } from '../schema/compact-shape.js'
 import { proveViewSubset } from '../schema/subset.js'
+import { compileOmitPass, omitPathProblem, OmitRuleFailure, type OmitPass, type OmitWhen } from '../views/omit-rules.js'
 import { compileProjector, type Projector } from '../views/project.js'
 import type { View } from '../views/view.js'
 import { brandTool } from './brand.js'
+import { omitRuleFailed } from './omit-rule-failed.js'
 import { defaultPreview, quotedPropertyNames, type QuotedKeys } from './preview.js'
 import { selectorConflicts } from './selector-conflicts.js'
 import type { UsageProblem } from '../errors/usage-error.js'
@@ -37,6 +40,8 @@ const INPUT_ERROR_CODES = ['tool_invalid_input', 'invalid_request']
  * - Any other `output` schema gives a {@link SingleResultTool}.
  * - A native tool's input schema must not declare `result_view` (the library owns the selector);
  *   an `extension` or `mcp` tool may, and is never inspected for it.
+ * - A viewed tool's `omitWhen` rules each name an optional property the compact schema declares
+ *   (`docs/views.md` "Value-dependent compact rules"); a rule is a function.
  * - Schemas must be plain JSON; the tool keeps deep-frozen plain copies (TypeBox's hidden keys
  *   dropped).
  *
@@ -129,6 +134,7 @@ function defineChecked(definition: ToolDefinition): ViewedTool | SingleResultToo
   } else {
     single = plainSchema(output, '/output', problem)
   }
+  const omitWhen = readOmitWhen(d.omitWhen, viewed ? compact : undefined, viewed, problem)
 
   if (problems.length > 0) throw new ToolDefinitionError(id, problems)
 
@@ -159,12 +165,27 @@ function defineChecked(definition: ToolDefinition): ViewedTool | SingleResultToo
     // the proof above already rejected every schema the projector would refuse.
     let projector: Projector | undefined
     const compactSchema = compact!
+    const omitPass: OmitPass | undefined = Object.keys(omitWhen).length === 0 ? undefined : compileOmitPass(omitWhen)
+    const toolId = id!
     const tool: ViewedTool = {
       ...base,
       kind: 'viewed',
       output: Object.freeze({ compact: compact!, full: full! }),
+      omitWhen,
       preview,
-      project: (record: unknown, view: View) => (view === 'full' ? record : (projector ??= compileProjector(compactSchema))(record)),
+      project: (record: unknown, view: View) => {
+        if (view === 'full') return record
+        const projected = (projector ??= compileProjector(compactSchema))(record)
+        if (omitPass !== undefined) {
+          try {
+            omitPass(projected)
+          } catch (error) {
+            if (error instanceof OmitRuleFailure) throw omitRuleFailed(toolId, error)
+            throw error
+          }
+        }
+        return projected
+      },
     }
     return Object.freeze(brandTool(tool))
   }
@@ -205,6 +226,36 @@ function isViewPair(output: Record<string, unknown> | undefined): output is { co
 }
 
 type Report = (path: string, code: string, message: string) => void
+
+const NO_RULES: OmitWhen = Object.freeze(Object.create(null) as OmitWhen)
+
+/**
+ * The `omitWhen` rules of a definition, checked (every problem reported at
+ * `/omitWhen/<escaped path>`), as a frozen null-prototype copy: path → function. Only viewed tools
+ * take them. Paths are checked against the compact schema when it is readable.
+ */
+function readOmitWhen(value: unknown, compact: JsonSchema | undefined, viewed: boolean, problem: Report): OmitWhen {
+  if (value === undefined) return NO_RULES
+  if (!viewed) {
+    problem('/omitWhen', 'omit_when_not_viewed', 'omitWhen rules are for tools with views (output: { compact, full })')
+    return NO_RULES
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    problem('/omitWhen', 'omit_when_invalid', 'omitWhen must be an object of rule path → function, e.g. { "/skills/*/diagnostics": (list, skill) => boolean }')
+    return NO_RULES
+  }
+  const root = compact === undefined ? undefined : readCompactSchema(compact).root
+  const rules: Record<string, unknown> = Object.create(null)
+  for (const path of Object.keys(value)) {
+    const at = `/omitWhen/${escapePointerToken(path)}`
+    const rule = (value as Record<string, unknown>)[path]
+    if (typeof rule !== 'function') problem(at, 'omit_rule_not_function', `the rule at ${JSON.stringify(path)} must be a function (value, parent) => boolean`)
+    const pathProblem = root === undefined ? undefined : omitPathProblem(root, path)
+    if (pathProblem !== undefined) problem(at, pathProblem.code, pathProblem.message)
+    Object.defineProperty(rules, path, { value: rule, enumerable: true })
+  }
+  return Object.freeze(rules) as OmitWhen
+}
 
 function stringList(value: unknown, path: string, problem: Report): readonly string[] {
   if (value === undefined) return Object.freeze([])

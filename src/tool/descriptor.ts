@@ -15,6 +15,19 @@ export interface ViewContract {
 }
 
 /**
+ * The compact view's contract in a descriptor: its schema and digest, and the paths of the tool's
+ * value-dependent compact rules (`docs/views.md` "Value-dependent compact rules").
+ */
+export interface CompactViewContract extends ViewContract {
+  /**
+   * Rule paths (JSON Pointers into the compact record, `*` for every array item), sorted: each
+   * names an optional property the compact record omits or keeps depending on its value. Present
+   * only when the tool has such rules; not part of the schema, so the digest does not change.
+   */
+  readonly omit_when?: readonly string[]
+}
+
+/**
  * The discovery record of a tool (`docs/views.md` "Descriptors").
  * For a viewed tool `output_schema` / `output_schema_digest` describe the compact view,
  * `output_views` carries both, and `input_schema` lists `result_view`. A single-result tool has
@@ -31,8 +44,8 @@ export interface ToolDescriptor {
   readonly output_schema: JsonSchema
   /** Schema digest (lowercase hex SHA-256 of canonical JSON) of `output_schema`. */
   readonly output_schema_digest: string
-/** Both contracts, for viewed tools only. */
-  readonly output_views?: { readonly compact: ViewContract; readonly full: ViewContract }
+/** Both contracts, for viewed tools only; the compact one lists the tool's value-dependent rule paths when it has any. */
+  readonly output_views?: { readonly compact: CompactViewContract; readonly full: ViewContract }
 }
 
 /** A tool's schemas are plain JSON copies made by defineTool: digested without a second check. */
@@ -74,7 +87,11 @@ function buildDescriptor(tool: Tool): ToolDescriptor {
       output_schema_digest: digestOf(tool.output),
     }
   }
-  const compact: ViewContract = { schema: tool.output.compact, digest: digestOf(tool.output.compact) }
+  const rulePaths = Object.keys(tool.omitWhen ?? {}).sort()
+  const compact: CompactViewContract =
+    rulePaths.length === 0
+      ? { schema: tool.output.compact, digest: digestOf(tool.output.compact) }
+      : { schema: tool.output.compact, digest: digestOf(tool.output.compact), omit_when: rulePaths }
   const full: ViewContract = { schema: tool.output.full, digest: digestOf(tool.output.full) }
   return {
     tool_id: tool.id,

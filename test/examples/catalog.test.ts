@@ -32,7 +32,7 @@ function sessionCompactByHand(result: FullSessionResult): unknown {
 }
 
 describe('exampleTools', () => {
-  it('defines the five tools with their kinds and risk classes', () => {
+  it('defines the seven tools with their kinds and risk classes', () => {
     const tools = exampleTools()
     expect(tools.map((t) => [t.id, t.kind, t.risk, t.readOnly])).toEqual([
       ['compozy__session_status', 'viewed', 'read', true],
@@ -40,6 +40,8 @@ describe('exampleTools', () => {
       ['compozy__session_archive', 'viewed', 'write', false],
       ['compozy__session_spawn', 'viewed', 'write', false],
       ['compozy__skill_view', 'single', 'read', true],
+      ['compozy__skill_list', 'viewed', 'read', true],
+      ['compozy__skill_search', 'viewed', 'read', true],
     ])
   })
 
