@@ -49,7 +49,7 @@ function keyPaths(value: unknown, prefix = ''): string[] {
   })
 }
 
-const VIEWED = ['compozy__session_status', 'compozy__session_create', 'compozy__session_archive', 'compozy__session_spawn']
+const VIEWED = ['compozy__session_status', 'compozy__session_create', 'compozy__session_archive', 'compozy__session_spawn', 'compozy__skill_list', 'compozy__skill_search']
 const SINGLE = ['compozy__skill_view', 'compozy__tool_info']
 
 export function describeExampleCatalogOverMcp(transport: string, connect: () => Promise<Connection>): void {
