@@ -61,6 +61,7 @@ export type { ToolInfoResult, ToolInfoToolOptions } from './tool/tool-info.js'
 // (`docs/adapters.md`).
 export { outcomeForModel } from './model-output/model-outcome.js'
 export type { ModelOutcome, ModelOutcomeError, ModelOutcomeOk, ModelOutcomePending } from './model-output/model-outcome.js'
+export type { ResultPart } from './model-output/result-part.js'
 export { toModelSchema } from './model-output/model-schema.js'
 
 // Hosts: hooks, redaction and logging (`docs/hooks.md`).

@@ -22,37 +22,52 @@ const STORE_KEYS = ['maxEntries', 'maxBytes', 'ttlMs'] as const
 /**
  * Checks `maxResultBytes` (an integer ≥ {@link MIN_RESULT_BYTES}) and `continuations` (an object
  * of positive integers `maxEntries`, `maxBytes`, `ttlMs`, only with `maxResultBytes`), reporting
- * each problem at its JSON Pointer (`invalid_option`, `unknown_option`).
+ * each problem at its JSON Pointer with the surface's codes (default `invalid_option`,
+ * `unknown_option`). Each bound is read once, inside a guard (a throwing getter or Proxy is a
+ * problem, not an exception).
+ *
+ * @returns a plain copy of the `continuations` bounds that were given.
  */
-export function checkLimitOptions(maxResultBytes: unknown, continuations: unknown, problem: (path: string, code: string, message: string) => void): void {
+export function checkLimitOptions(
+  maxResultBytes: unknown,
+  continuations: unknown,
+  problem: (path: string, code: string, message: string) => void,
+  codes: { readonly invalid: string; readonly unknown: string } = { invalid: 'invalid_option', unknown: 'unknown_option' },
+): ContinuationStoreOptions {
+  const read: ContinuationStoreOptions = {}
   if (maxResultBytes !== undefined && (!Number.isSafeInteger(maxResultBytes) || (maxResultBytes as number) < MIN_RESULT_BYTES)) {
-    problem('/maxResultBytes', 'invalid_option', `maxResultBytes must be an integer ≥ ${MIN_RESULT_BYTES} (UTF-8 bytes of JSON text per result)`)
+    problem('/maxResultBytes', codes.invalid, `maxResultBytes must be an integer ≥ ${MIN_RESULT_BYTES} (UTF-8 bytes of JSON text per result)`)
   }
-  if (continuations === undefined) return
-  if (maxResultBytes === undefined) problem('/continuations', 'invalid_option', 'continuations needs maxResultBytes (without a limit no result is cut)')
+  if (continuations === undefined) return read
+  if (maxResultBytes === undefined) problem('/continuations', codes.invalid, 'continuations needs maxResultBytes (without a limit no result is cut)')
   if (typeof continuations !== 'object' || continuations === null || Array.isArray(continuations)) {
-    problem('/continuations', 'invalid_option', 'continuations must be an object { maxEntries?, maxBytes?, ttlMs? }')
-    return
+    problem('/continuations', codes.invalid, 'continuations must be an object { maxEntries?, maxBytes?, ttlMs? }')
+    return read
   }
-  const c = continuations as Record<string, unknown>
-  for (const key of Object.keys(c)) {
-    const at = appendPointer('/continuations', key)
-    if (!(STORE_KEYS as readonly string[]).includes(key)) problem(at, 'unknown_option', `unknown option ${JSON.stringify(key)} (known: ${STORE_KEYS.join(', ')})`)
-    else if (c[key] !== undefined && (!Number.isSafeInteger(c[key]) || (c[key] as number) < 1)) problem(at, 'invalid_option', `continuations.${key} must be an integer ≥ 1`)
+  try {
+    const c = continuations as Record<string, unknown>
+    for (const key of Object.keys(c)) {
+      const at = appendPointer('/continuations', key)
+      if (!(STORE_KEYS as readonly string[]).includes(key)) {
+        problem(at, codes.unknown, `unknown option ${JSON.stringify(key.slice(0, 64))} (known: ${STORE_KEYS.join(', ')})`)
+        continue
+      }
+      const value = c[key]
+      if (value === undefined) continue
+      if (!Number.isSafeInteger(value) || (value as number) < 1) problem(at, codes.invalid, `continuations.${key} must be an integer ≥ 1`)
+      else read[key as (typeof STORE_KEYS)[number]] = value as number
+    }
+  } catch {
+    problem('/continuations', codes.invalid, 'continuations could not be read (a getter or a Proxy threw)')
   }
+  return read
 }
 
-/** The limit of checked options, or `undefined` when `maxResultBytes` is not set. */
-export function createResultLimit(maxResultBytes: number | undefined, continuations: ContinuationStoreOptions | undefined, continueTool: string, now?: () => number): ResultLimit | undefined {
+/** The limit of checked options (`continuations` as {@link checkLimitOptions} copied it), or `undefined` when `maxResultBytes` is not set. */
+export function createResultLimit(maxResultBytes: number | undefined, continuations: ContinuationStoreOptions, continueTool: string, now?: () => number): ResultLimit | undefined {
   if (maxResultBytes === undefined) return undefined
-  const store = new ContinuationStore({ ...CONTINUATION_DEFAULTS, ...definedOf(continuations ?? {}) }, now)
+  const store = new ContinuationStore({ ...CONTINUATION_DEFAULTS, ...continuations }, now)
   return { maxResultBytes, store, continueTool }
-}
-
-function definedOf(options: ContinuationStoreOptions): ContinuationStoreOptions {
-  const out: ContinuationStoreOptions = {}
-  for (const key of STORE_KEYS) if (options[key] !== undefined) out[key] = options[key]
-  return out
 }
 
 /** The key a continuation is bound to: the scope's four fields as canonical JSON (absent fields omitted). */

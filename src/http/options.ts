@@ -116,11 +116,11 @@ export function resolveHttpOptions(dispatcher: Dispatcher, options: HttpHandlerO
   if (o.logger !== undefined && !hasMethods(o.logger, LOGGER_METHODS)) {
     problem('/options/logger', 'invalid_logger', 'logger must have debug, info, warn and error methods')
   }
-  checkLimitOptions(o.maxResultBytes, o.continuations, (path, code, message) => problem(`/options${path}`, code, message))
+  const bounds = checkLimitOptions(o.maxResultBytes, o.continuations, (path, code, message) => problem(`/options${path}`, code, message), { invalid: 'invalid_limit', unknown: 'unknown_key' })
   if (problems.length > 0) throw new HttpOptionsError(problems)
   const continueRoute = `POST ${basePath as string}/results/continue`
   return Object.freeze({
-    limit: createResultLimit(o.maxResultBytes as number | undefined, o.continuations as ContinuationStoreOptions | undefined, continueRoute),
+    limit: createResultLimit(o.maxResultBytes as number | undefined, bounds, continueRoute),
     basePath: basePath as string,
     maxBodyBytes: maxBodyBytes as number,
     bodyTimeoutMs,

@@ -1,6 +1,6 @@
 import { outcomeForModel, toModelSchema, type InvokeOutcome, type JsonSchema, type ToolDescriptor, type ToolErrorCode, type View } from 'result-views'
 import { isRecord } from '../json/guards.js'
-import type { ResultPart } from '../model-output/result-part.js'
+import type { ResultPart } from 'result-views'
 
 /**
  * The pure MCP projection (`docs/mcp.md`): descriptors → `tools/list`

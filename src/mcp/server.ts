@@ -82,9 +82,9 @@ export interface McpServerOptions {
  *   lists every problem.
  */
 export function createMcpServer(dispatcher: Dispatcher, options: McpServerOptions): Server {
-  checkOptions(dispatcher, options)
+  const bounds = checkOptions(dispatcher, options)
   const { scope, toolCallIdPrefix } = options
-  const limit = createResultLimit(options.maxResultBytes, options.continuations, (options.continuationToolPrefix ?? '') + CONTINUE_TOOL)
+  const limit = createResultLimit(options.maxResultBytes, bounds, (options.continuationToolPrefix ?? '') + CONTINUE_TOOL)
   const server = new Server(
     { name: options.name, version: options.version },
     options.instructions === undefined
@@ -152,7 +152,8 @@ function continueCall(limit: ResultLimit, args: unknown, scope: CallScope | unde
 /** Every key {@link McpServerOptions} knows; any other key is a mistake (a typo, a stale name). */
 const OPTION_KEYS: ReadonlySet<string> = new Set(['name', 'version', 'scope', 'toolCallIdPrefix', 'instructions', 'maxResultBytes', 'continuations', 'continuationToolPrefix'])
 
-function checkOptions(dispatcher: Dispatcher, options: McpServerOptions): void {
+/** Checks the arguments; returns a copy of the `continuations` bounds. */
+function checkOptions(dispatcher: Dispatcher, options: McpServerOptions): ContinuationStoreOptions {
   const problems: UsageProblem[] = []
   const problem = (path: string, code: string, message: string): void => void problems.push({ path, code, message })
   const d = dispatcher as unknown as Record<string, unknown> | null | undefined
@@ -171,7 +172,7 @@ function checkOptions(dispatcher: Dispatcher, options: McpServerOptions): void {
   }
   if (o.toolCallIdPrefix !== undefined && typeof o.toolCallIdPrefix !== 'string') problem('/toolCallIdPrefix', 'invalid_option', 'toolCallIdPrefix must be a string')
   if (o.instructions !== undefined && typeof o.instructions !== 'string') problem('/instructions', 'invalid_option', 'instructions must be a string')
-  checkLimitOptions(o.maxResultBytes, o.continuations, problem)
+  const bounds = checkLimitOptions(o.maxResultBytes, o.continuations, problem)
   if (o.continuationToolPrefix !== undefined && typeof o.continuationToolPrefix !== 'string') problem('/continuationToolPrefix', 'invalid_option', 'continuationToolPrefix must be a string')
   else if (o.maxResultBytes !== undefined && problems.length === 0) {
     const name = (typeof o.continuationToolPrefix === 'string' ? o.continuationToolPrefix : '') + CONTINUE_TOOL
@@ -181,4 +182,5 @@ function checkOptions(dispatcher: Dispatcher, options: McpServerOptions): void {
     if (!OPTION_KEYS.has(key)) problem(appendPointer('', key), 'unknown_option', `unknown option ${JSON.stringify(key)} (known: ${[...OPTION_KEYS].join(', ')})`)
   }
   if (problems.length > 0) throw new McpOptionsError(problems)
+  return bounds
 }

@@ -122,3 +122,28 @@ describe('the spec calls through the dispatcher', () => {
     })
   })
 })
+
+describe('compozy__skill_list and compozy__skill_search (the spec diagnostics rule)', () => {
+  it('omits diagnostics only for skills whose every diagnostic is clean, and keeps the entire list otherwise', async () => {
+    const { skillListAllCleanCompact, skillListAllCleanFull, skillListMixedCompact, skillListMixedFull } = await import('../../examples/fixtures/skills.js')
+    const list = exampleTools()[5]
+    expect(list.id).toBe('compozy__skill_list')
+    expect(list.project(skillListAllCleanFull, 'compact')).toStrictEqual(skillListAllCleanCompact)
+    expect(list.project(skillListMixedFull, 'compact')).toStrictEqual(skillListMixedCompact)
+    expect(list.project(skillListMixedFull, 'full')).toBe(skillListMixedFull)
+  })
+
+  it('applies the rule through the dispatcher for both tools, and says so in their descriptors (digests unchanged)', async () => {
+    const dispatcher = createDispatcher({ tools: exampleTools() })
+    const listed = await dispatcher.invoke({ tool_id: 'compozy__skill_list', input: {} })
+    expect(listed.status).toBe('ok')
+    const skills = (listed as { result: { structured: { skills: Array<{ id: string; diagnostics?: unknown[] }> } } }).result.structured.skills
+    expect(skills.map((s) => [s.id, s.diagnostics?.length])).toEqual([['testing', undefined], ['deploy', 2], ['release-notes', 1]])
+    const searched = await dispatcher.invoke({ tool_id: 'compozy__skill_search', input: { query: 'deploy' } })
+    expect((searched as { result: { structured: unknown } }).result.structured).toMatchObject({ skills: [{ id: 'deploy', diagnostics: [{}, { warning: expect.any(String) }] }] })
+    for (const id of ['compozy__skill_list', 'compozy__skill_search']) {
+      expect(dispatcher.describe(id)?.output_views?.compact.omit_when).toEqual(['/skills/*/diagnostics'])
+    }
+    expect(describeTool(exampleTools()[0]).output_views?.compact).not.toHaveProperty('omit_when')
+  })
+})

@@ -169,6 +169,8 @@ describe('createMcpServer maxResultBytes', () => {
     expect(problemsOf({ continuations: { ttlMs: 5 } })).toEqual([['/continuations', 'invalid_option']])
     expect(problemsOf({ maxResultBytes: 4096, continuations: { ttlMs: 0, size: 3 } })).toEqual([['/continuations/ttlMs', 'invalid_option'], ['/continuations/size', 'unknown_option']])
     expect(problemsOf({ maxResultBytes: 4096, continuationToolPrefix: 7, continuations: [] })).toEqual([['/continuations', 'invalid_option'], ['/continuationToolPrefix', 'invalid_option']])
+    const hostile = new Proxy({}, { ownKeys: () => { throw new Error('trap') } })
+    expect(problemsOf({ maxResultBytes: 4096, continuations: hostile })).toEqual([['/continuations', 'invalid_option']])
     const clash = defineTool({ id: 'result_continue', description: 'd', input: Type.Object({}), output: Type.Object({}), handler: () => ({}) })
     expect(() => createMcpServer(createDispatcher({ tools: [clash] }), { name: 'n', version: '1', maxResultBytes: 4096 })).toThrow(/choose a continuationToolPrefix/)
   })
