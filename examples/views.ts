@@ -1,7 +1,8 @@
 /**
  * The main job, on the spec's own records (spec 000 "Result Views"): build the catalog, show each
  * descriptor with its view digests, call compozy__session_status compact and full with their byte
- * sizes, show the session waiting on a permission prompt, and every result_view error row.
+ * sizes, show the session waiting on a permission prompt, list and search skills (whose compact
+ * records keep diagnostics only when one is not clean), and every result_view error row.
  *
  * Run alone: `npx tsx examples/views.ts` (or all examples: `npm run demo`).
  */
@@ -43,6 +44,19 @@ export async function views(): Promise<void> {
   const waiting = createDispatcher({ tools: exampleTools({ sessions: [waitingOnPermissionFull] }) })
   showResult(await waiting.invoke({ tool_id: 'compozy__session_status', input: { session_id: 'sess-example' } }))
 
+  heading('Skill list and search: diagnostics omitted by value (spec 000: only when every one is clean)')
+  const list = dispatcher.describe('compozy__skill_list')!
+  line(`compozy__skill_list descriptor: output_views.compact.omit_when = ${json(list.output_views?.compact.omit_when)}`)
+  const listed = await dispatcher.invoke({ tool_id: 'compozy__skill_list', input: {} })
+  line('compozy__skill_list, compact (mixed: testing is clean, deploy has a warning, release-notes is unverified):')
+  showDiagnostics(listed)
+  const listedFull = await dispatcher.invoke({ tool_id: 'compozy__skill_list', input: { result_view: 'full' } })
+  line('compozy__skill_list, full (every skill keeps every diagnostic):')
+  showDiagnostics(listedFull)
+  const searched = await dispatcher.invoke({ tool_id: 'compozy__skill_search', input: { query: 'test' } })
+  line('compozy__skill_search "test", compact (all clean: the diagnostics are omitted):')
+  showResult(searched)
+
   heading('The result_view rows of spec 000 "Errors" (the tool never runs)')
   const rows: Array<[string, string, Record<string, unknown>]> = [
     ['Unknown result_view value', 'compozy__session_status', { session_id: 'sess-example', result_view: 'summary' }],
@@ -61,6 +75,19 @@ export async function views(): Promise<void> {
     pinned_result_view: 'full',
   })
   if (pinned.status === 'error') line(`A view other than the pinned one\n    ${pinned.error.code} | ${pinned.error.reason} | ${pinned.error.message}`)
+}
+
+/** One line per skill of a skill list: how many diagnostics the record carries, or that it omits them. */
+function showDiagnostics(outcome: InvokeOutcome): void {
+  if (outcome.status !== 'ok') {
+    line(`error: ${json(outcome)}`)
+    return
+  }
+  const { skills } = outcome.result.structured as { skills: Array<{ id: string; diagnostics?: Array<{ check: string; warning?: string; verified: boolean }> }> }
+  for (const skill of skills) {
+    line(`    ${skill.id.padEnd(14)} ${skill.diagnostics === undefined ? 'diagnostics omitted' : `${skill.diagnostics.length} diagnostics: ${skill.diagnostics.map((d) => d.check).join(', ')}`}`)
+  }
+  line(`    ${utf8Bytes(outcome.result.structured)} bytes`)
 }
 
 function showResult(outcome: InvokeOutcome, print = true): void {

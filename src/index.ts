@@ -25,6 +25,7 @@ export type {
   ViewedToolDefinition,
 } from './tool/types.js'
 export type { ToolOrigin, View } from './views/view.js'
+export type { OmitRule, OmitWhen } from './views/omit-rules.js'
 export type { JsonSchema } from './schema/json-schema.js'
 export { ToolDefinitionError, isToolDefinitionError } from './tool/tool-definition-error.js'
 
@@ -51,7 +52,7 @@ export type { ValidationIssue } from './dispatch/validators.js'
 
 // Hosts: discovery, descriptors and scoped diagnostics (`docs/views.md` "Descriptors", `docs/mcp.md`).
 export { describeTool } from './tool/descriptor.js'
-export type { ToolDescriptor, ViewContract } from './tool/descriptor.js'
+export type { CompactViewContract, ToolDescriptor, ViewContract } from './tool/descriptor.js'
 export type { DiagnosticsGrant, ScopedToolDescription, ToolAvailability, ToolDiagnostics } from './dispatch/diagnostics.js'
 export type { ApprovalOption } from './approval/diagnose.js'
 export { defineToolInfoTool } from './tool/tool-info.js'
@@ -61,6 +62,7 @@ export type { ToolInfoResult, ToolInfoToolOptions } from './tool/tool-info.js'
 // (`docs/adapters.md`).
 export { outcomeForModel } from './model-output/model-outcome.js'
 export type { ModelOutcome, ModelOutcomeError, ModelOutcomeOk, ModelOutcomePending } from './model-output/model-outcome.js'
+export type { ResultPart } from './model-output/result-part.js'
 export { toModelSchema } from './model-output/model-schema.js'
 
 // Hosts: hooks, redaction and logging (`docs/hooks.md`).

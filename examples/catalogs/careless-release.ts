@@ -7,7 +7,7 @@
  */
 import { defineTool, type JsonSchema, type Tool } from 'result-views'
 import { sessionFixtures } from '../fixtures/sessions.js'
-import { defineSessionArchive, defineSessionCreate, defineSessionSpawn, defineSessionStatus, defineSkillView } from '../tools/catalog.js'
+import { defineSessionArchive, defineSessionCreate, defineSessionSpawn, defineSessionStatus, defineSkillList, defineSkillSearch, defineSkillView } from '../tools/catalog.js'
 import { SessionStatusInput } from '../tools/inputs.js'
 import { ExampleStore } from '../tools/session-store.js'
 
@@ -39,7 +39,15 @@ export const carelessSessionStatus = defineTool({
 })
 
 /** The catalog of the careless release. */
-export const tools: Tool[] = [carelessSessionStatus, defineSessionCreate(store), defineSessionArchive(store), defineSessionSpawn(store), defineSkillView(store)]
+export const tools: Tool[] = [
+  carelessSessionStatus,
+  defineSessionCreate(store),
+  defineSessionArchive(store),
+  defineSessionSpawn(store),
+  defineSkillView(store),
+  defineSkillList(store),
+  defineSkillSearch(store),
+]
 
 /** The same fixtures as the current catalog: the budget check still measures them. */
 export const fixtures = { compozy__session_status: Object.values(sessionFixtures) }

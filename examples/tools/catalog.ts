@@ -8,15 +8,21 @@
  * | `compozy__session_archive`| compact, full | write |
  * | `compozy__session_spawn`  | compact, full | write |
  * | `compozy__skill_view`     | single result | read  |
+ * | `compozy__skill_list`     | compact, full | read  |
+ * | `compozy__skill_search`   | compact, full | read  |
  *
- * `exampleTools()` builds all five over one fresh store; the `define…` functions build one tool
+ * The two skill listings carry the spec's value-dependent rule (`omitWhen`): a skill's
+ * `diagnostics` are omitted from the compact record only when every one is clean.
+ *
+ * `exampleTools()` builds all seven over one fresh store; the `define…` functions build one tool
  * over a store you pass, and the `session…Tool` constants are the tools over a default store.
  */
 import { defineTool, type SingleResultTool, type ViewedTool } from 'result-views'
-import { SessionArchiveInput, SessionCreateInput, SessionSpawnInput, SessionStatusInput, SkillViewInput } from './inputs.js'
+import { SessionArchiveInput, SessionCreateInput, SessionSpawnInput, SessionStatusInput, SkillListInput, SkillSearchInput, SkillViewInput } from './inputs.js'
 import { sessionResultViews, type FullSessionResult } from './session-record.js'
 import { spawnResultViews } from './session-spawn.js'
 import { ExampleStore, type ExampleStoreOptions } from './session-store.js'
+import { SkillListCompact, SkillListFull, SkillSearchCompact, SkillSearchFull, skillListOmitWhen } from './skill-listing.js'
 import { SkillViewResult } from './skill-record.js'
 
 /** The preview of a session result: the session id (spec 000 "Hooks": `"preview": "sess-example"`). */
@@ -95,10 +101,54 @@ export function defineSkillView(store: ExampleStore): SingleResultTool {
   })
 }
 
-/** The five example tools over one fresh store (fixed clock unless `options.now` is given). */
-export function exampleTools(options: ExampleStoreOptions = {}): [ViewedTool, ViewedTool, ViewedTool, ViewedTool, SingleResultTool] {
+/** `compozy__skill_list`: list the skills, with their diagnostics unless all are clean. */
+export function defineSkillList(store: ExampleStore): ViewedTool {
+  return defineTool({
+    id: 'compozy__skill_list',
+    description:
+      'List the skills. Returns the compact list, where a skill carries its diagnostics unless every one is valid, verified and without a warning, ' +
+      'failure or activation reason; pass result_view "full" for where each skill lives and every diagnostic in detail.',
+    input: SkillListInput,
+    output: { compact: SkillListCompact, full: SkillListFull },
+    omitWhen: skillListOmitWhen,
+    risk: 'read',
+    toolsets: ['skills'],
+    handler: (input) => store.listSkills(input.enabled_only === true),
+    preview: (record) => `${record.skills.length} skills`,
+  })
+}
+
+/** `compozy__skill_search`: find skills by words, with the same diagnostics rule as the list. */
+export function defineSkillSearch(store: ExampleStore): ViewedTool {
+  return defineTool({
+    id: 'compozy__skill_search',
+    description:
+      'Search the skills by ID, name or description. Returns the compact hits, best first, with the same diagnostics rule as compozy__skill_list; ' +
+      'pass result_view "full" for the complete records.',
+    input: SkillSearchInput,
+    output: { compact: SkillSearchCompact, full: SkillSearchFull },
+    omitWhen: skillListOmitWhen,
+    risk: 'read',
+    toolsets: ['skills'],
+    handler: (input) => store.searchSkills(input.query),
+    preview: (record) => `${record.skills.length} skills match ${JSON.stringify(record.query)}`,
+  })
+}
+
+/** The seven example tools over one fresh store (fixed clock unless `options.now` is given). */
+export function exampleTools(
+  options: ExampleStoreOptions = {},
+): [ViewedTool, ViewedTool, ViewedTool, ViewedTool, SingleResultTool, ViewedTool, ViewedTool] {
   const store = new ExampleStore(options)
-  return [defineSessionStatus(store), defineSessionCreate(store), defineSessionArchive(store), defineSessionSpawn(store), defineSkillView(store)]
+  return [
+    defineSessionStatus(store),
+    defineSessionCreate(store),
+    defineSessionArchive(store),
+    defineSessionSpawn(store),
+    defineSkillView(store),
+    defineSkillList(store),
+    defineSkillSearch(store),
+  ]
 }
 
 const defaultStore = new ExampleStore()
@@ -113,3 +163,7 @@ export const sessionArchiveTool = defineSessionArchive(defaultStore)
 export const sessionSpawnTool = defineSessionSpawn(defaultStore)
 /** `compozy__skill_view` over the shared default store. */
 export const skillViewTool = defineSkillView(defaultStore)
+/** `compozy__skill_list` over the shared default store. */
+export const skillListTool = defineSkillList(defaultStore)
+/** `compozy__skill_search` over the shared default store. */
+export const skillSearchTool = defineSkillSearch(defaultStore)

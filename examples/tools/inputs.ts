@@ -42,3 +42,17 @@ export const SkillViewInput = Type.Object(
   { additionalProperties: false },
 )
 export type SkillViewInput = Static<typeof SkillViewInput>
+
+/** `compozy__skill_list` */
+export const SkillListInput = Type.Object(
+  { enabled_only: Type.Optional(Type.Boolean({ description: 'List only the enabled skills.' })) },
+  { additionalProperties: false },
+)
+export type SkillListInput = Static<typeof SkillListInput>
+
+/** `compozy__skill_search` */
+export const SkillSearchInput = Type.Object(
+  { query: Type.String({ minLength: 1, maxLength: 256, description: 'Words to find in a skill ID, name or description (case-insensitive).' }) },
+  { additionalProperties: false },
+)
+export type SkillSearchInput = Static<typeof SkillSearchInput>

@@ -4,9 +4,10 @@
  * same records every run.
  */
 import { activeSessionFull, childSessionFull, justCreatedFull, spawnedFull, stoppedWithFailureFull, waitingOnChildrenFull } from '../fixtures/sessions.js'
-import { testingSkillFull } from '../fixtures/skills.js'
+import { skillSummaries, testingSkillFull } from '../fixtures/skills.js'
 import type { FullSessionResult, FullSessionRecord } from './session-record.js'
 import type { FullSpawnRecord } from './session-spawn.js'
+import type { SkillListFull, SkillSearchFull, SkillSummary } from './skill-listing.js'
 import type { SkillViewResult } from './skill-record.js'
 
 export interface ExampleStoreOptions {
@@ -20,6 +21,8 @@ export interface ExampleStoreOptions {
   sessions?: Iterable<FullSessionResult>
   /** Skills to serve. Default: the `testing` skill. */
   skills?: Iterable<SkillViewResult>
+  /** The skills `compozy__skill_list` and `compozy__skill_search` see, in list order. Default: `skillSummaries` (testing, deploy, release-notes). */
+  skillSummaries?: Iterable<SkillSummary>
   /** The current time. Default: fixed at `2026-11-10T14:20:02Z`, the time of the spec's spawn. */
   now?: () => Date
 }
@@ -40,12 +43,14 @@ function copy<T>(value: T): T {
 export class ExampleStore {
   readonly #sessions = new Map<string, FullSessionResult>()
   readonly #skills = new Map<string, SkillViewResult>()
+  readonly #summaries: SkillSummary[]
   readonly #now: () => Date
 
   constructor(options: ExampleStoreOptions = {}) {
     const defaults = [activeSessionFull, stoppedWithFailureFull, waitingOnChildrenFull]
     for (const result of options.sessions ?? defaults) this.#sessions.set(result.session.id, copy(result))
     for (const result of options.skills ?? [testingSkillFull]) this.#skills.set(result.skill.id, copy(result))
+    this.#summaries = [...(options.skillSummaries ?? skillSummaries)].map((summary) => copy(summary))
     this.#now = options.now ?? (() => new Date(EXAMPLE_NOW))
   }
 
@@ -72,6 +77,25 @@ export class ExampleStore {
     const result = this.#skills.get(skillId)
     if (result === undefined) throw new Error(`skill "${skillId}" not found`)
     return copy(result)
+  }
+
+  /** Every skill in list order (only the enabled ones with `enabledOnly`), as full summaries. */
+  listSkills(enabledOnly = false): SkillListFull {
+    return { skills: this.#summaries.filter((summary) => !enabledOnly || summary.enabled).map((summary) => copy(summary)) }
+  }
+
+  /**
+   * The skills whose ID, name or description contains `query` (case-insensitive), best first:
+   * score 1 for a match in the ID or name, 0.5 in the description only; ties in list order.
+   */
+  searchSkills(query: string): SkillSearchFull {
+    const needle = query.toLowerCase()
+    const scored = this.#summaries.flatMap((summary) => {
+      const named = summary.id.toLowerCase().includes(needle) || summary.name.toLowerCase().includes(needle)
+      const score = named ? 1 : summary.description.toLowerCase().includes(needle) ? 0.5 : 0
+      return score === 0 ? [] : [{ ...copy(summary), score }]
+    })
+    return { query, skills: scored.sort((a, b) => b.score - a.score) }
   }
 
   /** `prefix`, or `prefix-2`, `prefix-3`, … whichever no session has yet. */

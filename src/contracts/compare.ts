@@ -68,7 +68,7 @@ export interface BudgetComparison {
 export interface ToolComparison {
   /** The tool's ID. */
   readonly tool_id: string
-  /** `changed` when a schema, the kind, the origin or the budget (past `within`) differs. */
+  /** `changed` when a schema, the kind, the origin, the `omit_when` rule paths or the budget (past `within`) differs. */
   readonly status: 'added' | 'removed' | 'unchanged' | 'changed'
   /** Whether this tool's change breaks consumers: removed, a breaking or unaccepted unproven schema, another origin, a budget exceeded. */
   readonly breaking: boolean
@@ -83,6 +83,11 @@ export interface ToolComparison {
   readonly default_view_changed: boolean
   /** Both origins, when they differ (a native tool's `result_view` selector comes or goes). */
   readonly origin_changed?: { readonly before: string; readonly after: string }
+  /**
+   * Both lists of value-dependent compact rule paths (`omit_when`), when they differ. Never
+   * breaking by itself: a rule may only omit a field the compact schema already makes optional.
+   */
+  readonly omit_when_changed?: { readonly before: readonly string[]; readonly after: readonly string[] }
   /** The changed schemas, each with its verdict. */
   readonly schemas: readonly SchemaComparison[]
   /** How the compact budgets compare, when either side recorded one. */
@@ -167,16 +172,25 @@ function compareTool(id: string, before: ToolContract | undefined, after: ToolCo
   if (after.kind === 'viewed' || before.kind === 'viewed') compare(completeView(after), completeView(before))
   const originChanged = before.origin !== undefined && after.origin !== undefined && before.origin !== after.origin
   const budget = compareBudgets(before.budget, after.budget, tolerance)
-  const changed = schemas.length > 0 || defaultChanged || originChanged || (budget !== undefined && budget.status !== 'within')
+  const rulesBefore = rulePaths(before)
+  const rulesAfter = rulePaths(after)
+  const rulesChanged = rulesBefore.join('\n') !== rulesAfter.join('\n')
+  const changed = schemas.length > 0 || defaultChanged || originChanged || rulesChanged || (budget !== undefined && budget.status !== 'within')
   const breaking = originChanged || budget?.status === 'exceeded' ||
     schemas.some((s) => s.verdict === 'breaking' || (s.verdict === 'unproven' && !s.accepted))
   return {
     tool_id: id, status: changed ? 'changed' : 'unchanged', breaking,
     before_kind: before.kind, after_kind: after.kind, default_view_changed: defaultChanged,
     ...(originChanged ? { origin_changed: { before: before.origin!, after: after.origin! } } : {}),
+    ...(rulesChanged ? { omit_when_changed: { before: rulesBefore, after: rulesAfter } } : {}),
     schemas,
     ...(budget === undefined ? {} : { budget }),
   }
+}
+
+/** A contract's value-dependent rule paths (none for a single-result tool). */
+function rulePaths(contract: ToolContract): readonly string[] {
+  return contract.kind === 'viewed' ? (contract.omit_when ?? []) : []
 }
 
 function compareBudgets(before: ViewBudget | undefined, after: ViewBudget | undefined, tolerance: number): BudgetComparison | undefined {

@@ -1,6 +1,6 @@
 import { canonicalJson, schemaDigest, type UsageProblem, type ViewContract } from 'result-views'
 import { setOwn } from '../json/clone.js'
-import { isRecord } from '../json/guards.js'
+import { firstHole, isRecord } from '../json/guards.js'
 import { escapePointerToken } from '../json/pointer.js'
 import { describeThrown } from '../tokens/count-tokens.js'
 import { ContractsError } from './contracts-error.js'
@@ -105,11 +105,12 @@ function readTool(value: unknown, at: string, problems: Problems): ToolContract 
     problems.push({ path: at, code: 'invalid_tool', message: 'a tool contract is an object with kind, input and views' })
     return undefined
   }
-  unknownKeys(value, ['kind', 'origin', 'input', 'views', 'budget'], at, problems)
+  unknownKeys(value, ['kind', 'origin', 'input', 'views', 'budget', 'omit_when'], at, problems)
   const { kind, origin } = value
   if (origin !== undefined && !ORIGINS.has(origin)) problems.push({ path: `${at}/origin`, code: 'invalid_origin', message: 'origin must be "native", "extension" or "mcp"' })
   const input = readContract(value.input, `${at}/input`, problems)
   const budget = value.budget === undefined ? undefined : readBudget(value.budget, `${at}/budget`, problems)
+  const omitWhen = value.omit_when === undefined ? undefined : readOmitWhen(value.omit_when, kind, `${at}/omit_when`, problems)
   const views = value.views
   if (kind !== 'viewed' && kind !== 'single') {
     problems.push({ path: `${at}/kind`, code: 'invalid_kind', message: 'kind must be "viewed" or "single"' })
@@ -125,7 +126,7 @@ function readTool(value: unknown, at: string, problems: Problems): ToolContract 
   if (input === undefined || read.some((c) => c === undefined)) return undefined
   const base = { ...(origin === undefined ? {} : { origin: origin as ToolContract['origin'] & string }), input, ...(budget === undefined ? {} : { budget }) }
   return kind === 'viewed'
-    ? { kind, ...base, views: { compact: read[0]!, full: read[1]! } }
+    ? { kind, ...base, views: { compact: read[0]!, full: read[1]! }, ...(omitWhen === undefined ? {} : { omit_when: omitWhen }) }
     : { kind, ...base, views: { output: read[0]! } }
 }
 
@@ -149,6 +150,19 @@ function readContract(value: unknown, at: string, problems: Problems): ViewContr
     return undefined
   }
   return { schema: schema as ViewContract['schema'], digest }
+}
+
+/** A viewed tool's rule paths: a non-empty, sorted list of distinct JSON Pointers. */
+function readOmitWhen(value: unknown, kind: unknown, at: string, problems: Problems): readonly string[] | undefined {
+  // Holes first: `every` would walk all 2 ** 32 - 1 indices of a sparse list.
+  const ok =
+    kind === 'viewed' && Array.isArray(value) && value.length > 0 && firstHole(value) === -1 &&
+    value.every((path, i) => typeof path === 'string' && path.startsWith('/') && (i === 0 || (value[i - 1] as string) < path))
+  if (!ok) {
+    problems.push({ path: at, code: 'invalid_omit_when', message: 'omit_when (viewed tools only) must be a non-empty sorted list of distinct rule paths ("/skills/*/diagnostics")' })
+    return undefined
+  }
+  return value as string[]
 }
 
 function readBudget(value: unknown, at: string, problems: Problems): ViewBudget | undefined {

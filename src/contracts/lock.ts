@@ -51,6 +51,12 @@ export interface ViewedToolContract extends ToolContractBase {
   readonly kind: 'viewed'
   /** Each view's schema and schema digest. */
   readonly views: { readonly compact: ViewContract; readonly full: ViewContract }
+  /**
+   * The paths of the tool's value-dependent compact rules, sorted (`docs/views.md`
+   * "Value-dependent compact rules"): optional compact fields the compact record omits or keeps
+   * depending on their values. Absent when the tool has none. Not part of any schema digest.
+   */
+  readonly omit_when?: readonly string[]
 }
 
 /** The contract of a single-result tool: its one output schema and digest. */

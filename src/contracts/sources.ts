@@ -161,7 +161,11 @@ function toolContract({ descriptor, tool }: CatalogEntry): ToolContract {
   // A viewed tool is native by definition; a single-result descriptor does not say.
   const origin = tool?.origin ?? (views === undefined ? undefined : 'native')
   const base = origin === undefined ? { input } : { origin, input }
-  if (views !== undefined) return { kind: 'viewed', ...base, views: { compact: copyContract(views.compact), full: copyContract(views.full) } }
+  if (views !== undefined) {
+    const rules = views.compact.omit_when
+    const omitWhen = Array.isArray(rules) && rules.length > 0 ? { omit_when: [...rules].sort() } : {}
+    return { kind: 'viewed', ...base, views: { compact: copyContract(views.compact), full: copyContract(views.full) }, ...omitWhen }
+  }
   return { kind: 'single', ...base, views: { output: copyContract({ schema: descriptor.output_schema, digest: descriptor.output_schema_digest }) } }
 }
 

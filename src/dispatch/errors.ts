@@ -1,4 +1,5 @@
 import { quoted } from '../errors/quote.js'
+import { MAX_THROWN_MESSAGE, thrownText } from '../errors/describe-thrown.js'
 import { ToolError } from '../errors/tool-error.js'
 import type { JsonValueError } from '../json/json-value-error.js'
 import type { SensitivePath } from '../redact/sensitive-paths.js'
@@ -118,28 +119,17 @@ export function outputInvalid(tool: Tool, details: Record<string, unknown>): Too
   })
 }
 
-/** Longest part of a thrown value's message that an error message quotes, in UTF-16 code units before the `…`. */
-const MAX_THROWN_MESSAGE = 500
 /** The handler's answer could not be read (a Proxy or a thenable whose traps or `then` getter throw): `tool_output_invalid`. */
 export function outputUnreadable(tool: Tool): ToolError {
   return outputInvalid(tool, { pointer: '', problem: 'unreadable' })
 }
 
 /**
- * The message of a thrown value, scrubbed of `secrets`, then cut to {@link MAX_THROWN_MESSAGE}
- * characters (scrubbing first, so no part of a secret that crossed the cut stays). Reading it
- * never throws: an Error whose `message` is not a string or cannot be read, or a Proxy whose traps
- * throw, is described as such.
+ * The message of a thrown value, scrubbed of `secrets`, then cut to `MAX_THROWN_MESSAGE`
+ * characters (scrubbing first, so no part of a secret that crossed the cut stays).
  */
 function describeThrown(cause: unknown, secrets: readonly string[] = []): string {
-  let text: string
-  try {
-    const message = cause instanceof Error ? (cause.message as unknown) : cause
-    text = typeof message === 'string' ? message : cause instanceof Error ? 'an Error without a readable message was thrown' : 'a non-Error value was thrown'
-  } catch {
-    text = 'an unreadable value was thrown'
-  }
-  return scrubbedCut(text, MAX_THROWN_MESSAGE, secrets)
+  return scrubbedCut(thrownText(cause), MAX_THROWN_MESSAGE, secrets)
 }
 
 /** A pre-call hook denied the call. */

@@ -1,4 +1,4 @@
-import type { ToolError } from '../errors/tool-error.js'
+import { isToolError, type ToolError } from '../errors/tool-error.js'
 import { assertPlainJson, RESULT_JSON } from '../json/canonical.js'
 import { isPlainObject } from '../json/guards.js'
 import { isJsonValueError } from '../json/json-value-error.js'
@@ -22,7 +22,8 @@ import { firstErrorValidatorFor, fullSchemaOf, searchesArrays, toIssues, validat
  * - full or single: the record is copied and checked in one walk, and the copy validated.
  *
  * @returns the envelope, or `tool_output_invalid` (details: ajv `issues`, or the `pointer` and
- *   `problem` of a value that is not plain JSON) / `tool_execution_failed` (`schema_compile_failed`).
+ *   `problem` of a value that is not plain JSON) / `tool_execution_failed` (`schema_compile_failed`,
+ *   or `omit_rule_failed` when a value-dependent compact rule failed).
  */
 export function resultOf(call: Call, record: unknown): ToolResult | ToolError {
   const { tool } = call
@@ -46,9 +47,11 @@ export function resultOf(call: Call, record: unknown): ToolResult | ToolError {
     if (judged.kind === 'invalid') return judged.error
     let structured: unknown
     try {
-      // The projection is plain JSON by construction: it checks each value it copies.
+      // The projection is plain JSON by construction: it checks each value it copies. A failed
+      // value-dependent rule (`omitWhen`) is the tool's own typed error.
       structured = tool.project(source, 'compact')
     } catch (error) {
+      if (isToolError(error)) return error
       // The projector's pointer is relative to the position it copied whole: the record is
       // checked again to name the pointer from its root.
       return notPlainJson(tool, source, error, false)

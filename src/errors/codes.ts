@@ -9,15 +9,15 @@
  */
 export const ToolErrorCodes = {
   /** The input failed validation (schema, `result_view` selector), or the request itself is malformed. Default input-error code. */
-  tool_invalid_input: { kind: 'input', reasons: ['schema_invalid', 'non_json_input', 'request_invalid'] },
+  tool_invalid_input: { kind: 'input', reasons: ['schema_invalid', 'non_json_input', 'request_invalid', 'continuation_unknown', 'continuation_expired'] },
   /** Same as `tool_invalid_input`, for tools defined with `inputErrorCode: 'invalid_request'` (a malformed request stays `tool_invalid_input`). */
   invalid_request: { kind: 'input', reasons: ['schema_invalid', 'non_json_input'] },
   /** No tool with the requested ID is registered with the dispatcher. */
   tool_not_found: { kind: 'input', reasons: ['unknown_tool'] },
   /** A policy, hook, approval decision or caller constraint refused the call. */
-  tool_denied: { kind: 'denial', reasons: ['result_view_pinned', 'hook_denied', 'policy_denied', 'policy_failed', 'approval_rejected', 'approval_required', 'loopback_required', 'scope_forbidden'] },
-  /** The handler threw, rejected or ran past its time budget, the caller aborted the call, or a schema of the tool could not be compiled. */
-  tool_execution_failed: { kind: 'failure', reasons: ['handler_failed', 'handler_timeout', 'call_aborted', 'schema_compile_failed'] },
+  tool_denied: { kind: 'denial', reasons: ['result_view_pinned', 'hook_denied', 'policy_denied', 'policy_failed', 'approval_rejected', 'approval_required', 'loopback_required', 'scope_forbidden', 'continuation_scope_mismatch'] },
+  /** The handler threw, rejected or ran past its time budget, the caller aborted the call, a schema of the tool could not be compiled, or a value-dependent compact rule (`omitWhen`) failed. */
+  tool_execution_failed: { kind: 'failure', reasons: ['handler_failed', 'handler_timeout', 'call_aborted', 'schema_compile_failed', 'omit_rule_failed'] },
   /** A pre-call hook threw, timed out or returned a patch it may not (another tool ID or scope, a non-JSON input). */
   tool_hook_failed: { kind: 'failure', reasons: ['hook_threw', 'hook_timeout', 'hook_patch_invalid'] },
   /** The handler returned a record that is not plain JSON or that the tool's full output schema rejects. */

@@ -1,4 +1,5 @@
 import type { CallScope, Dispatcher } from 'result-views'
+import type { ResultLimit } from '../continuation/result-limit.js'
 import type { Reply } from './exchange.js'
 
 /** What a route's `run` gets: the dispatcher, the decoded request parts and the caller's identity. */
@@ -14,6 +15,8 @@ export interface RouteContext {
   readonly identity: Readonly<CallScope> | undefined
   /** Aborts when the client hangs up before the answer (`Exchange.signal`). */
   readonly signal: AbortSignal | undefined
+  /** The result size limit (`maxResultBytes`), when set. */
+  readonly limit: ResultLimit | undefined
 }
 
 /** A route's work: a reply, or a thrown `ToolError` (answered with its status). */

@@ -9,8 +9,9 @@ const brand = defineBrand('result-views.HttpOptionsError')
  * `code: 'http_options_invalid'`: `problems` lists every problem at once, each with a JSON
  * Pointer into the arguments (`/dispatcher`, `/options/basePath`, `/options/maxBodyBytes`, ...)
  * and a problem code: `invalid_dispatcher`, `invalid_options`, `unknown_key`, `unreadable` (a
- * getter or Proxy threw), `invalid_base_path`, `invalid_limit`, `invalid_timeout`,
- * `invalid_callback`, `invalid_challenge`, `invalid_logger`. See `docs/http.md` "Options".
+ * getter or Proxy threw), `invalid_base_path`, `invalid_limit` (also `maxResultBytes` and
+ * `continuations`), `invalid_timeout`, `invalid_callback`, `invalid_challenge`, `invalid_logger`.
+ * See `docs/http.md` "Options".
  */
 export class HttpOptionsError extends UsageError {
   /** Always `'HttpOptionsError'`. */

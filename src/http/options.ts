@@ -1,6 +1,8 @@
 import { quoted } from '../errors/quote.js'
 import type { Awaitable, CallScope, Dispatcher, Logger, UsageProblem } from 'result-views'
 import { isTimerBudget, MAX_TIMER_MS } from '../async/deadline.js'
+import type { ContinuationStoreOptions } from '../continuation/continuation-store.js'
+import { checkLimitOptions, createResultLimit, type ResultLimit } from '../continuation/result-limit.js'
 import { HttpOptionsError } from './http-options-error.js'
 import { isRecord } from '../json/guards.js'
 
@@ -48,6 +50,14 @@ export interface HttpHandlerOptions {
   challenge?: string
   /** Where handler failures (a throwing `authenticate`, an unexpected exception) and aborted bodies are logged. Default silent. */
   logger?: Logger
+  /**
+   * Largest result of `POST …/invoke`, in UTF-8 bytes of the selected view's JSON text, returned
+   * whole. A larger one is answered with its first part (`result_part`) and a continuation handle
+   * for `POST …/results/continue` (`docs/http.md` "Result size limits"). Integer ≥ 256. Default: no limit.
+   */
+  maxResultBytes?: number
+  /** Bounds of the store that keeps the rest of cut results (entries, bytes, `ttlMs`). Only with `maxResultBytes`. */
+  continuations?: ContinuationStoreOptions
 }
 
 /** The options with their defaults, checked. */
@@ -59,6 +69,8 @@ export interface ResolvedHttpOptions {
   readonly authenticateTimeoutMs: number
   readonly challenge: string
   readonly logger: Logger | undefined
+  /** The result size limit, when `maxResultBytes` is set. */
+  readonly limit: ResultLimit | undefined
 }
 
 /** Default `maxBodyBytes`: 1 MiB. */
@@ -68,7 +80,7 @@ export const DEFAULT_BODY_TIMEOUT_MS = 30_000
 /** Default `authenticateTimeoutMs`: 5 seconds. */
 export const DEFAULT_AUTHENTICATE_TIMEOUT_MS = 5_000
 
-const OPTION_KEYS: readonly string[] = ['basePath', 'maxBodyBytes', 'bodyTimeoutMs', 'authenticate', 'authenticateTimeoutMs', 'challenge', 'logger']
+const OPTION_KEYS: readonly string[] = ['basePath', 'maxBodyBytes', 'bodyTimeoutMs', 'authenticate', 'authenticateTimeoutMs', 'challenge', 'logger', 'maxResultBytes', 'continuations']
 const DISPATCHER_METHODS = ['invoke', 'describe', 'list'] as const
 const APPROVAL_METHODS = ['show', 'resolve', 'cancel', 'setGrant', 'listGrants', 'revokeGrant'] as const
 const LOGGER_METHODS = ['debug', 'info', 'warn', 'error'] as const
@@ -105,8 +117,11 @@ export function resolveHttpOptions(dispatcher: Dispatcher, options: HttpHandlerO
   if (o.logger !== undefined && !hasMethods(o.logger, LOGGER_METHODS)) {
     problem('/options/logger', 'invalid_logger', 'logger must have debug, info, warn and error methods')
   }
+  const bounds = checkLimitOptions(o.maxResultBytes, o.continuations, (path, code, message) => problem(`/options${path}`, code, message), { invalid: 'invalid_limit', unknown: 'unknown_key' })
   if (problems.length > 0) throw new HttpOptionsError(problems)
+  const continueRoute = `POST ${basePath as string}/results/continue`
   return Object.freeze({
+    limit: createResultLimit(o.maxResultBytes as number | undefined, bounds, continueRoute),
     basePath: basePath as string,
     maxBodyBytes: maxBodyBytes as number,
     bodyTimeoutMs,

@@ -1,4 +1,5 @@
-import { isToolError, type CallScope, type InvokeRequest } from 'result-views'
+import { isToolError, outcomeForModel, type CallScope, type InvokeRequest } from 'result-views'
+import { continueResult, limitResult } from '../continuation/result-limit.js'
 import { field, unknownKey, type RouteContext } from './context.js'
 import { invokeRequestInvalid, requestInvalid, shown, unknownTool } from './errors.js'
 import { ok, type Reply } from './exchange.js'
@@ -60,7 +61,8 @@ export async function invokeTool(context: RouteContext): Promise<Reply> {
   }
   const scope = mergeScope(context.identity, sentScope as CallScope | undefined)
   if (isToolError(scope)) throw scope
-  const request: InvokeRequest = { tool_id: context.params.tool_id!, input: field(body, 'input') }
+  const toolId = context.params.tool_id!
+  const request: InvokeRequest = { tool_id: toolId, input: field(body, 'input') }
   if (scope !== undefined) request.scope = scope
   for (const name of ['approval_token', 'sensitive_input_fields', 'tool_call_id'] as const) {
     const value = field(body, name)
@@ -68,7 +70,38 @@ export async function invokeTool(context: RouteContext): Promise<Reply> {
   }
   // A client that hangs up cancels its call: the tool's `context.signal` aborts.
   if (context.signal !== undefined) request.signal = context.signal
-  return outcomeReply(await context.dispatcher.invoke(request))
+  const outcome = await context.dispatcher.invoke(request)
+  if (context.limit !== undefined && outcome.status === 'ok') {
+    const part = limitResult(context.limit, outcomeForModel(outcome, toolId).text, toolId, outcome.result_view, scope)
+    if (part !== undefined) {
+      const result = { preview: outcome.result.preview }
+      return ok(outcome.result_view === undefined ? { result, result_part: part } : { result, result_view: outcome.result_view, result_part: part })
+    }
+  }
+  return outcomeReply(outcome)
+}
+
+/** The fields a continue body may have. */
+const CONTINUE_FIELDS = ['continuation', 'scope'] as const
+
+/**
+ * `POST /results/continue` with `{ continuation, scope? }`: `{ result_part }`, the next part of a
+ * result cut by `maxResultBytes` (`docs/http.md` "Result size limits"). 404 `unknown_route`
+ * without the option; 400 `tool_invalid_input` (`continuation_unknown`, `continuation_expired`,
+ * `request_invalid`); 403 `tool_denied` / `continuation_scope_mismatch` for another scope.
+ */
+export async function continueResultRoute(context: RouteContext): Promise<Reply> {
+  if (context.limit === undefined) throw requestInvalid('unknown_route', 'no route serves "/results/continue": the handler has no maxResultBytes')
+  const body = context.body
+  const extra = unknownKey(body, CONTINUE_FIELDS)
+  if (extra !== undefined) throw invokeRequestInvalid(`the continue body has an unknown field ${shown(extra)} (known: ${CONTINUE_FIELDS.join(', ')})`)
+  const sentScope = field(body, 'scope')
+  if (sentScope !== undefined && !isRecord(sentScope)) throw invokeRequestInvalid('scope must be an object of string fields')
+  const scope = mergeScope(context.identity, sentScope as CallScope | undefined)
+  if (isToolError(scope)) throw scope
+  const part = continueResult(context.limit, field(body, 'continuation'), scope)
+  if (isToolError(part)) throw part
+  return ok({ result_part: part })
 }
 
 /** The scope the query names merged with the identity, or `undefined` when the query names no scope field. */

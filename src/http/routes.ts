@@ -2,7 +2,7 @@ import type { RouteRun } from './context.js'
 import type { RouteSpec } from './router.js'
 import { cancelApproval, resolveApproval, showApproval } from './routes-approvals.js'
 import { listGrants, revokeGrant, setGrant } from './routes-grants.js'
-import { invokeTool, listTools, SCOPE_QUERY, searchTools, toolInfo } from './routes-tools.js'
+import { continueResultRoute, invokeTool, listTools, SCOPE_QUERY, searchTools, toolInfo } from './routes-tools.js'
 
 /** Every route under the base path (`docs/http.md` "Routes"), as data. */
 export const ROUTES: readonly RouteSpec<RouteRun>[] = Object.freeze([
@@ -10,6 +10,7 @@ export const ROUTES: readonly RouteSpec<RouteRun>[] = Object.freeze([
   { method: 'GET', path: ['tools', 'search'], query: ['q', ...SCOPE_QUERY], body: 'none', localOnly: false, run: searchTools },
   { method: 'GET', path: ['tools', ':tool_id'], query: SCOPE_QUERY, body: 'none', localOnly: false, run: toolInfo },
   { method: 'POST', path: ['tools', ':tool_id', 'invoke'], query: [], body: 'required', localOnly: false, run: invokeTool },
+  { method: 'POST', path: ['results', 'continue'], query: [], body: 'required', localOnly: false, run: continueResultRoute },
   { method: 'GET', path: ['tools', 'approvals', ':approval_id'], query: ['profile'], body: 'none', localOnly: false, run: showApproval },
   { method: 'POST', path: ['tools', 'approvals', ':approval_id', 'resolve'], query: ['profile'], body: 'required', localOnly: true, run: resolveApproval },
   { method: 'POST', path: ['tools', 'approvals', ':approval_id', 'cancel'], query: ['profile'], body: 'optional', localOnly: true, run: cancelApproval },

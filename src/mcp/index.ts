@@ -12,6 +12,7 @@
 
 export { createMcpServer } from './server.js'
 export type { McpCallInfo, McpScopeResolver, McpServerOptions } from './server.js'
+export type { ContinuationStoreOptions } from '../continuation/continuation-store.js'
 export { MCP_OUTCOME_META_KEY, toCallToolResult, toMcpTool, toMcpToolList } from './project.js'
 export type { McpCallToolResult, McpOutcomeMeta, McpTextContent, McpToolAnnotations, McpToolListing } from './project.js'
 export { measureCatalog } from './measure.js'

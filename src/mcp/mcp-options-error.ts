@@ -12,7 +12,10 @@ const brand = defineBrand('result-views.McpOptionsError')
  *   `invalid_dispatcher`: `invoke` or `list` missing); `options` that are not an object (`''`,
  *   `invalid_options`); a missing or empty `name` / `version`, a `scope` that is neither an object
  *   nor a function, a `toolCallIdPrefix` or `instructions` that is not a string (`/name`, ...,
- *   `invalid_option`); an unknown option key (`/<key>`, `unknown_option`);
+ *   `invalid_option`); a `maxResultBytes` that is not an integer ≥ 256, `continuations` without it
+ *   or with a bound that is not a positive integer (`/continuations/ttlMs`, `invalid_option`), a
+ *   continuation tool name the catalog already has (`/continuationToolPrefix`, `tool_name_taken`);
+ *   an unknown option key (`/<key>`, `unknown_option`);
  * - `measureCatalog(tools)`: an argument that is not an array (`''`, `invalid_catalog`), an entry
  *   that is neither a tool from `defineTool` nor a descriptor (`/3`, `not_a_tool`), a `tool_id`
  *   given twice (`/2`, `duplicate_tool_id`).

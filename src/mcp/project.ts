@@ -1,5 +1,6 @@
 import { outcomeForModel, toModelSchema, type InvokeOutcome, type JsonSchema, type ToolDescriptor, type ToolErrorCode, type View } from 'result-views'
 import { isRecord } from '../json/guards.js'
+import type { ResultPart } from 'result-views'
 
 /**
  * The pure MCP projection (`docs/mcp.md`): descriptors → `tools/list`
@@ -76,14 +77,36 @@ export type McpOutcomeMeta =
  * - error and approval pending: `isError: true`, one text block, no `structuredContent`.
  */
 export interface McpCallToolResult {
-/** One text block: the selected record's JSON, or the error or pending approval in words. */
-  readonly content: readonly [McpTextContent]
-/** The selected view's record, for a successful call whose record is an object. */
+  /**
+   * One text block: the selected record's JSON, or the error or pending approval in words. A
+   * result cut by `maxResultBytes` has two: the part of the JSON text, then its note
+   * (`docs/mcp.md` "Result size limits").
+   */
+  readonly content: readonly [McpTextContent] | readonly [McpTextContent, McpTextContent]
+  /**
+   * The selected view's record, for a successful call whose record is an object; for a result
+   * cut by `maxResultBytes`, the {@link ResultPart} (the same part and note as the text blocks).
+   */
   readonly structuredContent?: Readonly<Record<string, unknown>>
 /** Present on a failed call and on a call that waits on an approval. */
   readonly isError?: true
 /** The call's machine-readable outcome under `"result-views/outcome"`. */
   readonly _meta: { readonly [MCP_OUTCOME_META_KEY]: McpOutcomeMeta }
+}
+
+/**
+ * The `tools/call` result of one part of a result cut by `maxResultBytes` (`docs/mcp.md` "Result
+ * size limits"): `structuredContent` is the part, `content` two text blocks (the part of the JSON
+ * text, then the note), so that every kind of client reads the same part and the same note.
+ */
+export function toPartCallToolResult(part: ResultPart, toolCallId: string): McpCallToolResult {
+  const meta: McpOutcomeMeta =
+    part.result_view === undefined ? { status: 'ok', tool_call_id: toolCallId } : { status: 'ok', tool_call_id: toolCallId, result_view: part.result_view }
+  return {
+    structuredContent: part as unknown as Readonly<Record<string, unknown>>,
+    content: [{ type: 'text', text: part.result_part }, { type: 'text', text: part.note }],
+    _meta: { [MCP_OUTCOME_META_KEY]: meta },
+  }
 }
 
 /** The `tools/list` entry of one descriptor (see {@link McpToolListing}). */

@@ -1,11 +1,15 @@
 import { quoted } from '../errors/quote.js'
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js'
-import type { CallScope, Dispatcher, InvokeOutcome, InvokeRequest, UsageProblem } from 'result-views'
+import { randomUUID } from 'node:crypto'
+import { outcomeForModel, type CallScope, type Dispatcher, type InvokeRequest, type UsageProblem } from 'result-views'
 import { scopeResolverFailed } from '../framework-call/framework-call.js'
+import type { ContinuationStoreOptions } from '../continuation/continuation-store.js'
+import { checkLimitOptions, continueResult, CONTINUE_TOOL, createResultLimit, limitResult, type ResultLimit } from '../continuation/result-limit.js'
 import { appendPointer } from '../json/pointer.js'
+import { isRecord } from '../json/guards.js'
 import { McpOptionsError } from './mcp-options-error.js'
-import { toCallToolResult, toMcpToolList } from './project.js'
+import { toCallToolResult, toMcpToolList, toPartCallToolResult, type McpCallToolResult, type McpToolListing } from './project.js'
 
 /** What a {@link McpScopeResolver} knows about one `tools/call` request. */
 export interface McpCallInfo {
@@ -42,6 +46,17 @@ export interface McpServerOptions {
   toolCallIdPrefix?: string
   /** Optional MCP `instructions` sent to the client on `initialize`. */
   instructions?: string
+  /**
+   * Largest result, in UTF-8 bytes of the selected view's JSON text, returned whole
+   * (`docs/mcp.md` "Result size limits"). A larger one is returned as its first part, with a note
+   * and a continuation handle for the `<continuationToolPrefix>result_continue` tool, which is
+   * listed only when this is set. Integer ≥ 256. Default: no limit.
+   */
+  maxResultBytes?: number
+  /** Bounds of the store that keeps the rest of cut results (entries, bytes, `ttlMs`). Only with `maxResultBytes`. */
+  continuations?: ContinuationStoreOptions
+  /** Prefix of the continuation tool's name (`"compozy__"` gives `compozy__result_continue`). Default `""`. */
+  continuationToolPrefix?: string
 }
 
 /**
@@ -63,6 +78,11 @@ export interface McpServerOptions {
  *   `context.signal` aborts and nothing is sent back. Only misuse of the library (a dispatcher
  *   that throws) becomes a JSON-RPC error.
  *
+ * - With `maxResultBytes`, a result whose JSON text is larger comes back as its first part
+ *   (`structuredContent` the part, two text blocks: the part, then a note) and the continuation
+ *   tool `<continuationToolPrefix>result_continue` returns the next ones (`docs/mcp.md` "Result
+ *   size limits").
+ *
  * The server advertises the `tools` capability without `listChanged` (the catalog of a
  * dispatcher is fixed).
  *
@@ -71,8 +91,9 @@ export interface McpServerOptions {
  *   lists every problem.
  */
 export function createMcpServer(dispatcher: Dispatcher, options: McpServerOptions): Server {
-  checkOptions(dispatcher, options)
+  const bounds = checkOptions(dispatcher, options)
   const { scope, toolCallIdPrefix } = options
+  const limit = createResultLimit(options.maxResultBytes, bounds, (options.continuationToolPrefix ?? '') + CONTINUE_TOOL)
   const server = new Server(
     { name: options.name, version: options.version },
     options.instructions === undefined
@@ -80,39 +101,78 @@ export function createMcpServer(dispatcher: Dispatcher, options: McpServerOption
       : { capabilities: { tools: {} }, instructions: options.instructions },
   )
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toMcpToolList(dispatcher.list()) }))
+  server.setRequestHandler(ListToolsRequestSchema, () => {
+    const tools = toMcpToolList(dispatcher.list())
+    return { tools: limit === undefined ? tools : [...tools, continueToolListing(limit)] }
+  })
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const toolId = request.params.name
-    const invocation: InvokeRequest = { tool_id: toolId, input: request.params.arguments ?? {} }
-    if (toolCallIdPrefix !== undefined) invocation.tool_call_id = toolCallIdPrefix + String(extra.requestId)
+    const toolCallId = toolCallIdPrefix === undefined ? undefined : toolCallIdPrefix + String(extra.requestId)
+    let callScope: CallScope | undefined
     if (typeof scope === 'function') {
       // The resolver is the host's code: a throw is a typed error result, never a JSON-RPC error.
       try {
-        const callScope = scope({ tool_id: toolId, request_id: extra.requestId, session_id: extra.sessionId })
-        if (callScope !== undefined) invocation.scope = callScope
+        callScope = scope({ tool_id: toolId, request_id: extra.requestId, session_id: extra.sessionId })
       } catch {
-        return callToolResult(scopeResolverFailed(invocation.tool_call_id), toolId)
+        return sdkResult(toCallToolResult(scopeResolverFailed(toolCallId), toolId))
       }
-    } else if (scope !== undefined) invocation.scope = scope
+    } else callScope = scope
+    if (limit !== undefined && toolId === limit.continueTool) {
+      return sdkResult(continueCall(limit, request.params.arguments, callScope, toolCallId ?? randomUUID()))
+    }
+    const invocation: InvokeRequest = { tool_id: toolId, input: request.params.arguments ?? {} }
+    if (callScope !== undefined) invocation.scope = callScope
+    if (toolCallId !== undefined) invocation.tool_call_id = toolCallId
     // The client's `notifications/cancelled` aborts the SDK's request signal: the call stops, and
     // the handler's `context.signal` aborts with it.
     invocation.signal = extra.signal
-    return callToolResult(await dispatcher.invoke(invocation), toolId)
+    const outcome = await dispatcher.invoke(invocation)
+    if (limit !== undefined && outcome.status === 'ok') {
+      const model = outcomeForModel(outcome, toolId)
+      const part = limitResult(limit, model.text, toolId, outcome.result_view, callScope)
+      if (part !== undefined) return sdkResult(toPartCallToolResult(part, outcome.tool_call_id))
+    }
+    return sdkResult(toCallToolResult(outcome, toolId))
   })
 
   return server
 }
 
-function callToolResult(outcome: InvokeOutcome, toolId: string): ReturnType<typeof toCallToolResult> & { content: unknown[] } {
-  const result = toCallToolResult(outcome, toolId)
+/** The SDK's handler result: a mutable copy of ours. */
+function sdkResult(result: McpCallToolResult): McpCallToolResult & { content: McpCallToolResult['content'][number][] } {
   return { ...result, content: [...result.content] }
 }
 
-/** Every key {@link McpServerOptions} knows; any other key is a mistake (a typo, a stale name). */
-const OPTION_KEYS: ReadonlySet<string> = new Set(['name', 'version', 'scope', 'toolCallIdPrefix', 'instructions'])
+/** The `tools/list` entry of the continuation tool. */
+function continueToolListing(limit: ResultLimit): McpToolListing {
+  return {
+    name: limit.continueTool,
+    description:
+      `Returns the next part of a result that was too large to return whole (over ${limit.maxResultBytes} bytes of JSON). ` +
+      'Pass the "continuation" handle of the previous part; join the parts in order to get the exact JSON text.',
+    inputSchema: {
+      type: 'object',
+      properties: { continuation: { type: 'string', description: 'The "continuation" handle of the previous part.' } },
+      required: ['continuation'],
+      additionalProperties: false,
+    },
+  }
+}
 
-function checkOptions(dispatcher: Dispatcher, options: McpServerOptions): void {
+/** A call of the continuation tool: the next part, or its typed error as a tool error result. */
+function continueCall(limit: ResultLimit, args: unknown, scope: CallScope | undefined, toolCallId: string): McpCallToolResult {
+  const handle = isRecord(args) ? args.continuation : undefined
+  const part = continueResult(limit, handle, scope)
+  if ('result_part' in part) return toPartCallToolResult(part, toolCallId)
+  return toCallToolResult({ status: 'error', tool_call_id: toolCallId, error: part }, limit.continueTool)
+}
+
+/** Every key {@link McpServerOptions} knows; any other key is a mistake (a typo, a stale name). */
+const OPTION_KEYS: ReadonlySet<string> = new Set(['name', 'version', 'scope', 'toolCallIdPrefix', 'instructions', 'maxResultBytes', 'continuations', 'continuationToolPrefix'])
+
+/** Checks the arguments; returns a copy of the `continuations` bounds. */
+function checkOptions(dispatcher: Dispatcher, options: McpServerOptions): ContinuationStoreOptions {
   const problems: UsageProblem[] = []
   const problem = (path: string, code: string, message: string): void => void problems.push({ path, code, message })
   const d = dispatcher as unknown as Record<string, unknown> | null | undefined
@@ -131,8 +191,15 @@ function checkOptions(dispatcher: Dispatcher, options: McpServerOptions): void {
   }
   if (o.toolCallIdPrefix !== undefined && typeof o.toolCallIdPrefix !== 'string') problem('/toolCallIdPrefix', 'invalid_option', 'toolCallIdPrefix must be a string')
   if (o.instructions !== undefined && typeof o.instructions !== 'string') problem('/instructions', 'invalid_option', 'instructions must be a string')
+  const bounds = checkLimitOptions(o.maxResultBytes, o.continuations, problem)
+  if (o.continuationToolPrefix !== undefined && typeof o.continuationToolPrefix !== 'string') problem('/continuationToolPrefix', 'invalid_option', 'continuationToolPrefix must be a string')
+  else if (o.maxResultBytes !== undefined && problems.length === 0) {
+    const name = (typeof o.continuationToolPrefix === 'string' ? o.continuationToolPrefix : '') + CONTINUE_TOOL
+    if (dispatcher.list().some((descriptor) => descriptor.tool_id === name)) problem('/continuationToolPrefix', 'tool_name_taken', `the catalog has a tool named ${JSON.stringify(name)}: choose a continuationToolPrefix`)
+  }
   for (const key of Object.keys(o)) {
     if (!OPTION_KEYS.has(key)) problem(appendPointer('', key), 'unknown_option', `unknown option ${quoted(key, 64)} (known: ${[...OPTION_KEYS].join(', ')})`)
   }
   if (problems.length > 0) throw new McpOptionsError(problems)
+  return bounds
 }

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import type { ErrorObject, ValidateFunction } from 'ajv'
-import { UsageError, type ViewedTool } from 'result-views'
-import { appendPointer } from '../json/pointer.js'
+import { compileProjector, UsageError, type Projector, type ViewedTool } from 'result-views'
+import { appendPointer, parsePointer } from '../json/pointer.js'
 import { validatorFor } from './ajv-validators.js'
 import { jsonSchemaArbitrary, type JsonSchemaArbitraryOptions } from './arbitraries.js'
 import { findSubsetViolation, firstDifference, formatValue, snapshotRecord } from './record-compare.js'
@@ -79,18 +79,58 @@ function checkRecord(tool: ViewedTool, full: unknown, validateCompact: ValidateF
       detail: `projecting changed the full record here (it was ${formatValue(mutation.before)})`,
     })
   }
+  checkCompact(tool, compact, full, validateCompact, '')
+  const rules = Object.keys(tool.omitWhen ?? {})
+  if (rules.length === 0) return
+  // Both outcomes of every value-dependent rule, whatever the rules answer for this record: the
+  // record they all keep (the projection without rules) and the one they all omit.
+  const kept = plainProjectorOf(tool)(snapshotRecord(full))
+  checkCompact(tool, kept, full, validateCompact, ' (with every omitWhen rule answering false)')
+  const omitted = snapshotRecord(kept)
+  for (const rule of rules) omitAt(omitted, parsePointer(rule), 0)
+  checkCompact(tool, omitted, full, validateCompact, ' (with every omitWhen rule answering true)')
+}
+
+/** Checks (a) and (b) of {@link assertViewsConsistent} on one compact record; `variant` names a rules outcome. */
+function checkCompact(tool: ViewedTool, compact: unknown, full: unknown, validateCompact: ValidateFunction, variant: string): void {
   if (validateCompact(compact) !== true) {
     const error = validateCompact.errors?.[0]
     const pointer = error === undefined ? '' : errorPointer(error)
     throw new ViewInvariantError({
       reason: 'compact_schema_invalid', pointer, value: valueAt(compact, pointer), toolId: tool.id,
-      detail: `the compact record is invalid under the compact schema: ${error === undefined ? 'rejected' : `${error.keyword} at schema "${error.schemaPath}": ${error.message ?? ''}`}`,
+      detail: `the compact record${variant} is invalid under the compact schema: ${error === undefined ? 'rejected' : `${error.keyword} at schema "${error.schemaPath}": ${error.message ?? ''}`}`,
     })
   }
   const violation = findSubsetViolation(compact, full)
   if (violation !== undefined) {
-    throw new ViewInvariantError({ reason: 'compact_not_in_full', pointer: violation.pointer, value: violation.value, toolId: tool.id, detail: violation.detail })
+    throw new ViewInvariantError({ reason: 'compact_not_in_full', pointer: violation.pointer, value: violation.value, toolId: tool.id, detail: violation.detail + variant })
   }
+}
+
+const plainProjectors = new WeakMap<object, Projector>()
+
+/** The tool's projector without its value-dependent rules, compiled once per tool. */
+function plainProjectorOf(tool: ViewedTool): Projector {
+  let projector = plainProjectors.get(tool)
+  if (projector === undefined) {
+    projector = compileProjector(tool.output.compact)
+    plainProjectors.set(tool, projector)
+  }
+  return projector
+}
+
+/** Deletes, in place, the property a rule path (`*` for every array item) names wherever it occurs in `value`. */
+function omitAt(value: unknown, tokens: readonly string[], depth: number): void {
+  if (typeof value !== 'object' || value === null) return
+  const token = tokens[depth]!
+  if (Array.isArray(value)) {
+    if (token === '*') for (const item of value) omitAt(item, tokens, depth + 1)
+    return
+  }
+  if (!Object.hasOwn(value, token)) return
+  const record = value as Record<string, unknown>
+  if (depth === tokens.length - 1) delete record[token]
+  else omitAt(record[token], tokens, depth + 1)
 }
 
 function assertViewedTool(tool: ViewedTool): void {
@@ -112,7 +152,10 @@ function assertViewedTool(tool: ViewedTool): void {
  * `tool.output.compact` (ajv, `strict: false`, `allErrors: true`, ajv-formats; each schema
  * compiled once, in its own ajv instance), (b) every compact value is in the full record at
  * the same JSON Pointer with an equal value (as {@link assertCompactSubsetOfFull}), and (c)
- * projecting did not change the full record. Runs with `fc.check` (the runner behind
+ * projecting did not change the full record. A tool with value-dependent compact rules
+ * (`omitWhen`, `docs/views.md` "Value-dependent compact rules") is also checked, for (a) and (b),
+ * with both outcomes of every rule on every record: all kept (the projection without rules) and
+ * all omitted. Runs with `fc.check` (the runner behind
  * `fc.assert`) and shrinks a failure to a small counterexample.
  *
  * @param tool a viewed tool (`kind: 'viewed'`), or any object with `output.compact`,

@@ -9,10 +9,13 @@ import { nearestName } from '../errors/spelling.js'
 import { scrubText } from '../redact/secrets.js'
 import { parseSensitivePaths } from '../redact/sensitive-paths.js'
 import type { JsonSchema } from '../schema/json-schema.js'
+import { readCompactSchema } from '../schema/compact-shape.js'
 import { proveViewSubset } from '../schema/subset.js'
+import { compileOmitPass, omitPathProblem, OmitRuleFailure, type OmitPass, type OmitWhen } from '../views/omit-rules.js'
 import { compileProjector, type Projector } from '../views/project.js'
 import type { View } from '../views/view.js'
 import { brandTool } from './brand.js'
+import { omitRuleFailed } from './omit-rule-failed.js'
 import { defaultPreview, quotedPropertyNames, type QuotedKeys } from './preview.js'
 import { selectorConflicts } from './selector-conflicts.js'
 import type { UsageProblem } from '../errors/usage-error.js'
@@ -22,7 +25,6 @@ import type {
   SingleResultToolDefinition,
   ToolBase,
   ToolDefinition,
-  ToolDefinitionBase,
   ViewedTool,
   ViewedToolDefinition,
 } from './types.js'
@@ -32,7 +34,7 @@ const ORIGINS = ['native', 'extension', 'mcp']
 const APPROVALS = ['none', 'required']
 const INPUT_ERROR_CODES = ['tool_invalid_input', 'invalid_request']
 /**
- * Every key a definition may have (`ToolDefinitionBase` plus `output`); any other is refused. Typed
+ * Every key a definition of either kind may have; any other is refused. Typed
  * as a record of exactly those keys, so a key added to the definition type without this list (or
  * left here after it is removed) fails the type-check instead of being refused at run time.
  */
@@ -51,7 +53,8 @@ const DEFINITION_KEYS: readonly string[] = Object.keys({
   inputErrorCode: true,
   preview: true,
   handlerTimeoutMs: true,
-} satisfies Record<keyof ToolDefinitionBase<TSchema, unknown> | 'output', true>)
+  omitWhen: true,
+} satisfies Record<keyof ViewedToolDefinition | keyof SingleResultToolDefinition, true>)
 /** Longest part of an unknown key a problem message quotes, in UTF-16 code units before the `…`. */
 const MAX_QUOTED_KEY = 64
 /** Most unknown keys reported one by one; the rest are counted in one more problem. */
@@ -67,6 +70,8 @@ const MAX_UNKNOWN_KEYS = 20
  * - Any other `output` schema gives a {@link SingleResultTool}.
  * - A native tool's input schema must not declare `result_view` (the library owns the selector);
  *   an `extension` or `mcp` tool may, and is never inspected for it.
+ * - A viewed tool's `omitWhen` rules each name an optional property the compact schema declares
+ *   (`docs/views.md` "Value-dependent compact rules"); a rule is a function.
  * - Schemas must be plain JSON; the tool keeps deep-frozen plain copies (TypeBox's hidden keys
  *   dropped).
  * - A key the definition may not have is refused (`unknown_definition_key`, naming the key it was
@@ -165,6 +170,7 @@ function defineChecked(definition: ToolDefinition): ViewedTool | SingleResultToo
   } else {
     single = plainSchema(output, '/output', problem)
   }
+  const omitWhen = readOmitWhen(d.omitWhen, viewed ? compact : undefined, viewed, problem)
 
   if (problems.length > 0) throw new ToolDefinitionError(id, problems)
 
@@ -196,12 +202,27 @@ function defineChecked(definition: ToolDefinition): ViewedTool | SingleResultToo
     // the proof above already rejected every schema the projector would refuse.
     let projector: Projector | undefined
     const compactSchema = compact!
+    const omitPass: OmitPass | undefined = Object.keys(omitWhen).length === 0 ? undefined : compileOmitPass(omitWhen)
+    const toolId = id!
     const tool: ViewedTool = {
       ...base,
       kind: 'viewed',
       output: Object.freeze({ compact: compact!, full: full! }),
+      omitWhen,
       preview,
-      project: (record: unknown, view: View) => (view === 'full' ? record : (projector ??= compileProjector(compactSchema))(record)),
+      project: (record: unknown, view: View) => {
+        if (view === 'full') return record
+        const projected = (projector ??= compileProjector(compactSchema))(record)
+        if (omitPass !== undefined) {
+          try {
+            omitPass(projected)
+          } catch (error) {
+            if (error instanceof OmitRuleFailure) throw omitRuleFailed(toolId, error)
+            throw error
+          }
+        }
+        return projected
+      },
     }
     return Object.freeze(brandTool(tool))
   }
@@ -277,6 +298,36 @@ function isViewPair(output: Record<string, unknown> | undefined): output is { co
 }
 
 type Report = (path: string, code: string, message: string) => void
+
+const NO_RULES: OmitWhen = Object.freeze(Object.create(null) as OmitWhen)
+
+/**
+ * The `omitWhen` rules of a definition, checked (every problem reported at
+ * `/omitWhen/<escaped path>`), as a frozen null-prototype copy: path → function. Only viewed tools
+ * take them. Paths are checked against the compact schema when it is readable.
+ */
+function readOmitWhen(value: unknown, compact: JsonSchema | undefined, viewed: boolean, problem: Report): OmitWhen {
+  if (value === undefined) return NO_RULES
+  if (!viewed) {
+    problem('/omitWhen', 'omit_when_not_viewed', 'omitWhen rules are for tools with views (output: { compact, full })')
+    return NO_RULES
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    problem('/omitWhen', 'omit_when_invalid', 'omitWhen must be an object of rule path → function, e.g. { "/skills/*/diagnostics": (list, skill) => boolean }')
+    return NO_RULES
+  }
+  const root = compact === undefined ? undefined : readCompactSchema(compact).root
+  const rules: Record<string, unknown> = Object.create(null)
+  for (const path of Object.keys(value)) {
+    const at = `/omitWhen/${escapePointerToken(path)}`
+    const rule = (value as Record<string, unknown>)[path]
+    if (typeof rule !== 'function') problem(at, 'omit_rule_not_function', `the rule at ${JSON.stringify(path)} must be a function (value, parent) => boolean`)
+    const pathProblem = root === undefined ? undefined : omitPathProblem(root, path)
+    if (pathProblem !== undefined) problem(at, pathProblem.code, pathProblem.message)
+    Object.defineProperty(rules, path, { value: rule, enumerable: true })
+  }
+  return Object.freeze(rules) as OmitWhen
+}
 
 function stringList(value: unknown, path: string, problem: Report): readonly string[] {
   if (value === undefined) return Object.freeze([])

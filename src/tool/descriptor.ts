@@ -15,6 +15,19 @@ export interface ViewContract {
 }
 
 /**
+ * The compact view's contract in a descriptor: its schema and digest, and the paths of the tool's
+ * value-dependent compact rules (`docs/views.md` "Value-dependent compact rules").
+ */
+export interface CompactViewContract extends ViewContract {
+  /**
+   * Rule paths (JSON Pointers into the compact record, `*` for every array item), sorted: each
+   * names an optional property the compact record omits or keeps depending on its value. Present
+   * only when the tool has such rules; not part of the schema, so the digest does not change.
+   */
+  readonly omit_when?: readonly string[]
+}
+
+/**
  * The discovery record of a tool (`docs/views.md` "Descriptors").
  * For a viewed tool `output_schema` / `output_schema_digest` describe the compact view,
  * `output_views` carries both, and `input_schema` lists `result_view`. A single-result tool has
@@ -34,8 +47,8 @@ export interface ToolDescriptor {
   readonly output_schema: JsonSchema
   /** Schema digest (lowercase hex SHA-256 of canonical JSON) of `output_schema`. */
   readonly output_schema_digest: string
-/** Both contracts, for viewed tools only. */
-  readonly output_views?: { readonly compact: ViewContract; readonly full: ViewContract }
+/** Both contracts, for viewed tools only; the compact one lists the tool's value-dependent rule paths when it has any. */
+  readonly output_views?: { readonly compact: CompactViewContract; readonly full: ViewContract }
   /** The tool's own approval requirement: `'required'` means every call needs an approval, whatever the policy (`docs/approvals.md`). */
   readonly approval?: ApprovalRequirement
   /** The tool's risk class (`'read' | 'write' | 'destructive'` or the host's own word); absent when the definition names none. */
@@ -86,7 +99,11 @@ function buildDescriptor(tool: Tool): ToolDescriptor {
       ...facts,
     }
   }
-  const compact: ViewContract = { schema: tool.output.compact, digest: digestOf(tool.output.compact) }
+  const rulePaths = Object.keys(tool.omitWhen ?? {}).sort()
+  const compact: CompactViewContract =
+    rulePaths.length === 0
+      ? { schema: tool.output.compact, digest: digestOf(tool.output.compact) }
+      : { schema: tool.output.compact, digest: digestOf(tool.output.compact), omit_when: rulePaths }
   const full: ViewContract = { schema: tool.output.full, digest: digestOf(tool.output.full) }
   return {
     tool_id: tool.id,

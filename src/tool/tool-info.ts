@@ -17,6 +17,22 @@ const SchemaDigest = Type.String({ pattern: '^[0-9a-f]{64}$', description: 'Sche
 
 const ViewContractSchema = Type.Object({ schema: AnySchema, digest: SchemaDigest }, { additionalProperties: false })
 
+/** The compact view's contract: also the paths of the tool's value-dependent compact rules, when it has any. */
+const CompactViewContractSchema = Type.Object(
+  {
+    schema: AnySchema,
+    digest: SchemaDigest,
+    omit_when: Type.Optional(
+      Type.Unsafe<readonly string[]>({
+        type: 'array',
+        items: { type: 'string', minLength: 1 },
+        description: 'Paths of optional compact fields omitted or kept by value (JSON Pointers, "*" for every array item).',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+)
+
 /**
  * The descriptor inside a tool-info result (`docs/views.md` "Descriptors"). Its known
  * fields are typed; it stays open so that a descriptor field added by a later version of this
@@ -28,7 +44,7 @@ const DescriptorSchema = Type.Object({
   input_schema: AnySchema,
   output_schema: AnySchema,
   output_schema_digest: SchemaDigest,
-  output_views: Type.Optional(Type.Object({ compact: ViewContractSchema, full: ViewContractSchema }, { additionalProperties: false })),
+  output_views: Type.Optional(Type.Object({ compact: CompactViewContractSchema, full: ViewContractSchema }, { additionalProperties: false })),
 })
 
 /** Output schema of the tool-info tool: `{ tool: { descriptor } }` (the CLI's `.tool.descriptor`). */

@@ -1,6 +1,7 @@
 import type { Static, TSchema } from 'typebox'
 import type { InputErrorCode } from '../errors/codes.js'
 import type { JsonSchema } from '../schema/json-schema.js'
+import type { OmitWhen } from '../views/omit-rules.js'
 import type { ToolOrigin, View } from '../views/view.js'
 
 /** Whether a tool needs an approval before it runs (a fact handed to the `ToolPolicy`). */
@@ -85,6 +86,15 @@ export interface ViewedToolDefinition<InputSchema extends TSchema = TSchema, Com
   extends ToolDefinitionBase<InputSchema, Static<Full>> {
 /** The two views: `compact` must be provably a subset of `full` (`proveViewSubset`); the handler returns a `full` record. */
   output: { compact: Compact; full: Full }
+  /**
+   * Value-dependent compact rules (`docs/views.md` "Value-dependent compact rules"): rule path →
+   * `(value, parent) => boolean`. A path is a JSON Pointer into the compact record, a `*` token
+   * standing for every array item (`/skills/*` then `/diagnostics` names the `diagnostics` of every
+   * skill), and must name an optional property the compact schema declares; the rule sees that
+   * property's projected value and the object holding it, and answers `true` to omit the property
+   * from the compact record. Default: none.
+   */
+  omitWhen?: OmitWhen
 }
 
 /** Definition of a single-result tool: `output` is one schema. */
@@ -138,7 +148,20 @@ export interface ViewedTool extends ToolBase {
   readonly kind: 'viewed'
 /** Both view schemas, deep-frozen plain JSON copies (TypeBox's hidden keys dropped). */
   readonly output: { readonly compact: JsonSchema; readonly full: JsonSchema }
-  /** Projects a full record to a view: `'full'` returns the record itself, `'compact'` a new compact record. */
+  /**
+   * The definition's value-dependent compact rules, path → rule (frozen, null prototype). A tool
+   * from `defineTool` always has it, empty when its definition had none; optional for objects
+   * that stand in for a viewed tool in tests.
+   */
+  readonly omitWhen?: OmitWhen
+  /**
+   * Projects a full record to a view: `'full'` returns the record itself, `'compact'` a new
+   * compact record with the `omitWhen` rules applied.
+   *
+   * @throws JsonValueError for a record that is not plain JSON where the compact view reads it.
+   * @throws ToolError (`tool_execution_failed` / `omit_rule_failed`) when a rule throws, answers
+   *   something other than a boolean, or the rules take longer than 1000 ms for the record.
+   */
   project(full: unknown, view: View): unknown
 }
 

@@ -11,12 +11,12 @@ const ids = (run: CliRun) => jsonOf(run).tools.map((tool: { tool_id: string }) =
 
 describe('--catalog', () => {
   it('takes a Dispatcher as the default export or as `dispatcher` (which wins over `tools`)', async () => {
-    expect(ids(await list('./dispatcher-default.ts'))).toHaveLength(5)
+    expect(ids(await list('./dispatcher-default.ts'))).toHaveLength(7)
     expect(ids(await list('./dispatcher-named.ts'))).toEqual(['compozy__session_status', 'compozy__session_create'])
   })
 
   it('builds a dispatcher from a tool array, as the default export or as `tools`', async () => {
-    expect(ids(await list('./tools-default.ts'))).toHaveLength(5)
+    expect(ids(await list('./tools-default.ts'))).toHaveLength(7)
     expect(ids(await list('./tools-named.ts'))).toEqual(['compozy__skill_view'])
   })
 

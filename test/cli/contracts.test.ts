@@ -19,7 +19,7 @@ describe('result-views contracts', () => {
     const lock = join(dir, 'tool-contracts.lock.json')
     const update = await runCli(['contracts', 'check', '--catalog', CURRENT, '--lock', lock, '--update'], { cwd: root })
     expect(update.code).toBe(0)
-    expect(update.stdout).toMatch(/^wrote .*tool-contracts\.lock\.json: 5 tool contracts/)
+    expect(update.stdout).toMatch(/^wrote .*tool-contracts\.lock\.json: 7 tool contracts/)
     expect(JSON.parse(readFileSync(join(root, lock), 'utf8')).tools.compozy__session_status.kind).toBe('viewed')
 
     const same = await runCli(['contracts', 'check', '--catalog', CURRENT, '--lock', lock], { cwd: root })

@@ -159,6 +159,8 @@ describe('tool info and tool list', () => {
       'compozy__session_archive  [compact, full]  approval_required',
       'compozy__session_spawn    [compact, full]  approval_required',
       'compozy__skill_view       [single result]  callable',
+      'compozy__skill_list       [compact, full]  callable',
+      'compozy__skill_search     [compact, full]  callable',
       'compozy__tool_info        [single result]  callable',
     ])
   })

@@ -25,7 +25,7 @@ describe('runContractsCheck (result-views contracts check)', () => {
   it('writes the lock with --update, then exits 0 on the same catalog', async () => {
     const lockPath = lockIn('current.lock.json')
     const update = await runContractsCheck({ catalog: CURRENT, lockPath, update: true, cwd: root, countTokens: perCharacter })
-    expect(update).toEqual({ exitCode: 0, stdout: `wrote ${lockPath}: 5 tool contracts, 1 with a compact budget\n`, stderr: '' })
+    expect(update).toEqual({ exitCode: 0, stdout: `wrote ${lockPath}: 7 tool contracts, 1 with a compact budget\n`, stderr: '' })
     const lock = parseContractLock(readFileSync(join(root, lockPath), 'utf8'))
     expect(lock.tools.compozy__session_status!.budget).toMatchObject({ tokenizer: 'custom', records: 6 })
     expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([])

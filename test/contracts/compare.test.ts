@@ -22,14 +22,14 @@ describe('compareContracts', () => {
     const lock = contractLock(tools)
     for (const before of [lock, parseContractLock(formatContractLock(lock)), tools]) {
       const comparison = compareContracts(before, exampleTools())
-      expect(comparison).toMatchObject({ drifted: false, breaking: false, summary: { added: 0, removed: 0, changed: 0, unchanged: 5, breaking: 0 } })
+      expect(comparison).toMatchObject({ drifted: false, breaking: false, summary: { added: 0, removed: 0, changed: 0, unchanged: 7, breaking: 0 } })
       expect(comparison.tools.every((t) => t.status === 'unchanged' && t.schemas.length === 0)).toBe(true)
     }
   })
 
   it('classifies the careless release: runtime.generation removed from compact, state grown in both views', () => {
     const comparison = compareContracts(contractLock(exampleTools()), carelessTools)
-    expect(comparison).toMatchObject({ drifted: true, breaking: true, summary: { changed: 1, unchanged: 4, breaking: 1 } })
+    expect(comparison).toMatchObject({ drifted: true, breaking: true, summary: { changed: 1, unchanged: 6, breaking: 1 } })
     const status = comparison.tools.find((t) => t.tool_id === 'compozy__session_status')!
     expect(status).toMatchObject({ status: 'changed', breaking: true, default_view_changed: false })
     expect(status.schemas.map((s) => [s.schema, s.verdict, s.reasons.map((r) => `${r.code} ${r.field}`)])).toEqual([
@@ -82,6 +82,19 @@ describe('compareContracts', () => {
     const output = Type.Object({ id: Type.String() })
     const comparison = compareContracts([note(output)], [note(output, { origin: 'extension' })])
     expect(comparison.tools[0]).toMatchObject({ status: 'changed', breaking: true, origin_changed: { before: 'native', after: 'extension' } })
+  })
+
+  it('reports rules added or removed (omit_when) as a change that is not breaking', () => {
+    const output = Type.Object({ id: Type.String(), note: Type.Optional(Type.String()) })
+    const viewed = (omitWhen?: Record<string, () => boolean>) =>
+      defineTool({ id: 'notes__read', description: 'd', input: Type.Object({}), output: { compact: output, full: output }, ...(omitWhen === undefined ? {} : { omitWhen }), handler: () => ({ id: 'n' }) })
+    const added = compareContracts([viewed()], [viewed({ '/note': () => true })])
+    expect(added).toMatchObject({ drifted: true, breaking: false, tools: [{ status: 'changed', breaking: false, omit_when_changed: { before: [], after: ['/note'] }, schemas: [] }] })
+    const removed = compareContracts(contractLock([viewed({ '/note': () => true })]), [viewed()])
+    expect(removed.tools[0]).toMatchObject({ status: 'changed', breaking: false, omit_when_changed: { before: ['/note'], after: [] } })
+    const same = compareContracts([viewed({ '/note': () => true })], [viewed({ '/note': () => false })])
+    expect(same.tools[0]).toMatchObject({ status: 'unchanged' })
+    expect(same.tools[0]).not.toHaveProperty('omit_when_changed')
   })
 
   describe('compact budgets', () => {

@@ -11,7 +11,7 @@ describe('examples/contracts.ts', () => {
     vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => void printed.push(args.join(' ')))
     await contracts()
     const out = printed.join('\n')
-    expect(out).toMatch(/exit 0: wrote .*tool-contracts\.lock\.json: 5 tool contracts, 1 with a compact budget/)
+    expect(out).toMatch(/exit 0: wrote .*tool-contracts\.lock\.json: 7 tool contracts, 1 with a compact budget/)
     expect(out).toContain('exit 0: No contract drifted.')
     expect(out).toContain('exit 1\ntool ')
     expect(out).toMatch(/compozy__session_status\s+compact\s+breaking\s+session\.runtime\.generation\s+field_removed/)

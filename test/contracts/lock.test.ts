@@ -35,7 +35,15 @@ describe('contractLock', () => {
     const lock = contractLock(tools)
     expect(lock.format).toBe(CONTRACT_LOCK_FORMAT)
     expect(lock.version).toBe(CONTRACT_LOCK_VERSION)
-    expect(Object.keys(lock.tools)).toEqual(['compozy__session_archive', 'compozy__session_create', 'compozy__session_spawn', 'compozy__session_status', 'compozy__skill_view'])
+    expect(Object.keys(lock.tools)).toEqual([
+      'compozy__session_archive',
+      'compozy__session_create',
+      'compozy__session_spawn',
+      'compozy__session_status',
+      'compozy__skill_list',
+      'compozy__skill_search',
+      'compozy__skill_view',
+    ])
     const status = describeTool(tools[0])
     expect(lock.tools.compozy__session_status).toEqual({
       kind: 'viewed',
@@ -52,6 +60,17 @@ describe('contractLock', () => {
       input: { schema: skill.input_schema, digest: schemaDigest(skill.input_schema) },
       views: { output: { schema: skill.output_schema, digest: skill.output_schema_digest } },
     })
+  })
+
+  it('records the paths of value-dependent compact rules as omit_when, and leaves every digest as the schema digest', () => {
+    const tools = exampleTools()
+    const lock = contractLock(tools)
+    const list = lock.tools.compozy__skill_list!
+    expect(list).toMatchObject({ kind: 'viewed', omit_when: ['/skills/*/diagnostics'] })
+    expect(lock.tools.compozy__skill_search).toMatchObject({ omit_when: ['/skills/*/diagnostics'] })
+    expect(lock.tools.compozy__session_status).not.toHaveProperty('omit_when')
+    expect((list.views as { compact: unknown }).compact).toEqual({ schema: tools[5].output.compact, digest: schemaDigest(tools[5].output.compact) })
+    expect(parseContractLock(formatContractLock(lock))).toEqual(lock)
   })
 
   it('writes identical bytes on two runs, whatever the catalog order (sorted keys, two-space indent, final newline)', () => {
@@ -173,14 +192,22 @@ describe('parseContractLock', () => {
       l.tools.compozy__session_status.budget.records = -1
       l.tools.compozy__session_spawn.origin = 'remote'
       l.tools['a/b~c'] = { kind: 'single', input: {}, views: { output: 1 } }
+      l.tools.compozy__skill_list.omit_when = ['/z', '/a']
+      l.tools.compozy__skill_search.omit_when = []
+      l.tools.compozy__session_create.omit_when = ['/session/x', '/session/x']
+      l.tools.compozy__skill_view.omit_when = ['/x']
     })))
     expect(problems.map((p) => [p.path, p.code])).toEqual([
       ['/extra', 'unknown_key'],
       ['/tools/a~1b~0c/input/schema', 'invalid_schema'],
       ['/tools/a~1b~0c/views/output', 'invalid_schema_contract'],
+      ['/tools/compozy__session_create/omit_when', 'invalid_omit_when'],
       ['/tools/compozy__session_spawn/origin', 'invalid_origin'],
       ['/tools/compozy__session_status/budget/records', 'invalid_budget'],
       ['/tools/compozy__session_status/views/compact/digest', 'digest_mismatch'],
+      ['/tools/compozy__skill_list/omit_when', 'invalid_omit_when'],
+      ['/tools/compozy__skill_search/omit_when', 'invalid_omit_when'],
+      ['/tools/compozy__skill_view/omit_when', 'invalid_omit_when'],
       ['/tools/compozy__skill_view/kind', 'invalid_kind'],
     ])
   })

@@ -32,7 +32,7 @@ function sessionCompactByHand(result: FullSessionResult): unknown {
 }
 
 describe('exampleTools', () => {
-  it('defines the five tools with their kinds and risk classes', () => {
+  it('defines the seven tools with their kinds and risk classes', () => {
     const tools = exampleTools()
     expect(tools.map((t) => [t.id, t.kind, t.risk, t.readOnly])).toEqual([
       ['compozy__session_status', 'viewed', 'read', true],
@@ -40,6 +40,8 @@ describe('exampleTools', () => {
       ['compozy__session_archive', 'viewed', 'write', false],
       ['compozy__session_spawn', 'viewed', 'write', false],
       ['compozy__skill_view', 'single', 'read', true],
+      ['compozy__skill_list', 'viewed', 'read', true],
+      ['compozy__skill_search', 'viewed', 'read', true],
     ])
   })
 
@@ -118,5 +120,30 @@ describe('the spec calls through the dispatcher', () => {
       status: 'error',
       error: { code: 'tool_invalid_input', message: 'tool "compozy__skill_view" returns a single result and does not accept "result_view"' },
     })
+  })
+})
+
+describe('compozy__skill_list and compozy__skill_search (the spec diagnostics rule)', () => {
+  it('omits diagnostics only for skills whose every diagnostic is clean, and keeps the entire list otherwise', async () => {
+    const { skillListAllCleanCompact, skillListAllCleanFull, skillListMixedCompact, skillListMixedFull } = await import('../../examples/fixtures/skills.js')
+    const list = exampleTools()[5]
+    expect(list.id).toBe('compozy__skill_list')
+    expect(list.project(skillListAllCleanFull, 'compact')).toStrictEqual(skillListAllCleanCompact)
+    expect(list.project(skillListMixedFull, 'compact')).toStrictEqual(skillListMixedCompact)
+    expect(list.project(skillListMixedFull, 'full')).toBe(skillListMixedFull)
+  })
+
+  it('applies the rule through the dispatcher for both tools, and says so in their descriptors (digests unchanged)', async () => {
+    const dispatcher = createDispatcher({ tools: exampleTools() })
+    const listed = await dispatcher.invoke({ tool_id: 'compozy__skill_list', input: {} })
+    expect(listed.status).toBe('ok')
+    const skills = (listed as { result: { structured: { skills: Array<{ id: string; diagnostics?: unknown[] }> } } }).result.structured.skills
+    expect(skills.map((s) => [s.id, s.diagnostics?.length])).toEqual([['testing', undefined], ['deploy', 2], ['release-notes', 1]])
+    const searched = await dispatcher.invoke({ tool_id: 'compozy__skill_search', input: { query: 'deploy' } })
+    expect((searched as { result: { structured: unknown } }).result.structured).toMatchObject({ skills: [{ id: 'deploy', diagnostics: [{}, { warning: expect.any(String) }] }] })
+    for (const id of ['compozy__skill_list', 'compozy__skill_search']) {
+      expect(dispatcher.describe(id)?.output_views?.compact.omit_when).toEqual(['/skills/*/diagnostics'])
+    }
+    expect(describeTool(exampleTools()[0]).output_views?.compact).not.toHaveProperty('omit_when')
   })
 })

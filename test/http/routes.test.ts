@@ -17,7 +17,7 @@ beforeAll(async () => {
 })
 afterAll(() => served.close())
 
-const CATALOG = ['compozy__session_status', 'compozy__session_create', 'compozy__session_archive', 'compozy__session_spawn', 'compozy__skill_view', 'compozy__tool_info']
+const CATALOG = ['compozy__session_status', 'compozy__session_create', 'compozy__session_archive', 'compozy__session_spawn', 'compozy__skill_view', 'compozy__skill_list', 'compozy__skill_search', 'compozy__tool_info']
 
 describe('GET /api/tools', () => {
   it('lists every descriptor in catalog order, exactly as dispatcher.list() gives them', async () => {

@@ -20,7 +20,7 @@ describe('over a Unix socket', () => {
   it('lists, describes and invokes', async () => {
     const list = await unixJson(served.socket, 'GET', '/api/tools')
     expect(list.status).toBe(200)
-    expect(list.body.tools).toHaveLength(6)
+    expect(list.body.tools).toHaveLength(8)
     const info = await unixJson(served.socket, 'GET', '/api/tools/compozy__session_status?workspace_id=ws_example')
     expect(info.body.tool.diagnostics.status).toBe('callable')
     const invoked = await unixJson(served.socket, 'POST', '/api/tools/compozy__session_status/invoke', { input: { session_id: 'sess-example', result_view: 'full' } })

@@ -49,7 +49,7 @@ function keyPaths(value: unknown, prefix = ''): string[] {
   })
 }
 
-const VIEWED = ['compozy__session_status', 'compozy__session_create', 'compozy__session_archive', 'compozy__session_spawn']
+const VIEWED = ['compozy__session_status', 'compozy__session_create', 'compozy__session_archive', 'compozy__session_spawn', 'compozy__skill_list', 'compozy__skill_search']
 const SINGLE = ['compozy__skill_view', 'compozy__tool_info']
 
 export function describeExampleCatalogOverMcp(transport: string, connect: () => Promise<Connection>): void {
@@ -83,6 +83,8 @@ export function describeExampleCatalogOverMcp(transport: string, connect: () => 
           compozy__session_archive: { readOnlyHint: false, destructiveHint: false },
           compozy__session_spawn: { readOnlyHint: false, destructiveHint: false },
           compozy__skill_view: { readOnlyHint: true },
+          compozy__skill_list: { readOnlyHint: true },
+          compozy__skill_search: { readOnlyHint: true },
           compozy__tool_info: { readOnlyHint: true },
         })
       })

@@ -268,8 +268,8 @@ describe('createMcpServer over the in-memory transport', () => {
     expect(isMcpOptionsError(thrown)).toBe(true)
     expect(thrown).toMatchObject({ code: 'mcp_options_invalid' })
     expect((thrown as McpOptionsError).problems).toEqual([
-      { path: '/bogus', code: 'unknown_option', message: 'unknown option "bogus" (known: name, version, scope, toolCallIdPrefix, instructions)' },
-      { path: '/toolCallIDPrefix', code: 'unknown_option', message: 'unknown option "toolCallIDPrefix" (known: name, version, scope, toolCallIdPrefix, instructions)' },
+      { path: '/bogus', code: 'unknown_option', message: 'unknown option "bogus" (known: name, version, scope, toolCallIdPrefix, instructions, maxResultBytes, continuations, continuationToolPrefix)' },
+      { path: '/toolCallIDPrefix', code: 'unknown_option', message: 'unknown option "toolCallIDPrefix" (known: name, version, scope, toolCallIdPrefix, instructions, maxResultBytes, continuations, continuationToolPrefix)' },
     ])
     expect(() => createMcpServer(dispatcher, { name: 'x', version: '1', instructions: 'hi', scope: {}, toolCallIdPrefix: 'p' })).not.toThrow()
   })

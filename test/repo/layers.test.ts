@@ -26,7 +26,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['dispatch'],
   ['index.ts'],
   ['tokens'],
-  ['contracts', 'framework-call'],
+  ['contracts', 'framework-call', 'continuation'],
   ['sqlite', 'postgres', 'mcp', 'loop', 'testing', 'http', 'ai', 'openai-agents'],
   ['cli'],
 ]

@@ -203,3 +203,29 @@ describe('assertCompactSubsetOfFull', () => {
     expect(error.message).toContain(`"${pointer}"`)
   })
 })
+
+describe('assertViewsConsistent with value-dependent rules (omitWhen)', () => {
+  it('passes the skill listings, whose rule both omits and keeps diagnostics', async () => {
+    const { defineSkillList, defineSkillSearch } = await import('../../examples/tools/catalog.js')
+    const { ExampleStore } = await import('../../examples/tools/session-store.js')
+    const store = new ExampleStore()
+    for (const tool of [defineSkillList(store), defineSkillSearch(store)]) assertViewsConsistent(tool, { runs: 30, maxArrayLength: 3 })
+  })
+
+  it('checks every record with each rule outcome: a rule on a required field fails when it omits, whatever it answers', () => {
+    const compact = plain(Type.Object({ items: Type.Array(Type.Object({ id: Type.String(), note: Type.Optional(Type.String()) }, { additionalProperties: false })) }, { additionalProperties: false }))
+    const full = compact
+    const keepAll = (record: Row): unknown => structuredClone(record)
+    // A stand-in tool (defineTool refuses this path): its rule never answers true, yet the "every
+    // rule omits" outcome drops a required id and is caught.
+    const tool = { ...viewedTool('ruled', compact, full, keepAll), omitWhen: { '/items/*/id': () => false } }
+    let error: unknown
+    try {
+      assertViewsConsistent(tool, { runs: 50, seed: 7 })
+    } catch (caught) {
+      error = caught
+    }
+    expect(isViewInvariantError(error)).toBe(true)
+    expect(error).toMatchObject({ reason: 'compact_schema_invalid', detail: expect.stringContaining('with every omitWhen rule answering true') })
+  })
+})

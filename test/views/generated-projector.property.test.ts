@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { canonicalJson, compileProjector, isJsonValueError, type JsonSchema, type Projector } from 'result-views'
+import Type from 'typebox'
+import { canonicalJson, compileProjector, defineTool, isJsonValueError, type JsonSchema, type OmitWhen, type Projector, type ViewedTool } from 'result-views'
 import { jsonSchemaArbitrary } from 'result-views/testing'
 import { layout, RECORD_OPTIONS, satisfiable, withTag } from '../support/value-layout.js'
 
@@ -216,6 +217,160 @@ describe('generated projector', () => {
   })
 })
 
+
+describe('value-dependent rules (omitWhen) in both projectors', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals()
+  })
+
+  /**
+   * Schemas of the differential tests with some of their optional property paths as rules, as a
+   * tool whose compact and full views are that schema: the tool whose projector is generated, and
+   * the same definition compiled where `new Function` is blocked (the projector compiles on the
+   * first compact projection).
+   */
+  const ruled = schemaArb
+    .map((schema) => ({ schema, paths: optionalPaths(schema, '', 0) }))
+    .filter(({ paths }) => paths.length > 0)
+    .chain(({ schema, paths }) => fc.tuple(fc.constant(schema), fc.subarray(paths, { minLength: 1 })))
+    .map(([schema, paths]) => ({ schema, paths, tools: bothTools(schema, paths) }))
+    .filter(({ tools }) => tools !== undefined)
+
+  it('the generated projector and the loop give the same record or the same error, rules applied', () => {
+    fc.assert(
+      fc.property(ruled, fc.array(recordArb, { minLength: 1, maxLength: 4 }), ({ tools }, records) => {
+        const { generated, looped } = tools!
+        for (const record of records) expect(outcome(() => generated.project(record, 'compact'))).toEqual(outcome(() => looped.project(record, 'compact')))
+      }),
+      { numRuns: 120 },
+    )
+  })
+
+  it('on valid records both agree, and the rules only ever drop their own properties from the plain projection', () => {
+    const cases = ruled
+      .filter(({ schema }) => satisfiable(schema))
+      .chain((c) => fc.tuple(fc.constant(c), fc.array(jsonSchemaArbitrary(c.schema, RECORD_OPTIONS), { minLength: 1, maxLength: 3 })))
+    let omitted = 0
+    let kept = 0
+    fc.assert(
+      fc.property(cases, ([{ schema, paths, tools }, records]) => {
+        const { generated, looped } = tools!
+        const plain = compileProjector(schema)
+        for (const record of records) {
+          const out = generated.project(record, 'compact')
+          expect(layout(out)).toEqual(layout(looped.project(record, 'compact')))
+          const whole = plain(record)
+          const dropped = droppedAt(whole, out, '')
+          for (const pointer of dropped) expect(paths.some((path) => matchesRule(path, pointer))).toBe(true)
+          omitted += dropped.length
+          kept += countAt(out, paths)
+        }
+      }),
+      { numRuns: 120 },
+    )
+    // Both outcomes of the rules were exercised.
+    expect(omitted).toBeGreaterThan(0)
+    expect(kept).toBeGreaterThan(0)
+  })
+})
+
+/** A rule that answers by value, so that both outcomes occur: omit when the value's JSON has an even length. */
+const byValue = (value: unknown): boolean => JSON.stringify(value).length % 2 === 0
+
+/** Pointers (with `*` for array items) of the optional properties of an object schema, at most 3 tokens deep. */
+function optionalPaths(schema: unknown, prefix: string, depth: number): string[] {
+  if (typeof schema !== 'object' || schema === null || depth > 3) return []
+  const s = schema as { properties?: Record<string, unknown>; required?: string[]; items?: unknown; anyOf?: unknown[] }
+  const paths: string[] = []
+  if (Array.isArray(s.anyOf)) {
+    // Through a union only when no branch requires what the path names (rules on tags are refused).
+    for (const branch of s.anyOf) paths.push(...optionalPaths(branch, prefix, depth))
+  }
+  if (s.properties !== undefined) {
+    for (const key of Object.keys(s.properties)) {
+      const token = key.replaceAll('~', '~0').replaceAll('/', '~1')
+      if (!(s.required ?? []).includes(key)) paths.push(`${prefix}/${token}`)
+      paths.push(...optionalPaths(s.properties[key], `${prefix}/${token}`, depth + 1))
+    }
+  }
+  if (typeof s.items === 'object' && s.items !== null && !Array.isArray(s.items)) paths.push(...optionalPaths(s.items, `${prefix}/*`, depth + 1))
+  return [...new Set(paths)]
+}
+
+/** The tool of a schema with rules at `paths`, generated and looped; `undefined` when defineTool refuses the pair or a path. */
+function bothTools(schema: JsonSchema, paths: readonly string[]): { generated: ViewedTool; looped: ViewedTool } | undefined {
+  const omitWhen: OmitWhen = Object.fromEntries(paths.map((path) => [path, byValue]))
+  const define = (): ViewedTool =>
+    defineTool({ id: 'ruled', description: 'd', input: Type.Object({}), output: { compact: schema as never, full: schema as never }, omitWhen, handler: () => ({}) as never })
+  let generated: ViewedTool
+  let looped: ViewedTool
+  try {
+    generated = define()
+    looped = define()
+  } catch {
+    return undefined
+  }
+  compileBy(generated)
+  vi.stubGlobal('Function', () => {
+    throw new EvalError('code generation from strings disallowed')
+  })
+  try {
+    compileBy(looped)
+  } finally {
+    vi.unstubAllGlobals()
+  }
+  return { generated, looped }
+}
+
+/** Compiles a tool's projector by projecting `undefined` (no record: what it answers does not matter). */
+function compileBy(tool: ViewedTool): void {
+  try {
+    tool.project(undefined, 'compact')
+  } catch {
+    // Only the compilation matters here.
+  }
+}
+
+/** Pointers of the properties `whole` has and `part` lacks (where both are objects), everything else equal. */
+function droppedAt(whole: unknown, part: unknown, pointer: string): string[] {
+  if (typeof whole !== 'object' || whole === null) {
+    expect(part).toEqual(whole)
+    return []
+  }
+  expect(typeof part === 'object' && part !== null && Array.isArray(part) === Array.isArray(whole)).toBe(true)
+  const a = whole as Record<string, unknown>
+  const b = part as Record<string, unknown>
+  const dropped: string[] = []
+  for (const key of Object.keys(a)) {
+    const at = `${pointer}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`
+    if (!Object.hasOwn(b, key)) dropped.push(at)
+    else dropped.push(...droppedAt(a[key], b[key], at))
+  }
+  expect(Object.keys(b).every((key) => Object.hasOwn(a, key))).toBe(true)
+  return dropped
+}
+
+/** Whether a concrete pointer (`/items/3/x`) is one a rule path (`/items/*\/x`) names. */
+function matchesRule(path: string, pointer: string): boolean {
+  const rule = path.split('/')
+  const at = pointer.split('/')
+  return rule.length === at.length && rule.every((token, i) => token === at[i] || (token === '*' && /^\d+$/.test(at[i]!)))
+}
+
+/** How many properties at rule paths a record still has (rules that kept their property). */
+function countAt(record: unknown, paths: readonly string[]): number {
+  let count = 0
+  const walk = (value: unknown, pointer: string): void => {
+    if (typeof value !== 'object' || value === null) return
+    for (const key of Object.keys(value)) {
+      const at = `${pointer}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`
+      if (!Array.isArray(value) && paths.some((path) => matchesRule(path, at))) count++
+      walk((value as Record<string, unknown>)[key], at)
+    }
+  }
+  walk(record, '')
+  return count
+}
 
 /** A deep copy of `record` with one of its values (the `at`-th in walk order, modulo their count) replaced by `odd`. */
 function plant(record: unknown, odd: unknown, at: number): unknown {

@@ -1,0 +1,125 @@
+import { ToolError, type CallScope, type View } from 'result-views'
+import { appendPointer } from '../json/pointer.js'
+import { resultPartForModel, type ResultPart } from '../model-output/result-part.js'
+import { CONTINUATION_DEFAULTS, ContinuationStore, type ContinuationStoreOptions } from './continuation-store.js'
+import { nextCut, utf8Bytes } from './cut-json-text.js'
+
+/** The smallest `maxResultBytes` a surface takes: a part must have room for some JSON. */
+export const MIN_RESULT_BYTES = 256
+
+/** The continuation tool's name after its prefix. */
+export const CONTINUE_TOOL = 'result_continue'
+
+/** A surface's result size limit, ready to use: the bound, the store, the continuation tool's name. */
+export interface ResultLimit {
+  readonly maxResultBytes: number
+  readonly store: ContinuationStore
+  readonly continueTool: string
+}
+
+const STORE_KEYS = ['maxEntries', 'maxBytes', 'ttlMs'] as const
+
+/**
+ * Checks `maxResultBytes` (an integer ≥ {@link MIN_RESULT_BYTES}) and `continuations` (an object
+ * of positive integers `maxEntries`, `maxBytes`, `ttlMs`, only with `maxResultBytes`), reporting
+ * each problem at its JSON Pointer with the surface's codes (default `invalid_option`,
+ * `unknown_option`). Each bound is read once, inside a guard (a throwing getter or Proxy is a
+ * problem, not an exception).
+ *
+ * @returns a plain copy of the `continuations` bounds that were given.
+ */
+export function checkLimitOptions(
+  maxResultBytes: unknown,
+  continuations: unknown,
+  problem: (path: string, code: string, message: string) => void,
+  codes: { readonly invalid: string; readonly unknown: string } = { invalid: 'invalid_option', unknown: 'unknown_option' },
+): ContinuationStoreOptions {
+  const read: ContinuationStoreOptions = {}
+  if (maxResultBytes !== undefined && (!Number.isSafeInteger(maxResultBytes) || (maxResultBytes as number) < MIN_RESULT_BYTES)) {
+    problem('/maxResultBytes', codes.invalid, `maxResultBytes must be an integer ≥ ${MIN_RESULT_BYTES} (UTF-8 bytes of JSON text per result)`)
+  }
+  if (continuations === undefined) return read
+  if (maxResultBytes === undefined) problem('/continuations', codes.invalid, 'continuations needs maxResultBytes (without a limit no result is cut)')
+  if (typeof continuations !== 'object' || continuations === null || Array.isArray(continuations)) {
+    problem('/continuations', codes.invalid, 'continuations must be an object { maxEntries?, maxBytes?, ttlMs? }')
+    return read
+  }
+  try {
+    const c = continuations as Record<string, unknown>
+    for (const key of Object.keys(c)) {
+      const at = appendPointer('/continuations', key)
+      if (!(STORE_KEYS as readonly string[]).includes(key)) {
+        problem(at, codes.unknown, `unknown option ${JSON.stringify(key.slice(0, 64))} (known: ${STORE_KEYS.join(', ')})`)
+        continue
+      }
+      const value = c[key]
+      if (value === undefined) continue
+      if (!Number.isSafeInteger(value) || (value as number) < 1) problem(at, codes.invalid, `continuations.${key} must be an integer ≥ 1`)
+      else read[key as (typeof STORE_KEYS)[number]] = value as number
+    }
+  } catch {
+    problem('/continuations', codes.invalid, 'continuations could not be read (a getter or a Proxy threw)')
+  }
+  return read
+}
+
+/** The limit of checked options (`continuations` as {@link checkLimitOptions} copied it), or `undefined` when `maxResultBytes` is not set. */
+export function createResultLimit(maxResultBytes: number | undefined, continuations: ContinuationStoreOptions, continueTool: string, now?: () => number): ResultLimit | undefined {
+  if (maxResultBytes === undefined) return undefined
+  const store = new ContinuationStore({ ...CONTINUATION_DEFAULTS, ...continuations }, now)
+  return { maxResultBytes, store, continueTool }
+}
+
+/** The key a continuation is bound to: the scope's four fields as canonical JSON (absent fields omitted). */
+export function scopeKeyOf(scope: CallScope | undefined): string {
+  const fields: Record<string, string> = {}
+  for (const name of ['agent_name', 'profile_id', 'session_id', 'workspace_id'] as const) {
+    const value = scope?.[name]
+    if (typeof value === 'string') fields[name] = value
+  }
+  return JSON.stringify(fields)
+}
+
+/**
+ * The first part of a result whose JSON `text` is larger than the limit, with the rest kept for
+ * the continuation tool; `undefined` when the text fits (the result is returned whole).
+ */
+export function limitResult(limit: ResultLimit, text: string, toolId: string, resultView: View | undefined, scope: CallScope | undefined): ResultPart | undefined {
+  if (text.length <= limit.maxResultBytes / 3) return undefined
+  const totalBytes = utf8Bytes(text)
+  if (totalBytes <= limit.maxResultBytes) return undefined
+  const { end, bytes } = nextCut(text, 0, limit.maxResultBytes)
+  const entry = limit.store.put({ text, totalBytes, scopeKey: scopeKeyOf(scope), toolId, resultView })
+  const continuation = entry === undefined ? undefined : limit.store.handleOf(entry, end, 2, bytes)
+  return resultPartForModel({
+    text: text.slice(0, end), part: 1, bytesFrom: 0, bytesShown: bytes, totalBytes, resultView, continuation,
+    continueTool: limit.continueTool, toolId, restDropped: entry === undefined,
+  })
+}
+
+/**
+ * The part a continuation handle names, for the scope asking:
+ *
+ * @returns the part, or a `ToolError`: `tool_invalid_input` / `continuation_unknown` (not a handle
+ *   this store issued, or one it no longer keeps), `tool_invalid_input` / `continuation_expired`
+ *   (past its `ttlMs`), `tool_denied` / `continuation_scope_mismatch` (made by another scope).
+ */
+export function continueResult(limit: ResultLimit, handle: unknown, scope: CallScope | undefined): ResultPart | ToolError {
+  const found = limit.store.lookup(handle, scopeKeyOf(scope))
+  const tool = JSON.stringify(limit.continueTool)
+  switch (found.kind) {
+    case 'unknown':
+      return new ToolError({ code: 'tool_invalid_input', reason: 'continuation_unknown', message: `tool ${tool}: the continuation is not one this server issued or keeps (results are kept for a limited time and number); call the tool again` })
+    case 'expired':
+      return new ToolError({ code: 'tool_invalid_input', reason: 'continuation_expired', message: `tool ${tool}: the continuation expired; call the tool again` })
+    case 'foreign':
+      return new ToolError({ code: 'tool_denied', reason: 'continuation_scope_mismatch', message: `tool ${tool}: the continuation belongs to another scope` })
+  }
+  const { entry, start, part, bytesFrom } = found
+  const { end, bytes } = nextCut(entry.text, start, limit.maxResultBytes)
+  const continuation = end < entry.text.length ? limit.store.handleOf(entry, end, part + 1, bytesFrom + bytes) : undefined
+  return resultPartForModel({
+    text: entry.text.slice(start, end), part, bytesFrom, bytesShown: bytes, totalBytes: entry.totalBytes,
+    resultView: entry.resultView as View | undefined, continuation, continueTool: limit.continueTool, toolId: entry.toolId,
+  })
+}
