@@ -19,6 +19,7 @@ import { createCallBase } from './call-base.js'
 import { describeInScope, type ScopedToolDescription } from './diagnostics.js'
 import { emitPostCall, emitPostError, type EventCall } from './events.js'
 import { execute } from './execute.js'
+import { holdDispatcher } from './held-dispatchers.js'
 import { runPreCall } from './pre-call.js'
 import { prepareInput } from './prepare.js'
 import { checkScope, normalizeScope, snapshotRequest } from './request.js'
@@ -106,13 +107,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     return inScope(scope, (checked) => Promise.all([...catalog.values()].map((tool) => describeInScope(tool.id, tool, checked, approvals.probe))))
   }
 
-  return {
-    invoke,
-    approvals: approvals.api,
-    hook: <E extends HookEvent>(event: E, handler: HookHandlers[E]) => hooks.add(event, handler),
-    describe,
-    list,
-  }
+  const hook = <E extends HookEvent>(event: E, handler: HookHandlers[E]): (() => void) => hooks.add(event, handler)
+  // invokeTool and hookTool check the tool against this catalog (`docs/views.md` "Typed calls").
+  return holdDispatcher({ invoke, approvals: approvals.api, hook, describe, list }, { tools: catalog, invoke, hook })
 }
 
 const RUN = Object.freeze({ kind: 'run' as const })

@@ -110,22 +110,33 @@ export interface ToolBase {
   preview(full: unknown, selected: unknown): string
 }
 
-/** A tool with a compact and a full view (`docs/views.md` "Defining a viewed tool"). */
-export interface ViewedTool extends ToolBase {
+/**
+ * A tool with a compact and a full view (`docs/views.md` "Defining a viewed tool"). The type
+ * parameters are the definition's TypeBox schemas, kept by `defineTool` so that `invokeTool` and
+ * `hookTool` can type a call (`docs/views.md` "Typed calls"); they default to any schema.
+ */
+export interface ViewedTool<Input extends TSchema = TSchema, Compact extends TSchema = TSchema, Full extends TSchema = TSchema> extends ToolBase {
 /** A tool with views. */
   readonly kind: 'viewed'
 /** Both view schemas, deep-frozen plain JSON copies (TypeBox's hidden keys dropped). */
   readonly output: { readonly compact: JsonSchema; readonly full: JsonSchema }
   /** Projects a full record to a view: `'full'` returns the record itself, `'compact'` a new compact record. */
   project(full: unknown, view: View): unknown
+  /** Type-level only (never present at run time): the `Static` types of the definition's schemas, read by `ToolInput`, `ToolRecord` and `invokeTool`. */
+  readonly '~static'?: { readonly input: Static<Input>; readonly compact: Static<Compact>; readonly full: Static<Full> }
 }
 
-/** A tool with one output schema: no `output_views`, no `result_view` input (`docs/views.md` "The selector"). */
-export interface SingleResultTool extends ToolBase {
+/**
+ * A tool with one output schema: no `output_views`, no `result_view` input (`docs/views.md` "The
+ * selector"). The type parameters are the definition's schemas, as on {@link ViewedTool}.
+ */
+export interface SingleResultTool<Input extends TSchema = TSchema, Output extends TSchema = TSchema> extends ToolBase {
 /** A tool with one output schema. */
   readonly kind: 'single'
 /** The output schema, a deep-frozen plain JSON copy. */
   readonly output: JsonSchema
+  /** Type-level only (never present at run time): the `Static` types of the definition's schemas, read by `ToolInput`, `ToolRecord` and `invokeTool`. */
+  readonly '~static'?: { readonly input: Static<Input>; readonly output: Static<Output> }
 }
 
 /** A defined tool. */

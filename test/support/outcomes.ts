@@ -18,3 +18,13 @@ export function thrown(run: () => unknown): unknown {
   }
   throw new Error('expected a throw')
 }
+
+/** What `run` throws or, when it returns a promise, rejects with (fails the test when it fulfils). */
+export async function thrownOrRejected(run: () => unknown): Promise<unknown> {
+  try {
+    await run()
+  } catch (error) {
+    return error
+  }
+  throw new Error('expected a throw or a rejection')
+}
