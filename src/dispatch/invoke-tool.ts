@@ -30,6 +30,9 @@ export type ToolCallOk<T extends Tool, V extends View = 'compact'> =
 /** What `invokeTool` resolves to: {@link ToolCallOk}, or the same error and pending outcomes as `invoke`. */
 export type ToolCallOutcome<T extends Tool, V extends View = 'compact'> = ToolCallOk<T, V> | InvokeError | InvokePending
 
+/** The type of a single-result tool's own `result_view` input field, if its schema has one (an extension tool's); `never` otherwise. */
+type OwnResultView<In> = In extends { readonly result_view?: infer R } ? R : never
+
 /**
  * Runs one call of a tool the caller holds, typed by its schemas (`docs/views.md` "Typed calls"):
  * `request.input` is the input schema's `Static` type plus an optional `result_view`, and an ok
@@ -54,8 +57,9 @@ export function invokeTool<T extends Tool, In, const V extends View = 'compact'>
   dispatcher: Dispatcher,
   tool: T & { readonly '~static'?: { readonly input: In } },
   // The input type comes from the tool alone (NoInfer), the view from the literal; a Tool of
-  // unknown schemas takes any object.
-  request: ToolCallRequest<NoInfer<unknown extends In ? { readonly [key: string]: unknown } : In> & { readonly result_view?: T extends ViewedTool ? V : never }>,
+  // unknown schemas takes any object. Only a viewed tool's selector is a view: a single-result
+  // tool's input is its schema's type alone (an extension tool may have its own result_view).
+  request: ToolCallRequest<NoInfer<unknown extends In ? { readonly [key: string]: unknown } : In> & { readonly result_view?: T extends ViewedTool ? V : NoInfer<OwnResultView<In>> }>,
 ): Promise<ToolCallOutcome<T, V>>
 export async function invokeTool(dispatcher: Dispatcher, tool: Tool, request: ToolCallRequest<unknown>): Promise<InvokeOutcome> {
   const { held, toolId } = checkedArguments(dispatcher, tool)

@@ -65,7 +65,7 @@ describe('invokeTool: the call', () => {
     )
     await fc.assert(
       fc.asyncProperty(input, fc.constantFrom<Tool>(notes, skills), async (value, tool) => {
-        const typed = await invokeTool(dispatcher, tool, { input: value })
+        const typed = await invokeTool(dispatcher, tool, { input: value as Record<string, unknown> })
         const plain = await dispatcher.invoke({ tool_id: tool.id, input: value })
         expect(withoutCallId(typed)).toEqual(withoutCallId(plain))
       }),

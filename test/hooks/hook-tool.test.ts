@@ -1,7 +1,10 @@
 // hookTool at run time: one tool's calls only, the same payloads as dispatcher.hook, misuse listed at once.
 import Type from 'typebox'
 import { describe, expect, it } from 'vitest'
-import { createDispatcher, defineTool, hookTool, invokeTool, isHookRegistrationError, type HookPayloadBase } from 'result-views'
+import { createDispatcher, defineTool, hookTool, invokeTool, isHookRegistrationError, type PostCallPayload, type PostErrorPayload, type PreCallPayload } from 'result-views'
+
+/** Any event's payload, as dispatcher.hook hands it. */
+type AnyPayload = PreCallPayload | PostCallPayload | PostErrorPayload
 import { errorOf, thrown } from '../support/outcomes.js'
 import { noteTool, skillTool } from '../support/tools.js'
 
@@ -19,22 +22,22 @@ function setup() {
     handler: () => ({ ok: true }),
   })
   const dispatcher = createDispatcher({ tools: [notes, skills, keyed] })
-  const all: HookPayloadBase[] = []
-  for (const event of ['tool.pre_call', 'tool.post_call', 'tool.post_error'] as const) dispatcher.hook(event, (payload) => void all.push(payload))
+  const all: AnyPayload[] = []
+  for (const event of ['tool.pre_call', 'tool.post_call', 'tool.post_error'] as const) dispatcher.hook(event, (payload: AnyPayload) => void all.push(payload))
   return { dispatcher, notes, skills, keyed, all }
 }
 
 describe('hookTool', () => {
   it("runs only for its tool's calls, with the payloads dispatcher.hook gets", async () => {
     const { dispatcher, notes, all } = setup()
-    const seen: HookPayloadBase[] = []
+    const seen: AnyPayload[] = []
     hookTool(dispatcher, notes, 'tool.pre_call', (payload) => void seen.push(payload))
     hookTool(dispatcher, notes, 'tool.post_call', (payload) => void seen.push(payload))
     hookTool(dispatcher, notes, 'tool.post_error', (payload) => void seen.push(payload))
     await dispatcher.invoke({ tool_id: 'skills__view', input: { skill_id: 's1' } })
     await dispatcher.invoke({ tool_id: 'notes__read', input: { id: 'n1' } })
     await dispatcher.invoke({ tool_id: 'notes__read', input: { id: 2 } })
-    expect(seen.map((p) => [p.tool_id, (p as { event: string }).event])).toEqual([
+    expect(seen.map((p) => [p.tool_id, p.event])).toEqual([
       ['notes__read', 'tool.pre_call'],
       ['notes__read', 'tool.post_call'],
       ['notes__read', 'tool.post_error'],
