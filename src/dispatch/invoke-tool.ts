@@ -30,9 +30,6 @@ export type ToolCallOk<T extends Tool, V extends View = 'compact'> =
 /** What `invokeTool` resolves to: {@link ToolCallOk}, or the same error and pending outcomes as `invoke`. */
 export type ToolCallOutcome<T extends Tool, V extends View = 'compact'> = ToolCallOk<T, V> | InvokeError | InvokePending
 
-/** The type of a single-result tool's own `result_view` input field, if its schema has one (an extension tool's); `never` otherwise. */
-type OwnResultView<In> = In extends { readonly result_view?: infer R } ? R : never
-
 /**
  * Runs one call of a tool the caller holds, typed by its schemas (`docs/views.md` "Typed calls"):
  * `request.input` is the input schema's `Static` type plus an optional `result_view`, and an ok
@@ -58,8 +55,13 @@ export function invokeTool<T extends Tool, In, const V extends View = 'compact'>
   tool: T & { readonly '~static'?: { readonly input: In } },
   // The input type comes from the tool alone (NoInfer), the view from the literal; a Tool of
   // unknown schemas takes any object. Only a viewed tool's selector is a view: a single-result
-  // tool's input is its schema's type alone (an extension tool may have its own result_view).
-  request: ToolCallRequest<NoInfer<unknown extends In ? { readonly [key: string]: unknown } : In> & { readonly result_view?: T extends ViewedTool ? V : NoInfer<OwnResultView<In>> }>,
+  // tool's input is its schema's type alone: the type of its own result_view field, if its schema
+  // has one (an extension tool's), else never.
+  request: ToolCallRequest<
+    NoInfer<unknown extends In ? { readonly [key: string]: unknown } : In> & {
+      readonly result_view?: T extends ViewedTool ? V : NoInfer<In extends { readonly result_view?: infer R } ? R : never>
+    }
+  >,
 ): Promise<ToolCallOutcome<T, V>>
 export async function invokeTool(dispatcher: Dispatcher, tool: Tool, request: ToolCallRequest<unknown>): Promise<InvokeOutcome> {
   const { held, toolId } = checkedArguments(dispatcher, tool)

@@ -1,6 +1,8 @@
 import type { View } from '../views/view.js'
 import type { SingleResultTool, Tool, ViewedTool } from './types.js'
 
+// The `Static` types are read from the tool's type-level `~static` field (`ViewedTool`, `SingleResultTool`).
+
 /**
  * The input a caller sends to a tool (`docs/views.md` "Typed calls"): the `Static` type of its
  * input schema, plus an optional `result_view` (`'compact' | 'full'`) on a viewed tool. `unknown`
@@ -8,9 +10,9 @@ import type { SingleResultTool, Tool, ViewedTool } from './types.js'
  */
 export type ToolInput<T extends Tool> =
   T extends ViewedTool
-    ? StaticOf<T, 'input'> & { readonly result_view?: View }
+    ? NonNullable<T['~static']>['input'] & { readonly result_view?: View }
     : T extends SingleResultTool
-      ? StaticOf<T, 'input'>
+      ? NonNullable<T['~static']>['input']
       : never
 
 /**
@@ -20,7 +22,4 @@ export type ToolInput<T extends Tool> =
  * schema, whatever `V` says.
  */
 export type ToolRecord<T extends Tool, V extends View = 'compact'> =
-  T extends ViewedTool ? (V extends 'full' ? StaticOf<T, 'full'> : StaticOf<T, 'compact'>) : T extends SingleResultTool ? StaticOf<T, 'output'> : never
-
-/** One of a tool's `Static` schema types, from its type-level `~static` field. */
-type StaticOf<T, K extends string> = T extends { readonly '~static'?: infer S } ? (S extends { readonly [Key in K]: infer X } ? X : never) : never
+  T extends ViewedTool ? (V extends 'full' ? NonNullable<T['~static']>['full'] : NonNullable<T['~static']>['compact']) : T extends SingleResultTool ? NonNullable<T['~static']>['output'] : never

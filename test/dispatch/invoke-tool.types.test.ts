@@ -68,6 +68,21 @@ describe('invokeTool types', () => {
     void invokeTool(dispatcher, skills, { input: { skill_id: 's', result_view: 'full' } })
   })
 
+  it("types an extension tool's own result_view input field by its schema, not as a selector", () => {
+    const ext = defineTool({
+      id: 'ext__render',
+      description: 'd',
+      origin: 'extension',
+      input: Type.Object({ result_view: Type.Number() }, { additionalProperties: false }),
+      output: Type.Object({ echoed: Type.Number() }, { additionalProperties: false }),
+      handler: (i) => ({ echoed: i.result_view }),
+    })
+    const withExt = createDispatcher({ tools: [ext] })
+    expectTypeOf(invokeTool(withExt, ext, { input: { result_view: 7 } })).resolves.toEqualTypeOf<ToolCallOutcome<typeof ext>>()
+    // @ts-expect-error: its result_view is a number, not a view
+    void invokeTool(withExt, ext, { input: { result_view: 'full' } })
+  })
+
   it('refuses inputs the input schema refuses, at compile time', () => {
     // @ts-expect-error: id must be a string
     void invokeTool(dispatcher, notes, { input: { id: 1 } })
