@@ -1,40 +1,76 @@
 import { defineConfig, type Options } from 'tsup'
 import { sharedSubpathEntries, subpathEntries } from './scripts/entries.mjs'
 
-/** Shared by both builds: ESM + CJS + declarations for Node 20. */
+/** Shared by every build: Node 20, source maps that point at `src/` without copying it in. */
 const common: Options = {
-  format: ['esm', 'cjs'],
   clean: false,
   sourcemap: true,
   target: 'node20',
   splitting: false,
-  treeshake: true,
-  // `import.meta.url` in the CJS build (the token counter resolves its optional peer from it).
-  shims: true,
   // Subpath entries import the root API as 'result-views' (and shared subpaths such as
-  // 'result-views/contracts'), so one copy of each exists at run time; vitest is the conformance
-  // suite's peer. A RegExp: the declaration build matches strings exactly.
-  external: [/^result-views(\/|$)/, 'vitest'],
+  // 'result-views/contracts'), so one copy of each exists at run time. A RegExp: the declaration
+  // build matches strings exactly.
+  external: [/^result-views(\/|$)/],
+  esbuildOptions(options) {
+    // The maps give file names and lines for stack traces; the sources stay out of the tarball.
+    options.sourcesContent = false
+  },
 }
 
 const subpaths = (names: readonly string[]) => Object.fromEntries(names.map((name) => [name, `src/${name}/index.ts`]))
+const rootEntry = { index: 'src/index.ts' }
+const shared = subpaths(sharedSubpathEntries)
+const others = subpaths(subpathEntries.filter((name) => !sharedSubpathEntries.includes(name)))
+
+/** Bundled declarations of a group of entries, as `dist/<entry>.d.ts` (ESM) and `.d.cts` (CommonJS). */
+const declarations = (name: string, entry: Record<string, string>): Options => ({
+  ...common,
+  name: `${name}-types`,
+  entry,
+  format: ['esm', 'cjs'],
+  // The tsconfig path alias that tests and examples use is off, so a subpath's declarations
+  // import the earlier entries' types by package name instead of inlining copies.
+  dts: { only: true, compilerOptions: { paths: {} } },
+})
+
+/** One CommonJS file per entry, `dist/<entry>.cjs` (CommonJS consumers do not tree-shake). */
+const commonJs = (name: string, entry: Record<string, string>): Options => ({
+  ...common,
+  name: `${name}-cjs`,
+  entry,
+  format: ['cjs'],
+  treeshake: true,
+  // `import.meta.url` in CommonJS (the token counter resolves its optional peer from it).
+  shims: true,
+})
 
 /**
- * Four builds, run in order by scripts/build.mjs: the root entry first, then the subpath entries
- * other subpaths import, then the rest, whose declarations then import the earlier entries' types
- * by package name ('result-views', 'result-views/contracts', resolved to the built dist/*.d.ts)
- * instead of inlining copies; last the `result-views` command (package `bin`, ESM only, no
- * declarations: it is a program, not an entry). The tsconfig path alias that tests and examples use
- * is switched off for declarations for the same reason.
+ * The builds, run in order by scripts/build.mjs (`docs/architecture.md` "The package"):
+ *
+ * 1. ESM with module boundaries kept: every source file (but the command's) becomes its own
+ *    module under `dist/esm/`, imports untouched, so a bundler honours `sideEffects: false` and a
+ *    consumer importing only `defineTool` never reaches ajv. Subpath entries import the root by
+ *    package name; a root internal a subpath imports relatively is the root's own module file.
+ * 2. Declarations, root first, then the subpaths other subpaths import, then the rest: later
+ *    declarations resolve the earlier entries by package name to their built `dist/*.d.ts`.
+ * 3. CommonJS, one bundle per entry.
+ * 4. The `result-views` command (package `bin`, ESM only, no declarations: a program, not an entry).
  */
 export default defineConfig([
-  { ...common, name: 'root', entry: { index: 'src/index.ts' }, dts: { compilerOptions: { paths: {} } } },
-  { ...common, name: 'shared-subpaths', entry: subpaths(sharedSubpathEntries), dts: { compilerOptions: { paths: {} } } },
   {
     ...common,
-    name: 'subpaths',
-    entry: subpaths(subpathEntries.filter((name) => !sharedSubpathEntries.includes(name))),
-    dts: { compilerOptions: { paths: {} } },
+    name: 'esm',
+    entry: ['src/**/*.ts', '!src/cli/**'],
+    outDir: 'dist/esm',
+    format: ['esm'],
+    bundle: false,
+    treeshake: false,
+    dts: false,
   },
-  { ...common, name: 'cli', entry: { cli: 'src/cli/bin.ts' }, format: ['esm'], dts: false },
+  declarations('root', rootEntry),
+  declarations('shared-subpaths', shared),
+  declarations('subpaths', others),
+  commonJs('root', rootEntry),
+  commonJs('subpaths', { ...shared, ...others }),
+  { ...common, name: 'cli', entry: { cli: 'src/cli/bin.ts' }, format: ['esm'], treeshake: true, dts: false },
 ])

@@ -6,7 +6,7 @@
 import { execFileSync } from 'node:child_process'
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
@@ -107,8 +107,20 @@ writeFileSync(
   }),
 )
 
-// The root bundle never pulls in an optional part (STYLE.md 3): no import of a subpath's peers.
-const rootBundles = ['index.js', 'index.cjs'].map((file) => readFileSync(`${root}dist/${file}`, 'utf8'))
+// The root never pulls in an optional part (STYLE.md 3): no import of a subpath's peers, in the
+// CommonJS bundle or in any ESM module the root's index reaches through relative imports.
+const rootModules = (start) => {
+  const seen = new Set()
+  const pending = [start]
+  while (pending.length > 0) {
+    const file = pending.pop()
+    if (seen.has(file)) continue
+    seen.add(file)
+    for (const [, spec] of readFileSync(file, 'utf8').matchAll(/(?:from|import)\s*["'](\.[^"']+)["']/g)) pending.push(join(dirname(file), spec))
+  }
+  return [...seen]
+}
+const rootBundles = [...rootModules(`${root}dist/esm/index.js`), `${root}dist/index.cjs`].map((file) => readFileSync(file, 'utf8'))
   for (const heavy of ['@modelcontextprotocol/sdk', 'better-sqlite3', 'pg', 'yaml', 'fast-check', 'vitest', 'ai', '@openai/agents', 'gpt-tokenizer']) {
   if (rootBundles.some((code) => code.includes(`from '${heavy}`) || code.includes(`from "${heavy}`) || code.includes(`require("${heavy}`))) {
     console.error(`consumer smoke failed: the root bundle imports ${heavy}`)

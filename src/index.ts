@@ -50,6 +50,13 @@ export type { CallScope } from './tool/types.js'
 export type { InvokeError, InvokeOk, InvokeOutcome, InvokePending, InvokeRequest, ToolResult } from './call/call.js'
 export type { ValidationIssue } from './dispatch/validators.js'
 
+// Hosts and callers that hold the tool: typed calls and typed hooks (`docs/views.md` "Typed calls").
+export { invokeTool } from './dispatch/invoke-tool.js'
+export type { ToolCallOk, ToolCallOutcome, ToolCallRequest } from './dispatch/invoke-tool.js'
+export type { ToolInput, ToolRecord } from './tool/static-types.js'
+export { hookTool } from './dispatch/hook-tool.js'
+export type { Redacted, ToolHookHandlers } from './hooks/tool-hooks.js'
+
 // Hosts: discovery, descriptors and scoped diagnostics (`docs/views.md` "Descriptors", `docs/mcp.md`).
 export { describeTool } from './tool/descriptor.js'
 export type { CompactViewContract, ToolDescriptor, ViewContract } from './tool/descriptor.js'

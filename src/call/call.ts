@@ -29,22 +29,26 @@ export interface InvokeRequest {
   signal?: AbortSignal
 }
 
-/** The envelope of a successful result (`docs/hooks.md` "Payloads": the record is under `structured`). */
-export interface ToolResult {
+/**
+ * The envelope of a successful result (`docs/hooks.md` "Payloads": the record is under
+ * `structured`). `Structured` is the record's type: `unknown` from `invoke`, the tool's record
+ * type from `invokeTool` (`docs/views.md` "Typed calls").
+ */
+export interface ToolResult<Structured = unknown> {
   /** The selected view's record. */
-  readonly structured: unknown
+  readonly structured: Structured
   /** A short label of the result. */
   readonly preview: string
 }
 
-/** A successful call. `result_view` is present only for tools with views. */
-export interface InvokeOk {
+/** A successful call. `result_view` is present only for tools with views; `Structured` types the record (`ToolResult`). */
+export interface InvokeOk<Structured = unknown> {
 /** The call ran and its record passed the output checks. */
   readonly status: 'ok'
 /** The request's `tool_call_id`, or the one the dispatcher generated. */
   readonly tool_call_id: string
 /** The selected view's record and its preview. */
-  readonly result: ToolResult
+  readonly result: ToolResult<Structured>
 /** The view `result` holds; present only for tools with views. */
   readonly result_view?: View
 }

@@ -22,6 +22,7 @@ import { describeInScope, type ScopedToolDescription } from './diagnostics.js'
 import { emitPostCall, emitPostError, type EventCall } from './events.js'
 import { requestInvalid } from './errors.js'
 import { DEFAULT_HANDLER_TIMEOUT_MS, execute } from './execute.js'
+import { holdDispatcher } from './held-dispatchers.js'
 import { runPreCall } from './pre-call.js'
 import { prepareInput } from './prepare.js'
 import { readScope, snapshotRequest } from './request.js'
@@ -135,13 +136,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     return inScope(scope, (checked) => describeInScope(tools.map((tool) => tool.id), tools, checked, approvals.diagnose))
   }
 
-  return {
-    invoke,
-    approvals: approvals.api,
-    hook: <E extends HookEvent>(event: E, handler: HookHandlers[E]) => hooks.add(event, handler),
-    describe,
-    list,
-  }
+  const hook = <E extends HookEvent>(event: E, handler: HookHandlers[E]): (() => void) => hooks.add(event, handler)
+  // invokeTool and hookTool check the tool against this catalog (`docs/views.md` "Typed calls").
+  return holdDispatcher({ invoke, approvals: approvals.api, hook, describe, list }, { tools: catalog, invoke, hook })
 }
 
 const RUN = Object.freeze({ kind: 'run' as const })

@@ -12,8 +12,8 @@ export const ToolErrorCodes = {
   tool_invalid_input: { kind: 'input', reasons: ['schema_invalid', 'non_json_input', 'request_invalid', 'continuation_unknown', 'continuation_expired'] },
   /** Same as `tool_invalid_input`, for tools defined with `inputErrorCode: 'invalid_request'` (a malformed request stays `tool_invalid_input`). */
   invalid_request: { kind: 'input', reasons: ['schema_invalid', 'non_json_input'] },
-  /** No tool with the requested ID is registered with the dispatcher. */
-  tool_not_found: { kind: 'input', reasons: ['unknown_tool'] },
+  /** No tool with the requested ID is registered with the dispatcher (or, for `invokeTool`, another tool object is registered under it). */
+  tool_not_found: { kind: 'input', reasons: ['unknown_tool', 'tool_mismatch'] },
   /** A policy, hook, approval decision or caller constraint refused the call. */
   tool_denied: { kind: 'denial', reasons: ['result_view_pinned', 'hook_denied', 'policy_denied', 'policy_failed', 'approval_rejected', 'approval_required', 'loopback_required', 'scope_forbidden', 'continuation_scope_mismatch'] },
   /** The handler threw, rejected or ran past its time budget, the caller aborted the call, a schema of the tool could not be compiled, or a value-dependent compact rule (`omitWhen`) failed. */
@@ -75,7 +75,7 @@ export const UsageErrorCodes = {
   policy_definition_invalid: { thrownBy: 'PolicyDefinitionError' },
   /** `createDispatcher({ approvals })` or `createSqliteApprovalStores` got stores or options that cannot serve approvals (`ApprovalConfigError`). */
   approval_config_invalid: { thrownBy: 'ApprovalConfigError' },
-  /** `dispatcher.hook` or `createDispatcher({ hooks, hookTimeoutMs })` got an unknown event, a handler that is not a function or a bad time budget (`HookRegistrationError`). */
+  /** `dispatcher.hook`, `hookTool` or `createDispatcher({ hooks, hookTimeoutMs })` got an unknown event, a handler that is not a function or a bad time budget (`HookRegistrationError`). */
   hook_registration_invalid: { thrownBy: 'HookRegistrationError' },
   /** `createMcpServer` or another MCP entry function got bad options (`McpOptionsError`). */
   mcp_options_invalid: { thrownBy: 'McpOptionsError' },
@@ -93,6 +93,8 @@ export const UsageErrorCodes = {
   schema_argument_invalid: { thrownBy: 'UsageError' },
   /** A `result-views/testing` generator got a schema it cannot generate values for (`SchemaArbitraryError`). */
   schema_arbitrary_unsupported: { thrownBy: 'SchemaArbitraryError' },
+  /** `invokeTool` got a dispatcher `createDispatcher` did not return, or a tool `defineTool` did not return. */
+  invoke_tool_argument_invalid: { thrownBy: 'UsageError' },
   /** A `result-views/testing` function got an argument or option it cannot run with (not a viewed tool, a bad run count). */
   testing_argument_invalid: { thrownBy: 'UsageError' },
   /** A Loop definition (object or YAML) does not have the Loop shape (`LoopError`). */

@@ -7,9 +7,10 @@ export type HookEvent = 'tool.pre_call' | 'tool.post_call' | 'tool.post_error'
 
 /**
  * Fields every hook payload carries (`docs/hooks.md` "Payloads"). Payloads are deep-frozen plain JSON;
- * sensitive input fields read `"[REDACTED]"`.
+ * sensitive input fields read `"[REDACTED]"`. `Input` types `tool_input`: `unknown` for
+ * `dispatcher.hook`, the tool's redacted input type for `hookTool` (`docs/hooks.md` "Typed hooks").
  */
-export interface HookPayloadBase {
+export interface HookPayloadBase<Input = unknown> {
 /** The called tool's ID. */
   readonly tool_id: string
 /** The call's `tool_call_id` (the caller's, or generated). */
@@ -19,21 +20,21 @@ export interface HookPayloadBase {
   /** `true` on tools with views; absent otherwise. */
   readonly has_result_views?: true
   /** The input as sent (with `result_view` when the caller or a hook set one), redacted. */
-  readonly tool_input: unknown
+  readonly tool_input: Input
   /** The selected view; present only for tools with views. */
   readonly result_view?: View
   /** The view a Loop node pinned; present only on such calls. */
   readonly pinned_result_view?: View
 }
 
-/** Payload of `tool.pre_call`: before policy, approval and the handler. */
-export interface PreCallPayload extends HookPayloadBase {
+/** Payload of `tool.pre_call`: before policy, approval and the handler (its input has passed the input rules). */
+export interface PreCallPayload<Input = unknown> extends HookPayloadBase<Input> {
 /** The event name. */
   readonly event: 'tool.pre_call'
 }
 
 /** Payload of `tool.post_call`: `tool_result` is the envelope the caller receives (`structured` + `preview`). */
-export interface PostCallPayload extends HookPayloadBase {
+export interface PostCallPayload<Input = unknown> extends HookPayloadBase<Input> {
 /** The event name. */
   readonly event: 'tool.post_call'
 /** The result envelope as the caller receives it, sensitive values scrubbed. */
@@ -55,9 +56,9 @@ export interface PostErrorPayload extends HookPayloadBase {
 export type PreCallDecision = void | undefined | { readonly tool_input: unknown } | { readonly deny: true; readonly deny_reason?: string }
 
 /** A `tool.pre_call` handler (sync or async). Handlers run in registration order, each seeing the previous patch. */
-export type PreCallHandler = (payload: PreCallPayload) => PreCallDecision | Promise<PreCallDecision>
+export type PreCallHandler<Input = unknown> = (payload: PreCallPayload<Input>) => PreCallDecision | Promise<PreCallDecision>
 /** A `tool.post_call` observer. Its failure is logged and never changes the outcome. */
-export type PostCallHandler = (payload: PostCallPayload) => void | Promise<void>
+export type PostCallHandler<Input = unknown> = (payload: PostCallPayload<Input>) => void | Promise<void>
 /** A `tool.post_error` observer. Its failure is logged and never changes the outcome. */
 export type PostErrorHandler = (payload: PostErrorPayload) => void | Promise<void>
 

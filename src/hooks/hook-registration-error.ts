@@ -4,12 +4,13 @@ import { UsageError, type UsageProblem } from '../errors/usage-error.js'
 const brand = defineBrand('result-views.HookRegistrationError')
 
 /**
- * Thrown by `dispatcher.hook` and `createDispatcher({ hooks, hookTimeoutMs })` for misuse. A
+ * Thrown by `dispatcher.hook`, `hookTool` and `createDispatcher({ hooks, hookTimeoutMs })` for misuse. A
  * {@link UsageError} with `code: 'hook_registration_invalid'`: `problems` lists every problem,
  * each with a problem code and a JSON Pointer: into the `createDispatcher` options
  * (`/hooks/tool.bogus`, `/hooks/tool.pre_call/1`, `/hookTimeoutMs`), or naming the argument of
  * `dispatcher.hook(event, handler)` (`/event`, `/handler`). Problem codes: `invalid_hooks` (not an
- * object of handlers per event), `unknown_event`, `invalid_handler`, `invalid_timeout`.
+ * object of handlers per event), `unknown_event`, `invalid_handler`, `invalid_timeout`, and from
+ * `hookTool` `not_a_dispatcher`, `not_a_defined_tool`, `tool_not_held` (`/dispatcher`, `/tool`).
  */
 export class HookRegistrationError extends UsageError {
   /** Always `'HookRegistrationError'`. */

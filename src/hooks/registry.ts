@@ -112,10 +112,12 @@ function initialEntries(initial: HookOptions, problems: UsageProblem[]): Array<[
   return entries
 }
 
-function isHookEvent(event: unknown): event is HookEvent {
+/** True for the three hook event names. */
+export function isHookEvent(event: unknown): event is HookEvent {
   return (EVENTS as readonly unknown[]).includes(event)
 }
 
-function unknownEvent(event: unknown): string {
+/** The `unknown_event` problem message for a value that is not an event name. */
+export function unknownEvent(event: unknown): string {
   return `unknown hook event ${typeof event === 'string' ? quoted(event, 64) : typeof event}; expected one of ${EVENTS.join(', ')}`
 }

@@ -1,5 +1,4 @@
 import Type from 'typebox'
-import type { ExpectStatic, SuiteAPI, TestAPI } from 'vitest'
 import { createDispatcher, defineTool, isToolError } from 'result-views'
 import type { ApprovalGrant, ApprovalStores, ApprovalTokenRecord, Awaitable, InvokeOutcome, InvokePending, PendingApprovalRecord } from 'result-views'
 
@@ -10,17 +9,51 @@ export type ConformanceStores = ApprovalStores & { close?(): Awaitable<void> }
 export type ApprovalStoresFactory = () => Awaitable<ConformanceStores>
 
 /**
+ * The runner's `describe`, as the suite calls it: a name and a body that registers tests.
+ * vitest's, Jest's, Mocha's and `node:test`'s fit.
+ */
+export type ConformanceDescribe = (name: string, body: () => void) => unknown
+
+/** The runner's `it`, as the suite calls it: a name and a test body that returns a promise. */
+export type ConformanceIt = (name: string, body: () => Promise<void>) => unknown
+
+/** The matchers the suite uses on `expect(actual)` (vitest's and Jest's have them all). */
+export interface ConformanceMatchers {
+  /** `Object.is` equality. */
+  toBe(expected: unknown): unknown
+  /** Deep equality. */
+  toEqual(expected: unknown): unknown
+  /** The value's fields include these (deeply). */
+  toMatchObject(expected: object): unknown
+  /** The array or string contains the item. */
+  toContain(item: unknown): unknown
+  /** The array or string has this length. */
+  toHaveLength(length: number): unknown
+  /** The value is not `undefined`. */
+  toBeDefined(): unknown
+  /** The value is `undefined`. */
+  toBeUndefined(): unknown
+}
+
+/**
+ * The runner's `expect`, as the suite calls it: a value in (and, on some assertions, a message
+ * naming the case, which vitest prints and a runner may ignore), the {@link ConformanceMatchers}
+ * out; a failed matcher throws.
+ */
+export type ConformanceExpect = (actual: unknown, message?: string) => ConformanceMatchers
+
+/**
  * Options of {@link describeApprovalStoreConformance}: the test runner's `describe`, `it` and
- * `expect` (vitest's, or any runner with the same shapes), passed in so that this entry loads
- * without a test runner (and from CommonJS).
+ * `expect`, passed in so that this entry loads without a test runner (and from CommonJS). They are
+ * typed by what the suite calls (no runner's types are imported): vitest's and Jest's fit as they are.
  */
 export interface ApprovalStoreConformanceOptions {
-/** The runner's `describe` (vitest's, or one with the same shape). */
-  describe: SuiteAPI
-/** The runner's `it`. */
-  it: TestAPI
+/** The runner's `describe` (vitest's, Jest's, or one with the same shape). */
+  describe: ConformanceDescribe
+/** The runner's `it` (or `test`). */
+  it: ConformanceIt
 /** The runner's `expect`. */
-  expect: ExpectStatic
+  expect: ConformanceExpect
   /** Concurrent callers in the single-use races (`consume`, `update`). Default 50. */
   concurrency?: number
 }
@@ -92,7 +125,7 @@ function text(value: unknown): string {
 
 /**
  * The contract of the approval stores (`ApprovalTokenStore`, `ApprovalGrantStore`,
- * `PendingApprovalStore`), as a vitest suite a host runs against its own implementation — the
+ * `PendingApprovalStore`), as a test suite (vitest, Jest, ...) a host runs against its own implementation — the
  * reference memory and SQLite stores pass it. Call it at the top level of a test file with the
  * runner's functions: `describeApprovalStoreConformance('pg', factory, { describe, it, expect })`.
  *

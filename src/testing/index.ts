@@ -30,6 +30,14 @@ export type { ViewBudgetOptions } from './view-budget.js'
 export { ViewBudgetError, isViewBudgetError } from './view-budget-error.js'
 export type { ViewBudgetErrorInit, ViewBudgetFigure } from './view-budget-error.js'
 
-// Store conformance suites (need vitest as a peer)
+// Store conformance suites (run under any test runner with describe, it and expect)
 export { describeApprovalStoreConformance } from './conformance.js'
-export type { ApprovalStoreConformanceOptions, ApprovalStoresFactory, ConformanceStores } from './conformance.js'
+export type {
+  ApprovalStoreConformanceOptions,
+  ApprovalStoresFactory,
+  ConformanceDescribe,
+  ConformanceExpect,
+  ConformanceIt,
+  ConformanceMatchers,
+  ConformanceStores,
+} from './conformance.js'

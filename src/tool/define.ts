@@ -82,7 +82,7 @@ const MAX_UNKNOWN_KEYS = 20
  */
 export function defineTool<I extends TSchema, C extends TSchema, F extends TSchema>(
   definition: ViewedToolDefinition<I, C, F>,
-): ViewedTool
+): ViewedTool<I, C, F>
 // `compact?: never`: a view pair is never a single output. Without it, TypeScript's subtype pass
 // could pick this overload for a viewed definition whose handler omits an optional field.
 /**
@@ -92,7 +92,7 @@ export function defineTool<I extends TSchema, C extends TSchema, F extends TSche
  */
 export function defineTool<I extends TSchema, O extends TSchema & { compact?: never; full?: never }>(
   definition: SingleResultToolDefinition<I, O>,
-): SingleResultTool
+): SingleResultTool<I, O>
 export function defineTool(definition: ToolDefinition): ViewedTool | SingleResultTool {
   try {
     return defineChecked(definition)

@@ -142,8 +142,12 @@ export interface ToolBase {
   readonly handlerTimeoutMs?: number
 }
 
-/** A tool with a compact and a full view (`docs/views.md` "Defining a viewed tool"). */
-export interface ViewedTool extends ToolBase {
+/**
+ * A tool with a compact and a full view (`docs/views.md` "Defining a viewed tool"). The type
+ * parameters are the definition's TypeBox schemas, kept by `defineTool` so that `invokeTool` and
+ * `hookTool` can type a call (`docs/views.md` "Typed calls"); they default to any schema.
+ */
+export interface ViewedTool<Input extends TSchema = TSchema, Compact extends TSchema = TSchema, Full extends TSchema = TSchema> extends ToolBase {
 /** A tool with views. */
   readonly kind: 'viewed'
 /** Both view schemas, deep-frozen plain JSON copies (TypeBox's hidden keys dropped). */
@@ -163,14 +167,21 @@ export interface ViewedTool extends ToolBase {
    *   something other than a boolean, or the rules take longer than 1000 ms for the record.
    */
   project(full: unknown, view: View): unknown
+  /** Type-level only (never present at run time): the `Static` types of the definition's schemas, read by `ToolInput`, `ToolRecord` and `invokeTool`. */
+  readonly '~static'?: { readonly input: Static<Input>; readonly compact: Static<Compact>; readonly full: Static<Full> }
 }
 
-/** A tool with one output schema: no `output_views`, no `result_view` input (`docs/views.md` "The selector"). */
-export interface SingleResultTool extends ToolBase {
+/**
+ * A tool with one output schema: no `output_views`, no `result_view` input (`docs/views.md` "The
+ * selector"). The type parameters are the definition's schemas, as on {@link ViewedTool}.
+ */
+export interface SingleResultTool<Input extends TSchema = TSchema, Output extends TSchema = TSchema> extends ToolBase {
 /** A tool with one output schema. */
   readonly kind: 'single'
 /** The output schema, a deep-frozen plain JSON copy. */
   readonly output: JsonSchema
+  /** Type-level only (never present at run time): the `Static` types of the definition's schemas, read by `ToolInput`, `ToolRecord` and `invokeTool`. */
+  readonly '~static'?: { readonly input: Static<Input>; readonly output: Static<Output> }
 }
 
 /** A defined tool. */

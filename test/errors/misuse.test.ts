@@ -11,6 +11,7 @@ import {
   createPatternPolicy,
   defineTool,
   inputDigest,
+  invokeTool,
   isApprovalConfigError,
   isHookRegistrationError,
   isJsonValueError,
@@ -30,7 +31,7 @@ import { isAgentsOptionsError, toAgentsTools } from 'result-views/openai-agents'
 import { createPostgresApprovalStores, isPostgresOptionsError } from 'result-views/postgres'
 import { createSqliteApprovalStores } from 'result-views/sqlite'
 import { assertViewBudget, assertViewsConsistent, isSchemaArbitraryError, jsonSchemaArbitrary } from 'result-views/testing'
-import { thrown } from '../support/outcomes.js'
+import { thrown, thrownOrRejected } from '../support/outcomes.js'
 
 /**
  * Runs `run` as if the optional peer `gpt-tokenizer` were not installed: every `require` of it
@@ -52,7 +53,7 @@ function withoutTokenizer<T>(run: () => T): T {
 
 const loop = { graph: { nodes: [{ id: 'a', class: 'action' as const, kind: 'k', params: { x: '{{ .nodes.ghost.output.y }}' } }] } }
 
-/** One way to get each misuse code thrown, and the guard of the class that throws it. */
+/** One way to get each misuse code thrown (or rejected with, by an async function), and the guard of the class that throws it. */
 const misuses: Record<UsageErrorCode, { run: () => unknown; guard: (value: unknown) => boolean }> = {
   tool_definition_invalid: { run: () => defineTool({ id: '' } as never), guard: isToolDefinitionError },
   policy_definition_invalid: { run: () => createPatternPolicy({ owner: 'nobody' }), guard: isPolicyDefinitionError },
@@ -68,6 +69,7 @@ const misuses: Record<UsageErrorCode, { run: () => unknown; guard: (value: unkno
   non_json_value: { run: () => canonicalJson({ n: NaN }), guard: isJsonValueError },
   digest_options_invalid: { run: () => inputDigest({}, { origin: 'other' as never }), guard: isUsageError },
   schema_argument_invalid: { run: () => compileProjector(new Date(0) as never), guard: isUsageError },
+  invoke_tool_argument_invalid: { run: () => invokeTool({} as never, {} as never, { input: {} }), guard: isUsageError },
   schema_arbitrary_unsupported: { run: () => jsonSchemaArbitrary({ allOf: [{ type: 'string' }] }), guard: isSchemaArbitraryError },
   testing_argument_invalid: { run: () => assertViewsConsistent({} as never), guard: isUsageError },
   loop_definition_invalid: { run: () => parseLoopDefinition({ graph: 3 }), guard: isLoopError },
@@ -84,8 +86,8 @@ describe('misuse errors', () => {
   })
 
   for (const [code, { run, guard }] of Object.entries(misuses)) {
-    it(`throws ${code} as a UsageError with { path, code, message } problems`, () => {
-      const error = thrown(run) as { code: string; name: string; message: string; problems: Array<Record<string, unknown>> }
+    it(`throws ${code} as a UsageError with { path, code, message } problems`, async () => {
+      const error = (await thrownOrRejected(run)) as { code: string; name: string; message: string; problems: Array<Record<string, unknown>> }
       expect(isUsageError(error)).toBe(true)
       expect(guard(error)).toBe(true)
       expect(isToolError(error)).toBe(false)

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import Type from 'typebox'
-import { createDispatcher, defineTool, describeTool, type InvokeRequest } from 'result-views'
+import { createDispatcher, defineTool, describeTool, type InvokeRequest, type Tool } from 'result-views'
 import { formatReference, isLoopError, parseLoopYaml, runLoop, startRun, type LoopAction, type LoopDefinition, type LoopDispatcher, type LoopNode, type TemplateReference } from 'result-views/loop'
 import { CompactSession, FullSession, fullSessionRecord, sessionStatusTool, skillViewTool, specLoopYaml, specLoopYamlCompact } from './support/session-status.js'
 
@@ -11,7 +11,7 @@ const loop = (nodes: NodeInit[], edges: Array<[string, string]> = []): LoopDefin
 })
 
 /** A dispatcher over the fixture tools that records every request. */
-function setup(tools = [sessionStatusTool(), skillViewTool()]) {
+function setup(tools: readonly Tool[] = [sessionStatusTool(), skillViewTool()]) {
   const dispatcher = createDispatcher({ tools })
   const requests: InvokeRequest[] = []
   const recording: LoopDispatcher = {

@@ -28,3 +28,13 @@ export async function rejection(promise: Promise<unknown>): Promise<unknown> {
   }
   throw new Error('expected a rejection')
 }
+
+/** What `run` throws or, when it returns a promise, rejects with (fails the test when it fulfils). */
+export async function thrownOrRejected(run: () => unknown): Promise<unknown> {
+  try {
+    await run()
+  } catch (error) {
+    return error
+  }
+  throw new Error('expected a throw or a rejection')
+}

@@ -1,0 +1,21 @@
+// `npm run test:package` (part of `npm test`, after the build): packs the built package as npm
+// would publish it (without running `prepack` again) and checks the tarball offline with
+// @arethetypeswrong/cli (types resolve and match the JavaScript for every entry, from ESM and
+// CommonJS under node16 resolution and under bundlers; node10 resolution, which cannot read
+// "exports" subpaths, is not supported) and with publint (package.json fields and files).
+// Prints the tarball's size and file count.
+import { execFileSync } from 'node:child_process'
+import { mkdirSync, rmSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+
+const root = fileURLToPath(new URL('..', import.meta.url))
+const dir = `${root}temp/pack`
+rmSync(dir, { recursive: true, force: true })
+mkdirSync(dir, { recursive: true })
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
+const [packed] = JSON.parse(execFileSync(npm, ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }))
+console.log(`package: ${packed.filename}, ${(packed.size / 1000).toFixed(1)} kB packed, ${(packed.unpackedSize / 1000).toFixed(1)} kB unpacked, ${packed.entryCount} files`)
+const bin = (name) => `${root}node_modules/.bin/${name}`
+execFileSync(bin('attw'), [`${dir}/${packed.filename}`, '--profile', 'node16'], { cwd: root, stdio: 'inherit' })
+execFileSync(bin('publint'), ['run', '--strict'], { cwd: root, stdio: 'inherit' })
+rmSync(dir, { recursive: true, force: true })
