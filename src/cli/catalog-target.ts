@@ -1,6 +1,7 @@
 import { createDispatcher, type Dispatcher } from 'result-views'
 import { importCatalogModule, isContractsError, type CatalogModule } from 'result-views/contracts'
 import { createFetchHandler } from 'result-views/http'
+import { stringifyJson } from '../json/json-text.js'
 import { queryString, targetUnavailable, type ApiAnswer, type ApiRequest, type Target } from './target.js'
 
 /** A catalog module that could not serve as a target, and why (a usage error: exit 2). */
@@ -42,7 +43,7 @@ export async function catalogTarget(path: string, cwd: string): Promise<Target |
       const init: RequestInit =
         call.body === undefined
           ? { method: call.method, headers: { accept: 'application/json' } }
-          : { method: call.method, headers: { accept: 'application/json', 'content-type': 'application/json' }, body: JSON.stringify(call.body) }
+          : { method: call.method, headers: { accept: 'application/json', 'content-type': 'application/json' }, body: stringifyJson(call.body) }
       const response = await handle(new Request(`http://catalog.invalid/api${call.path}${queryString(call.query)}`, init), { local: true })
       try {
         return { ok: true, status: response.status, body: await response.json() }

@@ -1,5 +1,6 @@
 import { request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http'
 import { request as httpsRequest } from 'node:https'
+import { stringifyJson } from '../json/json-text.js'
 import { queryString, targetUnavailable, type ApiAnswer, type ApiRequest, type Target } from './target.js'
 
 /** Where a remote target is: a URL (its path, if any, is the base path; default `/api`) or a Unix socket (base path `/api`). */
@@ -34,7 +35,7 @@ export function remoteTarget(address: RemoteAddress, options: RemoteOptions): Ta
   return {
     send: (call: ApiRequest) =>
       new Promise<ApiAnswer>((resolve) => {
-        const text = call.body === undefined ? undefined : JSON.stringify(call.body)
+        const text = call.body === undefined ? undefined : stringifyJson(call.body)
         const headers: Record<string, string> = { accept: 'application/json' }
         if (text !== undefined) {
           headers['content-type'] = 'application/json'
