@@ -51,8 +51,7 @@ export async function catalogTarget(path: string, cwd: string, timeoutMs: number
     handle = createFetchHandler(found.dispatcher)
   } catch (error) {
     // HttpOptionsError: a look-alike that is not a dispatcher; its problems say what is wrong.
-    if (!isUsageError(error)) throw error
-    return { problem: `--catalog ${path}: its dispatcher cannot serve the routes: ${usageProblems(error)}` }
+    return { problem: `--catalog ${path}: its dispatcher cannot serve the routes: ${isUsageError(error) ? usageProblems(error) : describeError(error)}` }
   }
   return {
     send: async (call: ApiRequest): Promise<ApiAnswer> => {

@@ -39,8 +39,12 @@ export async function readInput(source: InputSource, io: CliIo): Promise<{ value
   if (io.stdin.isTTY === true) io.stderr.write('reading the input JSON from stdin (end it with Ctrl-D; or pass --input or --input-file)\n')
   let text = ''
   const decoder = new TextDecoder()
-  for await (const chunk of io.stdin) text += typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true })
-  text += decoder.decode()
+  try {
+    for await (const chunk of io.stdin) text += typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true })
+    text += decoder.decode()
+  } catch (error) {
+    return { problem: `cannot read the input on stdin: ${(error as NodeJS.ErrnoException | undefined)?.code ?? 'unreadable'}` }
+  }
   return parse(text, 'the input on stdin')
 }
 

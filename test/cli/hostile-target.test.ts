@@ -133,3 +133,14 @@ describe('hostile answers from a fake target', () => {
     )
   })
 })
+
+describe('arguments no target can take', () => {
+  it('refuses an argument with a lone surrogate as a usage error (exit 2) instead of a URIError', async () => {
+    expect(await runCli(['tool', 'info', '\ud800', '--url', origin, '-o', 'json'])).toEqual({ code: 2, stdout: '', stderr: 'error: argument 3 is not well-formed Unicode text (it holds a lone surrogate)\n' })
+  })
+
+  it('sends URL credentials with malformed percent escapes as they are, never failing unexpectedly', async () => {
+    const run = await runCli(['tool', 'list', '--url', 'http://%zz:x@127.0.0.1:9/', '-o', 'json'])
+    expect(jsonOf(run)).toEqual({ error: { code: 'cli_target_unavailable', reason: 'connection_failed', message: 'cannot reach http://127.0.0.1:9: ECONNREFUSED' } })
+  })
+})
