@@ -3,7 +3,7 @@ import type { Reply } from './exchange.js'
 
 /**
  * The JSON text of a reply's body. A body nested deeper than `JSON.stringify` can write (a tool
- * value may nest 5,000 levels, `docs/http.md` "Limits") is written without recursion instead.
+ * value may nest 5,000 levels, `docs/http.md` "Known limits") is written without recursion instead.
  */
 export function replyText(reply: Reply): string {
   try {
