@@ -1,7 +1,7 @@
 import type { Command } from 'commander'
 import type { CallScope } from 'result-views'
 import type { CliIo, ExitCodeValue } from './io.js'
-import { outputFormat, report, type OutputFormat, type TextRenderer } from './output.js'
+import { outputFormat, report, type AnswerView, type OutputFormat } from './output.js'
 import { openTarget, type TargetOptions } from './target-options.js'
 import type { ApiRequest, Target } from './target.js'
 
@@ -18,9 +18,10 @@ export interface CliContext {
   format(options: { readonly output?: string }): OutputFormat
   /**
    * The whole of most commands: sends one call to the target the options name and prints its
-   * answer in the format they ask for (`report`); returns the exit code.
+   * answer in the format they ask for (`report`, which checks it against
+   * `view.shape` first); returns the exit code.
    */
-  send(options: TargetOptions, command: Command, request: ApiRequest, text: TextRenderer): Promise<ExitCodeValue>
+  send(options: TargetOptions, command: Command, request: ApiRequest, view: AnswerView): Promise<ExitCodeValue>
 }
 
 /** A command group: registers its commands on the program (see `program.ts`). */
@@ -68,6 +69,6 @@ export function createContext(io: CliIo, exit: (code: ExitCodeValue) => void): C
     usage,
     target,
     format: (options) => outputFormat(options.output, io),
-    send: async (options, command, request, text) => report(await (await target(options, command)).send(request), outputFormat(options.output, io), io, text),
+    send: async (options, command, request, view) => report(await (await target(options, command)).send(request), outputFormat(options.output, io), io, view),
   }
 }

@@ -8,7 +8,9 @@ const MIN_SCRUBBED_LENGTH = 8
 /**
  * Runs the `result-views` command once, in process: parses `argv` (without `node` and the script),
  * runs the command, and returns its exit code (`docs/cli.md` "Exit codes": 0 ok, 1 the call
- * failed, 2 usage, 3 approval pending). Never calls `process.exit` and never rejects. Approval
+ * failed, 2 usage, 3 approval pending). Never calls `process.exit` and never rejects. An argument
+ * that is not well-formed Unicode (a lone surrogate, which no shell passes but a caller of `main`
+ * can) is a usage error: it could not be sent as the text it is. Approval
  * tokens and the authorization value (from `argv` or the environment) are scrubbed from
  * everything written, as a last line of defence.
  */
@@ -16,6 +18,11 @@ export async function main(argv: readonly string[], io: CliIo): Promise<ExitCode
   const secrets = secretsOf(argv, io.env)
   const safe: CliIo = { ...io, stdout: scrubbing(io.stdout, secrets), stderr: scrubbing(io.stderr, secrets) }
   let code: ExitCodeValue = ExitCode.ok
+  const malformed = argv.findIndex((arg) => typeof arg !== 'string' || !(arg as string & { isWellFormed(): boolean }).isWellFormed())
+  if (malformed !== -1) {
+    safe.stderr.write(`error: argument ${malformed + 1} is not well-formed Unicode text (it holds a lone surrogate)\n`)
+    return ExitCode.usage
+  }
   try {
     await createProgram(safe, (exit) => (code = exit)).parseAsync([...argv], { from: 'user' })
     return code

@@ -1,8 +1,11 @@
 import { Option } from 'commander'
 import { ToolError, ToolErrorCodes, type ToolErrorPayload } from 'result-views'
+import { MAX_JSON_DEPTH } from '../json/canonical.js'
 import { isRecord } from '../json/guards.js'
+import type { AnswerShape } from './answers.js'
 import { ExitCode, type CliIo, type ExitCodeValue } from './io.js'
-import type { ApiAnswer } from './target.js'
+import { nestsDeeperThan, stringifyJson } from '../json/json-text.js'
+import { targetUnavailable, type ApiAnswer } from './target.js'
 
 /** How a command prints: JSON for scripts (`jq`), or short text for people. */
 export type OutputFormat = 'json' | 'text'
@@ -18,8 +21,22 @@ export function outputFormat(asked: unknown, io: CliIo): OutputFormat {
   return io.stdout.isTTY === true ? 'text' : 'json'
 }
 
-/** Renders a successful answer's body as short text, one line per thing. */
+/** Renders a successful answer's body (one that fits its {@link AnswerShape}) as short text, one line per thing. */
 export type TextRenderer = (body: Record<string, unknown>) => string
+
+/** How a command checks and prints a route's successful answer. */
+export interface AnswerView {
+  /** What the answer must hold; anything else is `cli_target_unavailable` / `response_invalid`. */
+  readonly shape: AnswerShape
+  /** The `-o text` form. */
+  readonly text: TextRenderer
+}
+
+/**
+ * Deepest answer read, in levels of nesting: a tool value may nest {@link MAX_JSON_DEPTH} levels,
+ * and the routes wrap it in a few more (`{ approval: { outcome: { result: { structured } } } }`).
+ */
+export const MAX_ANSWER_DEPTH = MAX_JSON_DEPTH + 8
 
 /**
  * Prints a target's answer and returns the exit code (`docs/cli.md` "Exit codes"):
@@ -29,21 +46,50 @@ export type TextRenderer = (body: Record<string, unknown>) => string
  *   or `error: <message> (<code>/<reason>)` on stderr, the message redacted by
  *   `forSurface('cli')`: exit 1.
  */
-export function report(answer: ApiAnswer, format: OutputFormat, io: CliIo, text: TextRenderer): ExitCodeValue {
-  if (!answer.ok) return printError(answer.error, format, io)
-  const body = answer.body
-  if (answer.status === 200 && isRecord(body) && !('error' in body)) {
-    io.stdout.write(format === 'json' ? `${JSON.stringify(body)}\n` : `${terminalSafe(text(body))}\n`)
+export function report(answer: ApiAnswer, format: OutputFormat, io: CliIo, view: AnswerView): ExitCodeValue {
+  const checked = checkAnswer(answer, view.shape)
+  if (!checked.ok) return printError(checked.error, format, io)
+  const body = checked.body as Record<string, unknown>
+  if (checked.status === 200) {
+    io.stdout.write(format === 'json' ? `${stringifyJson(body)}\n` : `${terminalSafe(view.text(body))}\n`)
     return ExitCode.ok
   }
-  if (answer.status === 202 && isRecord(body) && typeof body.approval_id === 'string') {
-    io.stdout.write(format === 'json' ? `${JSON.stringify({ approval_id: body.approval_id })}\n` : terminalSafe(pendingText(body.approval_id)))
+  if (checked.status === 202) {
+    const approvalId = body.approval_id as string
+    io.stdout.write(format === 'json' ? `${JSON.stringify({ approval_id: approvalId })}\n` : terminalSafe(pendingText(approvalId)))
     return ExitCode.pending
   }
-  if (isRecord(body) && isRecord(body.error) && typeof body.error.code === 'string' && typeof body.error.reason === 'string') {
-    return printError(cliError(body.error.code, body.error.reason, body.error.message), format, io)
+  const error = body.error as Record<string, unknown>
+  return printError(cliError(error.code as string, error.reason as string, error.message), format, io)
+}
+
+/**
+ * The answer when it is one the routes give: a 200 whose body fits `shape`, a 202 with an
+ * `approval_id`, or an error status with `{ error: { code, reason } }`; anything else (or an
+ * answer nested deeper than {@link MAX_ANSWER_DEPTH}) becomes `response_invalid`, naming what was wrong.
+ */
+function checkAnswer(answer: ApiAnswer, shape: AnswerShape): ApiAnswer {
+  if (!answer.ok) return answer
+  const { status, body } = answer
+  const invalid = (problem: string): ApiAnswer => targetUnavailable('response_invalid', `the target answered HTTP ${status} with ${problem}, not the routes' answer (is it a result-views/http server?)`)
+  if (!isRecord(body)) return invalid('a body that is not a JSON object')
+  if (nestsDeeperThan(body, MAX_ANSWER_DEPTH)) return invalid(`a body nested deeper than ${MAX_ANSWER_DEPTH} levels`)
+  if (status === 200) {
+    const problem = 'error' in body ? 'an "error" member' : shape(body)
+    return problem === undefined ? answer : invalid(problem)
   }
-  return printError({ code: 'cli_target_unavailable', reason: 'response_invalid', message: `the target answered HTTP ${answer.status} with a body that is not the routes'` }, format, io)
+  if (status === 202) return typeof body.approval_id === 'string' ? answer : invalid('no string "approval_id"')
+  if (status >= 400 && isRecord(body.error) && typeof body.error.code === 'string' && typeof body.error.reason === 'string') return answer
+  return invalid(status >= 400 ? 'no "error" object with a string "code" and "reason"' : 'an unexpected status')
+}
+
+/**
+ * A value of an answer as text: a string as it is, nothing as `''`, anything else as its JSON
+ * (never `String(value)`, which throws for an object whose `toString` member is not a function).
+ */
+export function textOf(value: unknown): string {
+  if (typeof value === 'string') return value
+  return value === undefined ? '' : stringifyJson(value)
 }
 
 /** Prints an error as the CLI shows it; returns exit code 1. */

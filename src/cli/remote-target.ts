@@ -1,5 +1,6 @@
 import { request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http'
 import { request as httpsRequest } from 'node:https'
+import { stringifyJson } from '../json/json-text.js'
 import { queryString, targetUnavailable, type ApiAnswer, type ApiRequest, type Target } from './target.js'
 
 /** Where a remote target is: a URL (its path, if any, is the base path; default `/api`) or a Unix socket (base path `/api`). */
@@ -26,7 +27,7 @@ export function remoteTarget(address: RemoteAddress, options: RemoteOptions): Ta
           protocol: address.url.protocol,
           hostname: address.url.hostname.replace(/^\[(.*)\]$/, '$1'),
           port: address.url.port,
-          ...(address.url.username === '' ? {} : { auth: `${decodeURIComponent(address.url.username)}:${decodeURIComponent(address.url.password)}` }),
+          ...(address.url.username === '' ? {} : { auth: `${decoded(address.url.username)}:${decoded(address.url.password)}` }),
         }
       : { socketPath: address.socket }
   const send = 'url' in address && address.url.protocol === 'https:' ? httpsRequest : httpRequest
@@ -34,7 +35,7 @@ export function remoteTarget(address: RemoteAddress, options: RemoteOptions): Ta
   return {
     send: (call: ApiRequest) =>
       new Promise<ApiAnswer>((resolve) => {
-        const text = call.body === undefined ? undefined : JSON.stringify(call.body)
+        const text = call.body === undefined ? undefined : stringifyJson(call.body)
         const headers: Record<string, string> = { accept: 'application/json' }
         if (text !== undefined) {
           headers['content-type'] = 'application/json'
@@ -49,9 +50,16 @@ export function remoteTarget(address: RemoteAddress, options: RemoteOptions): Ta
           request.destroy()
           resolve(answer)
         }
-        const request = send({ ...connection, method: call.method, path: base + call.path + queryString(call.query), headers }, (response) => {
-          readAnswer(response, where).then(settle, () => settle(targetUnavailable('connection_failed', `the connection to ${where} broke while reading the answer`)))
-        })
+        let request: ReturnType<typeof send>
+        try {
+          request = send({ ...connection, method: call.method, path: base + call.path + queryString(call.query), headers }, (response) => {
+            readAnswer(response, where).then(settle, () => settle(targetUnavailable('connection_failed', `the connection to ${where} broke while reading the answer`)))
+          })
+        } catch (error) {
+          // Node refuses some addresses before connecting (ERR_INVALID_ARG_VALUE and kin).
+          resolve(targetUnavailable('connection_failed', `cannot reach ${where}: ${(error as NodeJS.ErrnoException).code ?? 'refused by node:http'}`))
+          return
+        }
         const timer = setTimeout(() => settle(targetUnavailable('timeout', `${where} did not answer within ${options.timeoutMs} ms`)), options.timeoutMs)
         request.on('error', (error: NodeJS.ErrnoException) => settle(targetUnavailable('connection_failed', `cannot reach ${where}: ${error.code ?? error.message}`)))
         request.end(text)
@@ -72,6 +80,15 @@ async function readAnswer(response: IncomingMessage, where: string): Promise<Api
     return { ok: true, status, body: JSON.parse(Buffer.concat(chunks, size).toString('utf8')) }
   } catch {
     return targetUnavailable('response_invalid', `${where} answered HTTP ${status} without the routes' JSON (is it a result-views/http server?)`)
+  }
+}
+
+/** A percent-encoded URL part decoded, or as it is when its escapes are malformed (`%zz`). */
+function decoded(part: string): string {
+  try {
+    return decodeURIComponent(part)
+  } catch {
+    return part
   }
 }
 

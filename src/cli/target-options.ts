@@ -24,7 +24,7 @@ export function addTargetOptions(command: Command): Command {
     .option('--url <url>', 'a result-views/http server, e.g. http://127.0.0.1:8787 (default: $RESULT_VIEWS_URL); a path in it replaces /api')
     .option('--socket <path>', 'a result-views/http server on a Unix socket (default: $RESULT_VIEWS_SOCKET)')
     .option('--catalog <module>', 'run a catalog module in this process instead: it exports a Dispatcher (default or "dispatcher") or tools (default or "tools")')
-    .option('--timeout-ms <ms>', 'how long one call to a server may take, in milliseconds', positiveInteger, DEFAULT_TIMEOUT_MS)
+    .option('--timeout-ms <ms>', 'how long one call may take, and loading a --catalog module, in milliseconds', positiveInteger, DEFAULT_TIMEOUT_MS)
     .addOption(outputOption())
 }
 
@@ -33,15 +33,20 @@ export function addTargetOptions(command: Command): Command {
  * `RESULT_VIEWS_URL` or `RESULT_VIEWS_SOCKET`. `RESULT_VIEWS_AUTHORIZATION`, when set, is sent as
  * the `Authorization` header to a server.
  *
- * @returns the target, or the problem (a usage error).
+ * @returns the target, or the problem (a usage error), also for a `RESULT_VIEWS_AUTHORIZATION`
+ *   that no HTTP header can carry (never quoting it).
  */
 export async function openTarget(options: TargetOptions, io: CliIo): Promise<Target | CatalogProblem> {
   const named = (['url', 'socket', 'catalog'] as const).filter((name) => options[name] !== undefined)
   if (named.length > 1) return { problem: `give one target, not ${named.map((name) => `--${name}`).join(' and ')}` }
   const url = options.url ?? (named.length === 0 ? nonEmpty(io.env.RESULT_VIEWS_URL) : undefined)
   const socket = options.socket ?? (named.length === 0 && url === undefined ? nonEmpty(io.env.RESULT_VIEWS_SOCKET) : undefined)
-  const remote = { timeoutMs: options.timeoutMs, authorization: nonEmpty(io.env.RESULT_VIEWS_AUTHORIZATION) }
-  if (options.catalog !== undefined) return catalogTarget(options.catalog, io.cwd)
+  if (options.catalog !== undefined) return catalogTarget(options.catalog, io.cwd, options.timeoutMs)
+  const authorization = nonEmpty(io.env.RESULT_VIEWS_AUTHORIZATION)
+  if (authorization !== undefined && NOT_HEADER_TEXT.test(authorization)) {
+    return { problem: 'RESULT_VIEWS_AUTHORIZATION holds a character an HTTP header cannot carry (a control character such as a line break, or one past U+00FF); its value is not shown' }
+  }
+  const remote = { timeoutMs: options.timeoutMs, authorization }
   if (socket !== undefined) return remoteTarget({ socket }, remote)
   if (url === undefined) return { problem: 'no target: pass --url, --socket or --catalog (or set RESULT_VIEWS_URL or RESULT_VIEWS_SOCKET)' }
   let parsed: URL
@@ -53,6 +58,9 @@ export async function openTarget(options: TargetOptions, io: CliIo): Promise<Tar
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return { problem: `the target URL must be http: or https:, not ${parsed.protocol}` }
   return remoteTarget({ url: parsed }, remote)
 }
+
+/** A character Node refuses in a header value (RFC 9110 field-value: tab, visible ASCII, obs-text). */
+const NOT_HEADER_TEXT = /[^\t\x20-\x7e\x80-\xff]/
 
 function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value.length === 0 ? undefined : value

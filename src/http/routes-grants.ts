@@ -3,8 +3,12 @@ import { field, unknownKey, type RouteContext } from './context.js'
 import { approvalFieldInvalid, scopeForbidden, shown, unknownGrant } from './errors.js'
 import { ok, type Reply } from './exchange.js'
 
-/** The fields a `PUT /tool-approval-grants` body may have: `{ tool_id, decision, scope, agent_name? }` plus the workspace (`docs/http.md` "Remembered decisions"). */
-const GRANT_FIELDS = ['workspace_id', 'tool_id', 'decision', 'scope', 'agent_name'] as const
+/**
+ * The fields a `PUT /tool-approval-grants` body may have: `{ tool_id, decision, scope, agent_name? }`
+ * plus the workspace (`docs/http.md` "Remembered decisions"). `input_digest` is passed on so that
+ * `setGrant` refuses it as it does in process (`input_digest_forbidden`), not as an unknown field.
+ */
+const GRANT_FIELDS = ['workspace_id', 'tool_id', 'decision', 'scope', 'agent_name', 'input_digest'] as const
 
 /**
  * `PUT /tool-approval-grants` with `{ workspace_id, tool_id, decision: 'allow' | 'reject', scope:
@@ -13,7 +17,7 @@ const GRANT_FIELDS = ['workspace_id', 'tool_id', 'decision', 'scope', 'agent_nam
  */
 export async function setGrant(context: RouteContext): Promise<Reply> {
   const extra = unknownKey(context.body, GRANT_FIELDS)
-  if (extra !== undefined) throw approvalFieldInvalid(`the grant body has an unknown field ${shown(extra)} (known: ${GRANT_FIELDS.join(', ')})`)
+  if (extra !== undefined) throw approvalFieldInvalid(`the grant body has an unknown field ${shown(extra)} (known: ${GRANT_FIELDS.slice(0, -1).join(', ')})`)
   const request: Record<string, unknown> = {}
   for (const name of GRANT_FIELDS) {
     const value = field(context.body, name)

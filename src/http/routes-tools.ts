@@ -13,7 +13,7 @@ export const SCOPE_QUERY: readonly string[] = SCOPE_FIELDS
 /** The fields an invoke body may have. */
 const INVOKE_FIELDS = ['input', 'approval_token', 'sensitive_input_fields', 'scope', 'tool_call_id'] as const
 
-/** Longest `q` of a tool search, in characters. */
+/** Longest `q` of a tool search, in characters (Unicode code points: an emoji counts once). */
 const MAX_QUERY_LENGTH = 256
 
 /** `GET /tools`: `{ tools: [descriptor] }`, or with scope parameters each descriptor plus its `diagnostics`. */
@@ -25,10 +25,18 @@ export async function listTools(context: RouteContext): Promise<Reply> {
 export async function searchTools(context: RouteContext): Promise<Reply> {
   const q = context.query.get('q')
   if (q === undefined) throw requestInvalid('query_invalid', 'query parameter "q" is required')
-  if (q.length > MAX_QUERY_LENGTH) throw requestInvalid('query_invalid', `query parameter "q" is longer than ${MAX_QUERY_LENGTH} characters`)
+  if (longerThan(q, MAX_QUERY_LENGTH)) throw requestInvalid('query_invalid', `query parameter "q" is longer than ${MAX_QUERY_LENGTH} characters`)
   const needle = q.toLowerCase()
   const tools = await toolsOf(context)
   return ok({ tools: tools.filter((tool) => tool.tool_id.toLowerCase().includes(needle) || tool.description.toLowerCase().includes(needle)) })
+}
+
+/** True when `text` has more than `max` code points (a lone surrogate counts as one); stops counting past `max`. */
+function longerThan(text: string, max: number): boolean {
+  if (text.length <= max) return false
+  let count = 0
+  for (const _ of text) if (++count > max) return true
+  return false
 }
 
 /** `GET /tools/{tool_id}`: `{ tool: { descriptor, diagnostics? } }`; 404 `tool_not_found` for an unknown tool. */

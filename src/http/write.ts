@@ -1,8 +1,17 @@
+import { stringifyJson } from '../json/json-text.js'
 import type { Reply } from './exchange.js'
 
-/** The JSON text of a reply's body. */
+/**
+ * The JSON text of a reply's body. A body nested deeper than `JSON.stringify` can write (a tool
+ * value may nest 5,000 levels, `docs/http.md` "Known limits") is written without recursion instead.
+ */
 export function replyText(reply: Reply): string {
-  return JSON.stringify(reply.body)
+  try {
+    return JSON.stringify(reply.body)
+  } catch (error) {
+    if (error instanceof RangeError) return stringifyJson(reply.body)
+    throw error
+  }
 }
 
 /**

@@ -60,4 +60,12 @@ describe('the result-views command in a child process', () => {
     expect(run.code).toBe(0)
     expect(Object.keys(JSON.parse(run.stdout).tool.descriptor.output_views)).toEqual(['compact', 'full'])
   })
+  it('cli-catalog-unsettled-handler-exit-13: a never-settling handler or module load ends after --timeout-ms with exit 1 or 2, not 13', async () => {
+    const [call, load] = await Promise.all([
+      command(['tool', 'invoke', 'hang', '--catalog', 'test/cli/fixtures/hang-handler.ts', '--input', '{}', '--timeout-ms', '300', '-o', 'json']),
+      command(['tool', 'list', '--catalog', 'test/cli/fixtures/hang-on-load.ts', '--timeout-ms', '300', '-o', 'json']),
+    ])
+    expect(call).toEqual({ code: 1, stdout: '{"error":{"code":"cli_target_unavailable","reason":"timeout","message":"the catalog did not answer within 300 ms"}}\n', stderr: '' })
+    expect(load).toEqual({ code: 2, stdout: '', stderr: 'error: cannot load --catalog test/cli/fixtures/hang-on-load.ts: it did not finish loading within 300 ms\n' })
+  })
 })

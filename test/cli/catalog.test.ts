@@ -34,7 +34,7 @@ describe('--catalog', () => {
     expect(run.code).toBe(2)
     expect(run.stdout).toBe('')
     expect(run.stderr).toBe(
-      'error: --catalog ./not-a-catalog.ts exports answer (number), default (object); expected a Dispatcher (the default export or "dispatcher"), a tool array (the default export) or a "tools" array\n',
+      'error: --catalog ./not-a-catalog.ts exports answer (number), default (object); expected a Dispatcher (the default export or "dispatcher"), a tool array (the default export) or a "tools" array (also as members of the default export, as CommonJS exports them)\n',
     )
   })
 

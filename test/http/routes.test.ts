@@ -67,6 +67,14 @@ describe('GET /api/tools/search', () => {
     expect(missing.status).toBe(400)
     expect(missing.body.error.reason).toBe('query_invalid')
   })
+
+  it('http-search-q-counts-code-points: takes 256 emoji (512 UTF-16 units) and refuses 257', async () => {
+    expect((await get(`/api/tools/search?q=${encodeURIComponent('😀'.repeat(256))}`)).body).toEqual({ tools: [] })
+    const long = await get(`/api/tools/search?q=${encodeURIComponent('😀'.repeat(257))}`)
+    expect(long.status).toBe(400)
+    expect(long.body.error.reason).toBe('query_invalid')
+    expect((await get(`/api/tools/search?q=${'a'.repeat(257)}`)).status).toBe(400)
+  })
 })
 
 describe('GET /api/tools/{tool_id}', () => {
@@ -259,7 +267,8 @@ describe('remembered grants: /api/tool-approval-grants', () => {
     const base = { workspace_id: 'ws_example', tool_id: 'compozy__session_create', decision: 'reject' }
     expect((await put({ ...base, scope: 'agent' })).body.error).toEqual({ code: 'approval_request_invalid', reason: 'agent_name_required', message: 'invalid tool request' })
     expect((await put({ ...base, scope: 'tool', agent_name: 'general' })).body.error.reason).toBe('agent_name_forbidden')
-    expect((await put({ ...base, scope: 'tool', input_digest: `sha256:${'0'.repeat(64)}` })).body.error.reason).toBe('field_invalid')
+    // http-grant-input-digest-reason: the same reason setGrant gives in process, not field_invalid.
+    expect((await put({ ...base, scope: 'tool', input_digest: `sha256:${'0'.repeat(64)}` })).body.error).toEqual({ code: 'approval_request_invalid', reason: 'input_digest_forbidden', message: 'invalid tool request' })
     expect((await put({ tool_id: 'compozy__session_create', decision: 'reject', scope: 'tool' })).status).toBe(400)
     expect((await get('/api/tool-approval-grants')).body.error).toEqual({ code: 'approval_request_invalid', reason: 'field_invalid', message: 'invalid tool request' })
   })

@@ -1,6 +1,8 @@
 import { Option, type Command } from 'commander'
+import { grantAnswer, grantsAnswer, revokedAnswer } from '../answers.js'
 import type { CliContext } from '../context.js'
 import { isRecord } from '../../json/guards.js'
+import { textOf } from '../output.js'
 import { addTargetOptions, type TargetOptions } from '../target-options.js'
 import { apiPath } from '../target.js'
 
@@ -30,7 +32,7 @@ export function registerGrantCommands(program: Command, cli: CliContext): void {
     .action(
       cli.action((toolId: string, options: GrantOptions, command: Command) => {
         const body = { workspace_id: options.workspace, tool_id: toolId, decision: options.decision, scope: options.scope, ...(options.agent === undefined ? {} : { agent_name: options.agent }) }
-        return cli.send(options, command, { method: 'PUT', path: '/tool-approval-grants', body }, (answer) => grantLine(answer.grant))
+        return cli.send(options, command, { method: 'PUT', path: '/tool-approval-grants', body }, { shape: grantAnswer, text: (answer) => grantLine(answer.grant) })
       }),
     )
 
@@ -38,24 +40,27 @@ export function registerGrantCommands(program: Command, cli: CliContext): void {
     .option('--tool <tool-id>', 'only the decisions of this tool')
     .action(
       cli.action((options: GrantOptions, command: Command) =>
-        cli.send(options, command, { method: 'GET', path: '/tool-approval-grants', query: { workspace_id: options.workspace, tool_id: options.tool } }, (body) => {
-          const list = Array.isArray(body.grants) ? body.grants : []
-          return list.length === 0 ? `no remembered decisions in workspace ${options.workspace}` : list.map(grantLine).join('\n')
+        cli.send(options, command, { method: 'GET', path: '/tool-approval-grants', query: { workspace_id: options.workspace, tool_id: options.tool } }, {
+          shape: grantsAnswer,
+          text: (body) => {
+            const list = body.grants as readonly unknown[]
+            return list.length === 0 ? `no remembered decisions in workspace ${options.workspace}` : list.map(grantLine).join('\n')
+          },
         }),
       ),
     )
 
   inWorkspace('revoke <grant-id>', 'forget one remembered decision').action(
     cli.action((grantId: string, options: GrantOptions, command: Command) =>
-      cli.send(options, command, { method: 'DELETE', path: apiPath('tool-approval-grants', grantId), query: { workspace_id: options.workspace } }, () => `revoked ${grantId}`),
+      cli.send(options, command, { method: 'DELETE', path: apiPath('tool-approval-grants', grantId), query: { workspace_id: options.workspace } }, { shape: revokedAnswer(grantId), text: () => `revoked ${grantId}` }),
     ),
   )
 }
 
 /** `<grant_id>  <decision> <tool_id>  <scope>[ <agent>][ <input digest>]`. */
 function grantLine(grant: unknown): string {
-  if (!isRecord(grant)) return String(grant)
-  const who = grant.scope === 'tool' ? 'every agent' : `agent ${String(grant.agent_name ?? '(none)')}`
+  if (!isRecord(grant)) return textOf(grant)
+  const who = grant.scope === 'tool' ? 'every agent' : `agent ${textOf(grant.agent_name ?? '(none)')}`
   const exact = typeof grant.input_digest === 'string' ? `, input ${grant.input_digest.slice(0, 19)}…` : ''
-  return `${String(grant.grant_id)}  ${String(grant.decision)} ${String(grant.tool_id)} for ${who} (${String(grant.scope)} scope${exact}, ${String(grant.origin)})`
+  return `${textOf(grant.grant_id)}  ${textOf(grant.decision)} ${textOf(grant.tool_id)} for ${who} (${textOf(grant.scope)} scope${exact}, ${textOf(grant.origin)})`
 }

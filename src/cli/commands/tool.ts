@@ -1,8 +1,10 @@
 import type { Command } from 'commander'
+import { invokeAnswer, toolAnswer, toolsAnswer } from '../answers.js'
 import { addScopeOptions, scopeOf, type CliContext, type ScopeOptions } from '../context.js'
 import { readInput } from '../input.js'
 import { isRecord } from '../../json/guards.js'
-import { report } from '../output.js'
+import { report, textOf } from '../output.js'
+import { stringifyJson } from '../../json/json-text.js'
 import { addTargetOptions, type TargetOptions } from '../target-options.js'
 import { apiPath } from '../target.js'
 
@@ -45,7 +47,7 @@ export function registerToolCommands(program: Command, cli: CliContext): void {
           ...(options.sensitiveInputField.length === 0 ? {} : { sensitive_input_fields: options.sensitiveInputField }),
           ...(options.toolCallId === undefined ? {} : { tool_call_id: options.toolCallId }),
         }
-        return report(await target.send({ method: 'POST', path: apiPath('tools', toolId, 'invoke'), body }), cli.format(options), cli.io, invokeText(toolId))
+        return report(await target.send({ method: 'POST', path: apiPath('tools', toolId, 'invoke'), body }), cli.format(options), cli.io, { shape: invokeAnswer, text: invokeText(toolId) })
       }),
     )
 
@@ -53,14 +55,14 @@ export function registerToolCommands(program: Command, cli: CliContext): void {
     .description("a tool's descriptor (both view contracts), and with a scope its diagnostics there")
     .action(
       cli.action((toolId: string, options: ListOptions, command: Command) =>
-        cli.send(options, command, { method: 'GET', path: apiPath('tools', toolId), query: scopeQuery(options) }, infoText),
+        cli.send(options, command, { method: 'GET', path: apiPath('tools', toolId), query: scopeQuery(options) }, { shape: toolAnswer, text: infoText }),
       ),
     )
 
   addScopeOptions(addTargetOptions(tool.command('list')))
     .description('every tool of the catalog, and with a scope its diagnostics there')
     .action(
-      cli.action((options: ListOptions, command: Command) => cli.send(options, command, { method: 'GET', path: '/tools', query: scopeQuery(options) }, listText)),
+      cli.action((options: ListOptions, command: Command) => cli.send(options, command, { method: 'GET', path: '/tools', query: scopeQuery(options) }, { shape: toolsAnswer, text: listText })),
     )
 }
 
@@ -81,7 +83,7 @@ function invokeText(toolId: string) {
   return (body: Record<string, unknown>): string => {
     const result = isRecord(body.result) ? body.result : {}
     const view = typeof body.result_view === 'string' ? ` (${body.result_view} view)` : ''
-    return `${toolId}${view}: ${String(result.preview ?? '')}\n${JSON.stringify(result.structured, null, 2)}`
+    return `${toolId}${view}: ${textOf(result.preview ?? '')}\n${stringifyJson(result.structured, 2)}`
   }
 }
 
@@ -89,7 +91,7 @@ function invokeText(toolId: string) {
 function infoText(body: Record<string, unknown>): string {
   const tool = isRecord(body.tool) ? body.tool : {}
   const descriptor = isRecord(tool.descriptor) ? tool.descriptor : {}
-  const lines = [String(descriptor.tool_id), `  ${String(descriptor.description ?? '')}`, `  ${contractsText(descriptor)}`]
+  const lines = [textOf(descriptor.tool_id), `  ${textOf(descriptor.description ?? '')}`, `  ${contractsText(descriptor)}`]
   const facts = factsText(descriptor)
   if (facts !== undefined) lines.push(`  ${facts}`)
   if (isRecord(tool.diagnostics)) lines.push(`  ${diagnosticsText(tool.diagnostics)}`)
@@ -100,19 +102,19 @@ function infoText(body: Record<string, unknown>): string {
 function listText(body: Record<string, unknown>): string {
   const tools = Array.isArray(body.tools) ? body.tools.filter(isRecord) : []
   if (tools.length === 0) return 'no tools'
-  const width = Math.max(...tools.map((tool) => String(tool.tool_id).length))
+  const width = tools.reduce((most, tool) => Math.max(most, textOf(tool.tool_id).length), 0)
   return tools
     .map((tool) => {
       const views = isRecord(tool.output_views) ? 'compact, full' : 'single result'
-      const where = isRecord(tool.diagnostics) ? `  ${String(tool.diagnostics.status)}` : ''
-      return `${String(tool.tool_id).padEnd(width)}  [${views}]${where}`
+      const where = isRecord(tool.diagnostics) ? `  ${textOf(tool.diagnostics.status)}` : ''
+      return `${textOf(tool.tool_id).padEnd(width)}  [${views}]${where}`
     })
     .join('\n')
 }
 
 function contractsText(descriptor: Record<string, unknown>): string {
   const views = descriptor.output_views
-  const short = (digest: unknown): string => String(digest).slice(0, 12)
+  const short = (digest: unknown): string => textOf(digest).slice(0, 12)
   if (isRecord(views) && isRecord(views.compact) && isRecord(views.full)) {
     return `views: compact (digest ${short(views.compact.digest)}), full (digest ${short(views.full.digest)})`
   }
@@ -131,8 +133,8 @@ function diagnosticsText(diagnostics: Record<string, unknown>): string {
   const reason = typeof diagnostics.reason === 'string' ? `: ${diagnostics.reason}` : ''
   const owner = typeof diagnostics.policy_owner === 'string' ? ` by ${diagnostics.policy_owner}` : ''
   const grant = isRecord(diagnostics.grant)
-    ? `; remembered ${String(diagnostics.grant.decision)} ${String(diagnostics.grant.grant_id)} (${String(diagnostics.grant.scope)} scope)`
+    ? `; remembered ${textOf(diagnostics.grant.decision)} ${textOf(diagnostics.grant.grant_id)} (${textOf(diagnostics.grant.scope)} scope)`
     : ''
-  const options = Array.isArray(diagnostics.approval_options) ? `; approve with: ${diagnostics.approval_options.map(String).join(', ')}` : ''
-  return `in scope ${JSON.stringify(diagnostics.scope)}: ${String(diagnostics.status)}${owner}${reason}${grant}${options}`
+  const options = Array.isArray(diagnostics.approval_options) ? `; approve with: ${diagnostics.approval_options.map(textOf).join(', ')}` : ''
+  return `in scope ${stringifyJson(diagnostics.scope)}: ${textOf(diagnostics.status)}${owner}${reason}${grant}${options}`
 }
