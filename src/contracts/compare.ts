@@ -1,4 +1,5 @@
 import { ContractsError } from './contracts-error.js'
+import { readOptions } from './options.js'
 import { compareSchemas, type ContractReason, type SchemaVerdict, type SchemaVerdictKind } from './compare-schemas.js'
 import { completeView, defaultView, viewOf, type ContractLock, type ContractToolKind, type ContractView, type ToolContract, type ViewBudget } from './lock.js'
 import { compareIds, lockOf, type ContractFixtures, type ContractSource } from './sources.js'
@@ -118,8 +119,9 @@ export interface ContractComparison {
  *   lock does not have the lock format), or an option is malformed.
  */
 export function compareContracts(before: ContractSource, after: ContractSource, options: CompareContractsOptions = {}): ContractComparison {
-  const { accept, tolerance } = readOptions(options)
-  const lockOptions = { ...(options.fixtures === undefined ? {} : { fixtures: options.fixtures }), ...(options.countTokens === undefined ? {} : { countTokens: options.countTokens }) }
+  const read = readOptions(options, ['acceptUnproven', 'budgetTolerance', 'fixtures', 'countTokens'], 'compareContracts options')
+  const { accept, tolerance } = readComparisonOptions(read)
+  const lockOptions = { ...(read.fixtures === undefined ? {} : { fixtures: read.fixtures as ContractFixtures }), ...(read.countTokens === undefined ? {} : { countTokens: read.countTokens as CountTokens }) }
   const old = lockOf(before, 'compareContracts before')
   const now = lockOf(after, 'compareContracts after', lockOptions)
   const ids = [...new Set([...Object.keys(old.tools), ...Object.keys(now.tools)])].sort(compareIds)
@@ -133,9 +135,9 @@ function own(lock: ContractLock, id: string): ToolContract | undefined {
   return Object.hasOwn(lock.tools, id) ? lock.tools[id] : undefined
 }
 
-function readOptions(options: CompareContractsOptions): { accept: (id: string) => boolean; tolerance: number } {
+function readComparisonOptions(options: CompareContractsOptions): { accept: (id: string) => boolean; tolerance: number } {
   const problems = []
-  const { acceptUnproven = false, budgetTolerance = DEFAULT_BUDGET_TOLERANCE } = options ?? {}
+  const { acceptUnproven = false, budgetTolerance = DEFAULT_BUDGET_TOLERANCE } = options
   let accept: (id: string) => boolean = () => false
   if (acceptUnproven === true) accept = () => true
   // Holes first: `every` would walk all 2 ** 32 - 1 indices of a sparse list.

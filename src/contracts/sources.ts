@@ -8,6 +8,7 @@ import { ContractsError, isContractsError } from './contracts-error.js'
 import { CONTRACT_LOCK_FORMAT, CONTRACT_LOCK_VERSION, type ContractLock, type ToolContract, type ViewBudget } from './lock.js'
 import { parseContractLock } from './lock-text.js'
 import { measureViews } from './measure.js'
+import { readOptions } from './options.js'
 
 /** Anything with a `list()` of descriptors, such as a `createDispatcher` result. */
 export interface DescriptorCatalog {
@@ -62,9 +63,12 @@ export function isTool(value: unknown): value is Tool {
  * @throws TokenizerUnavailableError when fixtures are given, no `countTokens`, and `gpt-tokenizer` is missing.
  */
 export function contractLock(catalog: ContractCatalog, options: ContractLockOptions = {}): ContractLock {
+  const { fixtures, countTokens } = readOptions(options, ['fixtures', 'countTokens'], 'contractLock options')
+  if (countTokens !== undefined && typeof countTokens !== 'function') {
+    throw new ContractsError('contractLock options', [{ path: '/countTokens', code: 'invalid_count_tokens', message: 'countTokens must be a function from text to a token count' }])
+  }
   const entries = catalogEntries(catalog, 'contractLock catalog')
-  const fixtures = options?.fixtures
-  const budgets = fixtures === undefined ? new Map<string, ViewBudget>() : measureFixtures(entries, fixtures, options.countTokens)
+  const budgets = fixtures === undefined ? new Map<string, ViewBudget>() : measureFixtures(entries, fixtures, countTokens as CountTokens | undefined)
   const tools: Record<string, ToolContract> = {}
   for (const entry of [...entries].sort((a, b) => compareIds(a.descriptor.tool_id, b.descriptor.tool_id))) {
     const contract = toolContract(entry)
