@@ -160,21 +160,22 @@ if (usage !== 2) {
   process.exit(1)
 }
 console.log('consumer smoke (bin): ok')
-// Without the optional peer gpt-tokenizer: the package installed outside this repository (so no
-// node_modules above it has the tokenizer), every dependency but the tokenizer linked beside it.
+// Without the optional peers gpt-tokenizer and fast-check: the package installed outside this
+// repository (so no node_modules above it has them), every other dependency linked beside it.
 // Counting tokens must throw TokenizerUnavailableError; bytes-only figures and countTokens work.
-const bare = mkdtempSync(join(tmpdir(), 'result-views-no-tokenizer-'))
+// result-views/testing imports; its generators throw fast_check_unavailable; assertViewBudget works.
+const bare = mkdtempSync(join(tmpdir(), 'result-views-no-peers-'))
 try {
   const modules = `${bare}/node_modules`
   mkdirSync(`${modules}/result-views`, { recursive: true })
   cpSync(`${root}dist`, `${modules}/result-views/dist`, { recursive: true })
   cpSync(`${root}package.json`, `${modules}/result-views/package.json`)
   for (const name of readdirSync(`${root}node_modules`)) {
-    if (name !== 'gpt-tokenizer' && name !== '.bin' && !name.startsWith('.')) symlinkSync(`${root}node_modules/${name}`, `${modules}/${name}`)
+    if (name !== 'gpt-tokenizer' && name !== 'fast-check' && name !== '.bin' && !name.startsWith('.')) symlinkSync(`${root}node_modules/${name}`, `${modules}/${name}`)
   }
   const check = (load) => `${load}
 const tool = rv.defineTool({ id: 'demo__read', description: 'demo', input: { type: 'object' }, output: { compact: { type: 'object', properties: { id: { type: 'string' } } }, full: { type: 'object', properties: { id: { type: 'string' } } } }, handler: () => ({ id: 'a' }) })
-const fail = (what) => { console.error('consumer smoke (no tokenizer) failed: ' + what); process.exit(1) }
+const fail = (what) => { console.error('consumer smoke (no optional peers) failed: ' + what); process.exit(1) }
 let thrown
 try { contracts.measureViews(tool, [{ id: 'a' }]) } catch (error) { thrown = error }
 if (!rv.isUsageError(thrown) || thrown.code !== 'tokenizer_unavailable' || !contracts.isTokenizerUnavailableError(thrown) || !/npm install gpt-tokenizer@4/.test(thrown.message)) fail('measureViews without the tokenizer: ' + thrown)
@@ -183,10 +184,14 @@ try { mcp.measureCatalog([tool]) } catch (error) { thrown = error }
 if (!rv.isUsageError(thrown) || thrown.code !== 'tokenizer_unavailable') fail('measureCatalog without the tokenizer: ' + thrown)
 if (mcp.measureCatalog([tool], { tokens: false }).mcp_tokens !== undefined) fail('tokens: false')
 if (contracts.measureViews(tool, [{ id: 'a' }], { countTokens: (t) => t.length }).total.compact_tokens !== 10) fail('countTokens')
-console.log('consumer smoke (no tokenizer, ' + KIND + '): ok')
+if (testing.assertViewBudget(tool, { records: [{ id: 'a' }], maxCompactBytes: 100, countTokens: (t) => t.length }).records.length !== 1) fail('assertViewBudget without fast-check')
+thrown = undefined
+try { testing.jsonSchemaArbitrary({ type: 'string' }) } catch (error) { thrown = error }
+if (!rv.isUsageError(thrown) || thrown.code !== 'fast_check_unavailable' || !/npm install --save-dev fast-check@4/.test(thrown.message)) fail('jsonSchemaArbitrary without fast-check: ' + thrown)
+console.log('consumer smoke (no optional peers, ' + KIND + '): ok')
 `
-  writeFileSync(`${bare}/esm.mjs`, check(`import * as rv from 'result-views'\nimport * as contracts from 'result-views/contracts'\nimport * as mcp from 'result-views/mcp'\nconst KIND = 'esm'`))
-  writeFileSync(`${bare}/cjs.cjs`, check(`const rv = require('result-views')\nconst contracts = require('result-views/contracts')\nconst mcp = require('result-views/mcp')\nconst KIND = 'cjs'`))
+  writeFileSync(`${bare}/esm.mjs`, check(`import * as rv from 'result-views'\nimport * as contracts from 'result-views/contracts'\nimport * as mcp from 'result-views/mcp'\nimport * as testing from 'result-views/testing'\nconst KIND = 'esm'`))
+  writeFileSync(`${bare}/cjs.cjs`, check(`const rv = require('result-views')\nconst contracts = require('result-views/contracts')\nconst mcp = require('result-views/mcp')\nconst testing = require('result-views/testing')\nconst KIND = 'cjs'`))
   run(process.execPath, ['esm.mjs'], bare)
   run(process.execPath, ['cjs.cjs'], bare)
 } finally {

@@ -8,6 +8,7 @@ import { DEFAULT_LOCK_FILE, type ContractLock } from './lock.js'
 import { formatContractLock, parseContractLock, sortedJson } from './lock-text.js'
 import { viewReleaseNote } from './release-note.js'
 import { formatComparisonTable } from './report-table.js'
+import { readOptions } from './options.js'
 import { contractLock } from './sources.js'
 
 /** What a command produced: its exit code (0 ok, 1 the check failed, 2 usage) and its output. */
@@ -52,6 +53,9 @@ export interface ReleaseNoteOptions {
   cwd?: string
 }
 
+const CHECK_OPTIONS = ['catalog', 'lockPath', 'update', 'format', 'cwd', 'acceptUnproven', 'budgetTolerance', 'countTokens']
+const RELEASE_NOTE_OPTIONS = ['from', 'catalog', 'format', 'cwd']
+
 const ok = (stdout: string): CommandOutput => ({ exitCode: 0, stdout, stderr: '' })
 const usage = (stderr: string): CommandOutput => ({ exitCode: 2, stdout: '', stderr: stderr.endsWith('\n') ? stderr : `${stderr}\n` })
 
@@ -66,14 +70,16 @@ const usage = (stderr: string): CommandOutput => ({ exitCode: 2, stdout: '', std
  */
 export async function runContractsCheck(options: ContractsCheckOptions): Promise<CommandOutput> {
   try {
-    const { catalog: modulePath, lockPath = DEFAULT_LOCK_FILE, update = false, format = 'table', cwd = process.cwd() } = options
+    const read = readOptions(options, CHECK_OPTIONS, 'runContractsCheck options') as unknown as ContractsCheckOptions
+    const { catalog: modulePath, lockPath = DEFAULT_LOCK_FILE, update = false, format = 'table', cwd = process.cwd() } = read
+    if (typeof update !== 'boolean') return usage('contracts check: update must be a boolean')
     if (format !== 'table' && format !== 'json') return usage(`contracts check: -o must be "table" or "json", not ${JSON.stringify(format)}`)
     if (typeof lockPath !== 'string' || lockPath === '') return usage('contracts check: --lock must be a file path')
     const loaded = await loadCatalogModule(modulePath, { cwd })
     const lockFile = resolve(cwd, lockPath)
     const measuring = {
       ...(loaded.fixtures === undefined ? {} : { fixtures: loaded.fixtures }),
-      ...(options.countTokens === undefined ? {} : { countTokens: options.countTokens }),
+      ...(read.countTokens === undefined ? {} : { countTokens: read.countTokens }),
     }
     if (update) {
       const lock = contractLock(loaded.catalog, measuring)
@@ -88,8 +94,8 @@ export async function runContractsCheck(options: ContractsCheckOptions): Promise
     if (typeof lock === 'string') return usage(lock)
     const comparison = compareContracts(lock, loaded.catalog, {
       ...measuring,
-      ...(options.acceptUnproven === undefined ? {} : { acceptUnproven: options.acceptUnproven }),
-      ...(options.budgetTolerance === undefined ? {} : { budgetTolerance: options.budgetTolerance }),
+      ...(read.acceptUnproven === undefined ? {} : { acceptUnproven: read.acceptUnproven }),
+      ...(read.budgetTolerance === undefined ? {} : { budgetTolerance: read.budgetTolerance }),
     })
     const stdout = format === 'json' ? `${JSON.stringify(comparison, null, 2)}\n` : formatComparisonTable(comparison)
     return { exitCode: comparison.drifted ? 1 : 0, stdout, stderr: '' }
@@ -106,7 +112,7 @@ export async function runContractsCheck(options: ContractsCheckOptions): Promise
  */
 export async function runReleaseNote(options: ReleaseNoteOptions): Promise<CommandOutput> {
   try {
-    const { from, catalog: modulePath, format = 'markdown', cwd = process.cwd() } = options
+    const { from, catalog: modulePath, format = 'markdown', cwd = process.cwd() } = readOptions(options, RELEASE_NOTE_OPTIONS, 'runReleaseNote options') as unknown as ReleaseNoteOptions
     if (format !== 'markdown' && format !== 'json') return usage(`contracts release-note: -o must be "markdown" or "json", not ${JSON.stringify(format)}`)
     if (typeof from !== 'string' || from === '') return usage('contracts release-note: --from must be the previous lock file')
     const loaded = await loadCatalogModule(modulePath, { cwd })

@@ -1,9 +1,13 @@
 import { ContractsError } from './contracts-error.js'
-import { compareSchemas, type ContractReason, type SchemaVerdictKind } from './compare-schemas.js'
+import { readOptions } from './options.js'
+import { compareSchemas, type ContractReason, type SchemaVerdict, type SchemaVerdictKind } from './compare-schemas.js'
 import { completeView, defaultView, viewOf, type ContractLock, type ContractToolKind, type ContractView, type ToolContract, type ViewBudget } from './lock.js'
 import { compareIds, lockOf, type ContractFixtures, type ContractSource } from './sources.js'
 import type { CountTokens } from '../tokens/count-tokens.js'
-import { firstHole } from '../json/guards.js'
+import { firstHole, isRecord } from '../json/guards.js'
+import { setOwn } from '../json/clone.js'
+import { appendPointer } from '../json/pointer.js'
+import { RESULT_VIEW_KEY } from '../views/view.js'
 
 /** Options of {@link compareContracts}. */
 export interface CompareContractsOptions {
@@ -120,8 +124,9 @@ export interface ContractComparison {
  *   lock does not have the lock format), or an option is malformed.
  */
 export function compareContracts(before: ContractSource, after: ContractSource, options: CompareContractsOptions = {}): ContractComparison {
-  const { accept, tolerance } = readOptions(options)
-  const lockOptions = { ...(options.fixtures === undefined ? {} : { fixtures: options.fixtures }), ...(options.countTokens === undefined ? {} : { countTokens: options.countTokens }) }
+  const read = readOptions(options, ['acceptUnproven', 'budgetTolerance', 'fixtures', 'countTokens'], 'compareContracts options')
+  const { accept, tolerance } = readComparisonOptions(read)
+  const lockOptions = { ...(read.fixtures === undefined ? {} : { fixtures: read.fixtures as ContractFixtures }), ...(read.countTokens === undefined ? {} : { countTokens: read.countTokens as CountTokens }) }
   const old = lockOf(before, 'compareContracts before')
   const now = lockOf(after, 'compareContracts after', lockOptions)
   const ids = [...new Set([...Object.keys(old.tools), ...Object.keys(now.tools)])].sort(compareIds)
@@ -135,9 +140,9 @@ function own(lock: ContractLock, id: string): ToolContract | undefined {
   return Object.hasOwn(lock.tools, id) ? lock.tools[id] : undefined
 }
 
-function readOptions(options: CompareContractsOptions): { accept: (id: string) => boolean; tolerance: number } {
+function readComparisonOptions(options: CompareContractsOptions): { accept: (id: string) => boolean; tolerance: number } {
   const problems = []
-  const { acceptUnproven = false, budgetTolerance = DEFAULT_BUDGET_TOLERANCE } = options ?? {}
+  const { acceptUnproven = false, budgetTolerance = DEFAULT_BUDGET_TOLERANCE } = options
   let accept: (id: string) => boolean = () => false
   if (acceptUnproven === true) accept = () => true
   // Holes first: `every` would walk all 2 ** 32 - 1 indices of a sparse list.
@@ -162,7 +167,9 @@ function compareTool(id: string, before: ToolContract | undefined, after: ToolCo
     const a = schema === 'input' ? before.input : viewOf(before, comparedWith as ContractView)!
     const b = schema === 'input' ? after.input : viewOf(after, schema)!
     if (a.digest === b.digest) return
-    const { verdict, reasons } = compareSchemas(a.schema, b.schema, schema === 'input' ? 'input' : 'output')
+    const { verdict, reasons } = schema === 'input'
+      ? compareInputs(before, after)
+      : compareSchemas(a.schema, b.schema, 'output')
     schemas.push({ schema, compared_with: comparedWith, verdict, accepted: verdict === 'unproven' && accept(id), before_digest: a.digest, after_digest: b.digest, reasons })
   }
   compare('input', 'input')
@@ -191,6 +198,43 @@ function compareTool(id: string, before: ToolContract | undefined, after: ToolCo
 /** A contract's value-dependent rule paths (none for a single-result tool). */
 function rulePaths(contract: ToolContract): readonly string[] {
   return contract.kind === 'viewed' ? (contract.omit_when ?? []) : []
+}
+
+/**
+ * Compares input schemas as the dispatcher reads them at run time: a native single-result tool
+ * refuses any `result_view`, although its input schema (open, say) may allow one. So a tool that
+ * loses its views refuses the selector its old callers sent, and one that gains them accepts a
+ * selector its old callers could never send. A contract of unknown origin (a descriptor of a
+ * single-result tool) is read as refusing it when new (which requires more) and as the schema
+ * says when old (which accepts more): both sound.
+ */
+function compareInputs(before: ToolContract, after: ToolContract): SchemaVerdict {
+  const old = runTimeInput(before, false)
+  const now = runTimeInput(after, true)
+  const verdict = compareSchemas(old, now, 'input')
+  if (now === after.input.schema) return verdict
+  const selector = appendPointer('/properties', RESULT_VIEW_KEY)
+  const reasons = verdict.reasons.map((r): ContractReason => r.new_path !== selector ? r : {
+    ...r, kind: 'breaking', code: 'field_rejected',
+    message: `the tool no longer has views: at run time it refuses "${RESULT_VIEW_KEY}", which the old tool accepted`,
+  })
+  return { verdict: verdict.verdict, reasons }
+}
+
+/** A contract's input schema, with `result_view` refused where a native single-result tool refuses it at run time. */
+function runTimeInput(contract: ToolContract, unknownRefuses: boolean): unknown {
+  const schema = contract.input.schema
+  if (contract.kind !== 'single' || !(contract.origin === 'native' || (contract.origin === undefined && unknownRefuses))) return schema
+  if (!isRecord(schema)) return schema
+  const properties = isRecord(schema.properties) ? schema.properties : {}
+  if (Object.hasOwn(properties, RESULT_VIEW_KEY)) return schema
+  const refused = Object.create(null) as Record<string, unknown>
+  for (const key of Object.keys(properties)) setOwn(refused, key, properties[key])
+  setOwn(refused, RESULT_VIEW_KEY, false)
+  const out = Object.create(null) as Record<string, unknown>
+  for (const key of Object.keys(schema)) setOwn(out, key, schema[key])
+  setOwn(out, 'properties', refused)
+  return out
 }
 
 function compareBudgets(before: ViewBudget | undefined, after: ViewBudget | undefined, tolerance: number): BudgetComparison | undefined {

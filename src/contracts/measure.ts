@@ -3,6 +3,7 @@ import formatsModule from 'ajv-formats'
 import { canonicalJson, isJsonValueError, type JsonSchema, type UsageProblem, type ViewedTool } from 'result-views'
 import { defineBrand } from '../errors/brand.js'
 import { DEFAULT_TOKENIZER, describeThrown, tokenCounter, type CountTokens } from '../tokens/count-tokens.js'
+import { readOptions } from './options.js'
 import { ContractsError } from './contracts-error.js'
 
 /** Options of {@link measureViews}. */
@@ -83,7 +84,7 @@ export function measureViews(tool: ViewedTool, records: readonly unknown[], opti
   if (!toolBrand.has(tool) || (tool as { kind?: unknown }).kind !== 'viewed') {
     fail({ path: '/tool', code: 'not_a_viewed_tool', message: 'tool must be a viewed tool from defineTool (output: { compact, full })' })
   }
-  const countTokens = readCountTokens(options, fail)
+  const { countTokens } = readOptions(options, ['countTokens'], 'measureViews options')
   const full = checkedRecords(tool, records, subject)
   const count = tokenCounter(countTokens, subject, fail)
   const measured: RecordMeasurement[] = []
@@ -108,19 +109,6 @@ export function measureViews(tool: ViewedTool, records: readonly unknown[], opti
     tokenizer: countTokens === undefined ? DEFAULT_TOKENIZER : 'custom',
     records: measured,
     total: { compact_bytes, compact_tokens, full_bytes, full_tokens, savings_ratio: savings(compact_tokens, full_tokens) },
-  }
-}
-
-/** Reads `options.countTokens` inside a guard (options may be hostile). */
-function readCountTokens(options: unknown, fail: (problem: UsageProblem, cause?: unknown) => never): unknown {
-  if (options === undefined) return undefined
-  if (typeof options !== 'object' || options === null) {
-    return fail({ path: '', code: 'invalid_options', message: 'options must be an object ({ countTokens? })' })
-  }
-  try {
-    return (options as { countTokens?: unknown }).countTokens
-  } catch (error) {
-    return fail({ path: '/countTokens', code: 'unreadable_option', message: `options.countTokens could not be read: ${describeThrown(error)}` }, error)
   }
 }
 

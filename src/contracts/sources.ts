@@ -1,4 +1,4 @@
-import { describeTool, schemaDigest, type Tool, type ToolDescriptor, type UsageProblem, type ViewContract, type ViewedTool } from 'result-views'
+import { describeTool, schemaDigest, type JsonSchema, type Tool, type ToolDescriptor, type UsageProblem, type ViewContract, type ViewedTool } from 'result-views'
 import { defineBrand } from '../errors/brand.js'
 import { setOwn } from '../json/clone.js'
 import { isRecord } from '../json/guards.js'
@@ -8,6 +8,7 @@ import { ContractsError, isContractsError } from './contracts-error.js'
 import { CONTRACT_LOCK_FORMAT, CONTRACT_LOCK_VERSION, type ContractLock, type ToolContract, type ViewBudget } from './lock.js'
 import { parseContractLock } from './lock-text.js'
 import { measureViews } from './measure.js'
+import { readOptions } from './options.js'
 
 /** Anything with a `list()` of descriptors, such as a `createDispatcher` result. */
 export interface DescriptorCatalog {
@@ -62,9 +63,12 @@ export function isTool(value: unknown): value is Tool {
  * @throws TokenizerUnavailableError when fixtures are given, no `countTokens`, and `gpt-tokenizer` is missing.
  */
 export function contractLock(catalog: ContractCatalog, options: ContractLockOptions = {}): ContractLock {
+  const { fixtures, countTokens } = readOptions(options, ['fixtures', 'countTokens'], 'contractLock options')
+  if (countTokens !== undefined && typeof countTokens !== 'function') {
+    throw new ContractsError('contractLock options', [{ path: '/countTokens', code: 'invalid_count_tokens', message: 'countTokens must be a function from text to a token count' }])
+  }
   const entries = catalogEntries(catalog, 'contractLock catalog')
-  const fixtures = options?.fixtures
-  const budgets = fixtures === undefined ? new Map<string, ViewBudget>() : measureFixtures(entries, fixtures, options.countTokens)
+  const budgets = fixtures === undefined ? new Map<string, ViewBudget>() : measureFixtures(entries, fixtures, countTokens as CountTokens | undefined)
   const tools: Record<string, ToolContract> = {}
   for (const entry of [...entries].sort((a, b) => compareIds(a.descriptor.tool_id, b.descriptor.tool_id))) {
     const contract = toolContract(entry)
@@ -119,6 +123,13 @@ export function catalogEntries(catalog: unknown, subject: string): CatalogEntry[
       continue
     }
     first.set(id, index)
+    if (entry.tool === undefined) {
+      const found = descriptorProblems(entry.descriptor, `/tools/${index}`)
+      if (found.length > 0) {
+        problems.push(...found)
+        continue
+      }
+    }
     entries.push(entry)
   }
   if (problems.length > 0) throw new ContractsError(subject, problems)
@@ -147,6 +158,34 @@ function isDescriptor(value: unknown): value is ToolDescriptor {
   return typeof tool_id === 'string' && tool_id !== '' && typeof description === 'string' && isRecord(input_schema) &&
     isContract({ schema: output_schema, digest: output_schema_digest }) &&
     (output_views === undefined || (isRecord(output_views) && isContract(output_views.compact) && isContract(output_views.full)))
+}
+
+/**
+ * What makes a descriptor's schemas unusable in a lock: a schema that is not plain JSON (a cycle,
+ * nesting too deep, a lone surrogate: `invalid_schema`), or a digest that is not its schema's
+ * (`digest_mismatch`: the lock would be refused when read back).
+ */
+function descriptorProblems(descriptor: ToolDescriptor, at: string): UsageProblem[] {
+  const problems: UsageProblem[] = []
+  const check = (schema: unknown, digest: string | undefined, schemaPath: string, digestPath: string): void => {
+    let actual: string
+    try {
+      actual = schemaDigest(schema as JsonSchema)
+    } catch (error) {
+      problems.push({ path: `${at}${schemaPath}`, code: 'invalid_schema', message: `not a plain JSON schema: ${describeThrown(error)}` })
+      return
+    }
+    if (digest !== undefined && digest !== actual) {
+      problems.push({ path: `${at}${digestPath}`, code: 'digest_mismatch', message: `the digest ${digest} is not the schema digest of its schema (${actual})` })
+    }
+  }
+  check(descriptor.input_schema, undefined, '/input_schema', '')
+  check(descriptor.output_schema, descriptor.output_schema_digest, '/output_schema', '/output_schema_digest')
+  const views = descriptor.output_views
+  if (views !== undefined) {
+    for (const view of ['compact', 'full'] as const) check(views[view].schema, views[view].digest, `/output_views/${view}/schema`, `/output_views/${view}/digest`)
+  }
+  return problems
 }
 
 function isContract(value: unknown): value is ViewContract {

@@ -97,6 +97,8 @@ export const UsageErrorCodes = {
   invoke_tool_argument_invalid: { thrownBy: 'UsageError' },
   /** A `result-views/testing` function got an argument or option it cannot run with (not a viewed tool, a bad run count). */
   testing_argument_invalid: { thrownBy: 'UsageError' },
+  /** A `result-views/testing` generator or `assertViewsConsistent` ran, and the optional peer `fast-check` cannot be loaded. */
+  fast_check_unavailable: { thrownBy: 'UsageError' },
   /** A Loop definition (object or YAML) does not have the Loop shape (`LoopError`). */
   loop_definition_invalid: { thrownBy: 'LoopError' },
   /** A Loop could not start because lint reported errors (`LoopError`). */

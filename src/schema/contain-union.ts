@@ -10,6 +10,8 @@ import { describeTypes, OBJECT } from './type-mask.js'
  * selects is proven alone (its violations are real: no other branch accepts that tag); otherwise
  * each branch of that JSON type is tried in turn, and when none holds alone the union is reported
  * as undecided (`union_tag_ambiguous`), since values may still spread over several branches.
+ * Where several branches share the value's JSON type, closed objects are read as written (see
+ * `ProofContext.discriminating`): a reader of such a union cannot ignore keys it does not know.
  */
 export function containMembers(ctx: ProofContext, union: UnionShape, branch: FullBranch, atom: number): void {
   const candidates = union.branches.filter((b) => (b.types & atom) !== 0)
@@ -22,12 +24,17 @@ export function containMembers(ctx: ProofContext, union: UnionShape, branch: Ful
   }
   const tagged = atom === OBJECT ? taggedBranch(ctx, union, branch) : undefined
   if (tagged === 'unmatched') return
-  if (tagged !== undefined || candidates.length === 1) {
-    ctx.proveValue(tagged ?? candidates[0]!, branch, atom)
+  if (candidates.length === 1) {
+    ctx.proveValue(candidates[0]!, branch, atom)
+    return
+  }
+  // Several branches of this type: a closed object may be what keeps a value out of one of them.
+  if (tagged !== undefined) {
+    ctx.discriminating(() => ctx.proveValue(tagged, branch, atom))
     return
   }
   for (const candidate of candidates) {
-    if (ctx.attempt(() => ctx.proveValue(candidate, branch, atom))) return
+    if (ctx.attempt(() => ctx.discriminating(() => ctx.proveValue(candidate, branch, atom)))) return
   }
   // The branches together may still accept every value (one branch each): undecided, not a difference.
   ctx.report('union_tag_ambiguous', union.pointer, branch.pointer,

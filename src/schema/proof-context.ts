@@ -31,6 +31,13 @@ export interface ProofContext {
   branches(locs: readonly SchemaLoc[], fullPointer: string, compactPath: string): FullBranch[]
   /** Proves the part of `branch` whose JSON type is in `atoms` against a non-union compact shape. */
   proveValue(shape: ValueShape, branch: FullBranch, atoms: number): void
+  /**
+   * Runs `check` as a branch of a union that has more than one branch of the value's JSON type:
+   * there a closed object may be what tells the branches apart (ajv picks the branch that accepts
+   * the value), so the containment proof reads every `additionalProperties: false` below as
+   * written, whatever `ignoreClosed` says.
+   */
+  discriminating(check: () => void): void
   /** Runs `check` without recording its violations; true if it found none. */
   attempt(check: () => void): boolean
 }

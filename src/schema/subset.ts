@@ -134,7 +134,11 @@ const EXHAUSTED = `the unions here combine into more than ${MAX_CONTAINMENT_STEP
 
 class Prover implements ProofContext {
   readonly full: SchemaDocument
-  readonly containment: ContainmentMode | undefined
+  readonly #mode: ContainmentMode | undefined
+  /** `#mode` with closed objects read as written: inside a union whose branches a closed object may tell apart. */
+  readonly #strictMode: ContainmentMode | undefined
+  /** How many enclosing union branches are tried where closedness may decide the branch. */
+  #discriminating = 0
   #sink = new Map<string, ViewViolation>()
   #trial = 0
   #steps = 0
@@ -146,7 +150,21 @@ class Prover implements ProofContext {
 
   constructor(full: JsonSchema, containment: ContainmentMode | undefined) {
     this.full = new SchemaDocument(full)
-    this.containment = containment
+    this.#mode = containment
+    this.#strictMode = containment?.ignoreClosed === true ? { ...containment, ignoreClosed: false } : containment
+  }
+
+  get containment(): ContainmentMode | undefined {
+    return this.#discriminating > 0 ? this.#strictMode : this.#mode
+  }
+
+  discriminating(check: () => void): void {
+    this.#discriminating++
+    try {
+      check()
+    } finally {
+      this.#discriminating--
+    }
   }
 
   /** Reports, once and at the roots, that the containment proof ran out of steps. */
@@ -202,7 +220,8 @@ class Prover implements ProofContext {
       if (this.#trial > 0) this.report('unsupported_keyword', '', '', EXHAUSTED)
       return
     }
-    const key = pairKey(shape.pointer, locs)
+    // The same pair reads closed objects differently inside a discriminating union.
+    const key = (this.#discriminating > 0 && this.#mode !== this.#strictMode ? '\u0001' : '') + pairKey(shape.pointer, locs)
     const open = this.#stack.get(key)
     if (open !== undefined) {
       this.#lowest = Math.min(this.#lowest, open)

@@ -1,4 +1,5 @@
-import fc from 'fast-check'
+import type FC from 'fast-check'
+import { fc } from './fast-check.js'
 import type { TSchema } from 'typebox'
 import { UsageError, type JsonSchema } from 'result-views'
 import { cloneJson } from '../json/clone.js'
@@ -92,7 +93,7 @@ function lastToken(pointer: string): string {
  * @throws UsageError (`code: 'testing_argument_invalid'`, problem `invalid_option` at `/<option>`) for
  *   an option that is not an integer in range.
  */
-export function jsonSchemaArbitrary(schema: JsonSchema | TSchema | boolean, options: JsonSchemaArbitraryOptions = {}): fc.Arbitrary<unknown> {
+export function jsonSchemaArbitrary(schema: JsonSchema | TSchema | boolean, options: JsonSchemaArbitraryOptions = {}): FC.Arbitrary<unknown> {
   const maxDepth = readOption(options.maxDepth, 'maxDepth', DEFAULT_MAX_DEPTH, 1)
   const maxArrayLength = readOption(options.maxArrayLength, 'maxArrayLength', DEFAULT_MAX_ARRAY_LENGTH, 0)
   const root: unknown = schema

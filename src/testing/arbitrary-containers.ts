@@ -1,4 +1,5 @@
-import fc from 'fast-check'
+import type FC from 'fast-check'
+import { fc, lazy } from './fast-check.js'
 import type { JsonSchema, JsonValue } from 'result-views'
 import { setOwn } from '../json/clone.js'
 import { appendPointer } from '../json/pointer.js'
@@ -10,10 +11,10 @@ import { isSchemaObject, readCount } from './schema-keywords.js'
 const ABSENT: unique symbol = Symbol('absent')
 
 /** Keys for extra properties: short ASCII strings, now and then a key that trips naive copying. */
-const EXTRA_KEY: fc.Arbitrary<string> = fc.oneof(
+const EXTRA_KEY: () => FC.Arbitrary<string> = lazy(() => fc.oneof(
   { weight: 8, arbitrary: fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 10 }) },
   { weight: 1, arbitrary: fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString') },
-)
+))
 
 function invalid(keyword: string, pointer: string, what: string): SchemaArbitraryError {
   const at = appendPointer(pointer, keyword)
@@ -28,14 +29,14 @@ function readSchemaMap(schema: JsonSchema, keyword: string, pointer: string): Re
 }
 
 /** The key arbitrary filtered by `accept`, or `undefined` when 64 probes find no accepted key. */
-function keysWhere(keys: fc.Arbitrary<string>, accept: (key: string) => boolean): fc.Arbitrary<string> | undefined {
+function keysWhere(keys: FC.Arbitrary<string>, accept: (key: string) => boolean): FC.Arbitrary<string> | undefined {
   const probes = fc.sample(keys, { numRuns: 64, seed: 0x5eed })
   return probes.some(accept) ? keys.filter(accept) : undefined
 }
 
 interface Field {
   readonly key: string
-  readonly arbitrary: fc.Arbitrary<unknown>
+  readonly arbitrary: FC.Arbitrary<unknown>
   readonly required: boolean
 }
 
@@ -94,9 +95,9 @@ export function objectArbitrary(ctx: CompileContext, schema: JsonSchema, at: Loc
   }
 
   const declared = (key: string): boolean => Object.prototype.hasOwnProperty.call(properties, key) || required.has(key)
-  const sources: Array<fc.Arbitrary<[string, unknown]>> = []
+  const sources: Array<FC.Arbitrary<[string, unknown]>> = []
   if (additionalArbitrary !== undefined) {
-    const keys = keysWhere(EXTRA_KEY, (key) => !declared(key) && !patterns.some(({ regex }) => regex.test(key)))
+    const keys = keysWhere(EXTRA_KEY(), (key) => !declared(key) && !patterns.some(({ regex }) => regex.test(key)))
     if (keys !== undefined) sources.push(fc.tuple(keys, additionalArbitrary))
   }
   for (const pattern of patterns) {
@@ -107,7 +108,7 @@ export function objectArbitrary(ctx: CompileContext, schema: JsonSchema, at: Loc
     if (keys !== undefined) sources.push(fc.tuple(keys, values))
   }
   const none: Array<[string, unknown]> = []
-  const extras: fc.Arbitrary<Array<[string, unknown]>> = sources.length === 0
+  const extras: FC.Arbitrary<Array<[string, unknown]>> = sources.length === 0
     ? fc.constant(none)
     : fc.oneof(
       { weight: 3, arbitrary: fc.constant(none) },
@@ -167,12 +168,12 @@ export function arrayArbitrary(ctx: CompileContext, schema: JsonSchema, at: Loca
   if (minItems > high) return undefined
   if (high === 0) return fc.constant(null).map(() => [])
   if (prefix.length === 0) {
-    const element = rest as fc.Arbitrary<unknown>
+    const element = rest as FC.Arbitrary<unknown>
     return uniqueItems
       ? fc.uniqueArray(element, { minLength: minItems, maxLength: high, selector: uniqueKey })
       : fc.array(element, { minLength: minItems, maxLength: high })
   }
   const tuples = fc.integer({ min: minItems, max: high }).chain((length) =>
-    fc.tuple(...Array.from({ length }, (_, index) => (index < prefix.length ? prefix[index] : rest) as fc.Arbitrary<unknown>)))
+    fc.tuple(...Array.from({ length }, (_, index) => (index < prefix.length ? prefix[index] : rest) as FC.Arbitrary<unknown>)))
   return uniqueItems ? probedFilter(tuples, hasUniqueItems, 'uniqueItems', pointer, 'have unique items') : tuples
 }

@@ -1,10 +1,11 @@
-import fc from 'fast-check'
+import type FC from 'fast-check'
+import { fc } from './fast-check.js'
 import { appendPointer } from '../json/pointer.js'
 import { SchemaArbitraryError } from './schema-arbitrary-error.js'
 import type { SchemaResource } from './schema-refs.js'
 
 /** A compiled subschema: an arbitrary of valid values, or `undefined` when no value fits the bounds. */
-export type MaybeArbitrary = fc.Arbitrary<unknown> | undefined
+export type MaybeArbitrary = FC.Arbitrary<unknown> | undefined
 
 /** Where the compiler is: JSON Pointer from the root, current `$id` resource, `$ref` expansions so far per target. */
 export interface Location {
@@ -24,7 +25,7 @@ export interface CompileContext {
   /** An ajv validator of the subschema at `pointer` (resolved against the root), compiled once. */
   validator(pointer: string): (value: unknown) => boolean
   /** Any JSON value, for `{}`, `true` and open `additionalProperties`/`items`. */
-  readonly anyJson: fc.Arbitrary<unknown>
+  readonly anyJson: FC.Arbitrary<unknown>
 }
 
 /** The location of a child subschema: `appendPointer(at.pointer, ...tokens)`, same resource and recursion. */
@@ -42,12 +43,12 @@ const PROBE_RUNS = 64
  * @throws SchemaArbitraryError `unsatisfiable` naming `keyword` at `pointer` when no probe passes.
  */
 export function probedFilter(
-  arbitrary: fc.Arbitrary<unknown>,
+  arbitrary: FC.Arbitrary<unknown>,
   predicate: (value: unknown) => boolean,
   keyword: string,
   pointer: string,
   what: string,
-): fc.Arbitrary<unknown> {
+): FC.Arbitrary<unknown> {
   const probes = fc.sample(arbitrary, { numRuns: PROBE_RUNS, seed: 0x5eed })
   if (!probes.some(predicate)) {
     const at = appendPointer(pointer, keyword)
@@ -58,7 +59,7 @@ export function probedFilter(
 
 /** Union of the arbitraries that exist; `undefined` if none does. */
 export function unionOf(arbitraries: readonly MaybeArbitrary[]): MaybeArbitrary {
-  const present = arbitraries.filter((arbitrary): arbitrary is fc.Arbitrary<unknown> => arbitrary !== undefined)
+  const present = arbitraries.filter((arbitrary): arbitrary is FC.Arbitrary<unknown> => arbitrary !== undefined)
   if (present.length === 0) return undefined
   if (present.length === 1) return present[0]
   return fc.oneof(...present)

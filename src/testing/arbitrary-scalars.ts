@@ -1,4 +1,5 @@
-import fc from 'fast-check'
+import type FC from 'fast-check'
+import { fc, lazy } from './fast-check.js'
 import type { JsonSchema } from 'result-views'
 import { appendPointer } from '../json/pointer.js'
 import { probedFilter, type MaybeArbitrary } from './arbitrary-context.js'
@@ -6,32 +7,33 @@ import { SchemaArbitraryError } from './schema-arbitrary-error.js'
 import { readCount, readNumber } from './schema-keywords.js'
 
 /** One code point per unit, mostly printable ASCII, sometimes any code point (never a lone surrogate). */
-const CODE_POINT: fc.Arbitrary<string> = fc.oneof(
+const CODE_POINT: () => FC.Arbitrary<string> = lazy(() => fc.oneof(
   { weight: 9, arbitrary: fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 1 }) },
   { weight: 1, arbitrary: fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }) },
-)
-
-const DATES = fc.date({
-  min: new Date('1900-01-01T00:00:00.000Z'),
-  max: new Date('2199-12-31T23:59:59.999Z'),
-  noInvalidDate: true,
-})
-
-/** Generators for the `format`s ajv-formats knows and we can produce valid strings for. */
-const FORMATS: Readonly<Record<string, fc.Arbitrary<string>>> = {
-  'date-time': DATES.map((date) => date.toISOString()),
-  date: DATES.map((date) => date.toISOString().slice(0, 10)),
-  time: DATES.map((date) => date.toISOString().slice(11)),
-  uuid: fc.uuid(),
-  email: fc.emailAddress(),
-  uri: fc.webUrl(),
-  ipv4: fc.ipV4(),
-  ipv6: fc.ipV6(),
-  hostname: fc.domain(),
-}
+))
 
 /** The `format` names `jsonSchemaArbitrary` generates strings for (ajv-formats semantics). */
-export const SUPPORTED_FORMATS: readonly string[] = Object.keys(FORMATS)
+export const SUPPORTED_FORMATS: readonly string[] = ['date-time', 'date', 'time', 'uuid', 'email', 'uri', 'ipv4', 'ipv6', 'hostname']
+
+/** Generators for {@link SUPPORTED_FORMATS}, built on first use. */
+const FORMATS = lazy((): Readonly<Record<string, FC.Arbitrary<string>>> => {
+  const dates = fc.date({
+    min: new Date('1900-01-01T00:00:00.000Z'),
+    max: new Date('2199-12-31T23:59:59.999Z'),
+    noInvalidDate: true,
+  })
+  return {
+    'date-time': dates.map((date) => date.toISOString()),
+    date: dates.map((date) => date.toISOString().slice(0, 10)),
+    time: dates.map((date) => date.toISOString().slice(11)),
+    uuid: fc.uuid(),
+    email: fc.emailAddress(),
+    uri: fc.webUrl(),
+    ipv4: fc.ipV4(),
+    ipv6: fc.ipV6(),
+    hostname: fc.domain(),
+  }
+})
 
 /** Length as JSON Schema counts it: code points. */
 function codePointLength(value: string): number {
@@ -40,7 +42,7 @@ function codePointLength(value: string): number {
   return length
 }
 
-function patternArbitrary(pattern: unknown, pointer: string): { regex: RegExp; arbitrary: fc.Arbitrary<string> } {
+function patternArbitrary(pattern: unknown, pointer: string): { regex: RegExp; arbitrary: FC.Arbitrary<string> } {
   const at = appendPointer(pointer, 'pattern')
   if (typeof pattern !== 'string') {
     throw new SchemaArbitraryError('invalid_keyword_value', 'pattern', at, '"pattern" must be a string')
@@ -64,13 +66,14 @@ export function stringArbitrary(schema: JsonSchema, pointer: string): MaybeArbit
   const maxLength = readCount(schema, 'maxLength', pointer)
   if (maxLength !== undefined && maxLength < minLength) return undefined
   const format = schema['format']
-  let formatArbitrary: fc.Arbitrary<string> | undefined
+  let formatArbitrary: FC.Arbitrary<string> | undefined
   if (format !== undefined) {
     const at = appendPointer(pointer, 'format')
     if (typeof format !== 'string') {
       throw new SchemaArbitraryError('invalid_keyword_value', 'format', at, '"format" must be a string')
     }
-    formatArbitrary = FORMATS[format]
+    const formats = FORMATS()
+    formatArbitrary = Object.hasOwn(formats, format) ? formats[format] : undefined
     if (formatArbitrary === undefined && schema['pattern'] === undefined) {
       throw new SchemaArbitraryError('invalid_keyword_value', 'format', at,
         `unsupported "format": ${JSON.stringify(format)} (supported: ${SUPPORTED_FORMATS.join(', ')}; or add a "pattern")`)
@@ -78,9 +81,9 @@ export function stringArbitrary(schema: JsonSchema, pointer: string): MaybeArbit
   }
   const pattern = schema['pattern'] === undefined ? undefined : patternArbitrary(schema['pattern'], pointer)
   if (formatArbitrary === undefined && pattern === undefined) {
-    return fc.string({ unit: CODE_POINT, minLength, ...(maxLength === undefined ? {} : { maxLength }) })
+    return fc.string({ unit: CODE_POINT(), minLength, ...(maxLength === undefined ? {} : { maxLength }) })
   }
-  let result: fc.Arbitrary<unknown> = formatArbitrary ?? pattern!.arbitrary
+  let result: FC.Arbitrary<unknown> = formatArbitrary ?? pattern!.arbitrary
   if (formatArbitrary !== undefined && pattern !== undefined) {
     const regex = pattern.regex
     result = probedFilter(result, (value) => regex.test(value as string), 'pattern', pointer, 'of the "format" match "pattern"')

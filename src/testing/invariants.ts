@@ -1,4 +1,5 @@
-import fc from 'fast-check'
+import type FC from 'fast-check'
+import { fc } from './fast-check.js'
 import type { ErrorObject, ValidateFunction } from 'ajv'
 import { compileProjector, UsageError, type Projector, type ViewedTool } from 'result-views'
 import { appendPointer, parsePointer } from '../json/pointer.js'

@@ -50,6 +50,12 @@ describe('result-views contracts', () => {
     const tolerance = await runCli(['contracts', 'check', '--catalog', CURRENT, '--budget-tolerance', 'lots'], { cwd: root })
     expect(tolerance.code).toBe(2)
     expect(tolerance.stderr).toContain('--budget-tolerance must be a non-negative number')
+    // Regression (budget tolerance loose parsing): Number() read "" as 0 and "0x10" as 16.
+    for (const loose of ['', '0x10', ' 1 ', '1_0', 'Infinity']) {
+      const refused = await runCli(['contracts', 'check', '--catalog', CURRENT, '--budget-tolerance', loose], { cwd: root })
+      expect([loose, refused.code]).toEqual([loose, 2])
+      expect(refused.stderr).toContain('--budget-tolerance must be a non-negative number')
+    }
     expect((await runCli(['contracts', 'check', '--catalog', 'package.json', '--lock', join(dir, 'x.json')], { cwd: root })).code).toBe(2)
   })
 })

@@ -48,7 +48,9 @@ describe('compareSchemas: outputs (every value the new schema accepts, the old o
 
   it('proves untagged unions of objects by trying each old branch (containment projects nothing)', () => {
     const old = { anyOf: [closed({ a: str }, { required: ['a'] }), closed({ b: int }, { required: ['b'] })] }
-    expect(verdict(old, closed({ b: int, c: str }, { required: ['b'] }), 'output')[0]).toBe('compatible')
+    expect(verdict(old, closed({ b: int }, { required: ['b'] }), 'output')[0]).toBe('compatible')
+    // Two object branches: their closedness may be what tells them apart, so a new field is not ignored.
+    expect(verdict(old, closed({ b: int, c: str }, { required: ['b'] }), 'output')).toEqual(['unproven', ['union_ambiguous']])
     // No branch takes it alone; the proof does not split values across branches, so it cannot call it breaking.
     expect(verdict(old, closed({ c: str }, { required: ['c'] }), 'output')).toEqual(['unproven', ['union_ambiguous']])
   })
@@ -172,5 +174,30 @@ describe('compareSchemas arguments', () => {
     }
     if (thrown !== undefined) expect(isContractsError(thrown)).toBe(true)
     else expect(result).toMatchObject({ verdict: 'compatible' })
+  })
+})
+
+describe('compareSchemas: closed objects inside unions', () => {
+  const oldOut = {
+    anyOf: [
+      closed({ status: str }, { required: ['status'] }),
+      closed({ status: str, retry_after: { type: 'number' } }, { required: ['status', 'retry_after'] }),
+    ],
+  }
+
+  it('closed union branch: a field type change is breaking (regression: the closed first branch was read as open and took the new value)', () => {
+    const after = closed({ status: str, retry_after: str }, { required: ['status', 'retry_after'] })
+    // ajv refuses { status, retry_after: "soon" } under the old schema; the proof cannot split values across branches, so it says unproven.
+    expect(verdict(oldOut, after, 'output')).toEqual(['unproven', ['union_ambiguous']])
+  })
+
+  it('closed union branch: the same value shape with the old field type is still compatible', () => {
+    const after = closed({ status: str, retry_after: int }, { required: ['status', 'retry_after'] })
+    expect(verdict(oldOut, after, 'output')).toEqual(['compatible', []])
+  })
+
+  it('nullable closed object: a field added is still compatible (one object branch: closedness decides nothing)', () => {
+    const old = { anyOf: [closed({ id: str }, { required: ['id'] }), { type: 'null' }] }
+    expect(verdict(old, { anyOf: [closed({ id: str, extra: int }, { required: ['id'] }), { type: 'null' }] }, 'output')).toEqual(['compatible', []])
   })
 })

@@ -1,6 +1,6 @@
 import Type from 'typebox'
 import { describe, expect, it } from 'vitest'
-import { defineTool, type Tool } from 'result-views'
+import { createDispatcher, defineTool, type Tool } from 'result-views'
 import { compareContracts, contractLock, formatComparisonTable, isContractsError, parseContractLock, formatContractLock } from 'result-views/contracts'
 import { tools as carelessTools } from '../../examples/catalogs/careless-release.js'
 import { fixtures } from '../../examples/catalogs/current.js'
@@ -185,5 +185,41 @@ describe('formatComparisonTable rows', () => {
     const gained = formatComparisonTable(compareContracts(preViewTools, exampleTools()))
     expect(gained).toMatch(/compozy__session_status\s+changed\s+default view changed: the tool gained views/)
     expect(gained).toMatch(/compozy__session_status\s+compact \(was output\)\s+breaking/)
+  })
+})
+
+describe('compareContracts: result_view as the dispatcher reads it at run time', () => {
+  const openInput = Type.Object({ session_id: Type.String() })
+  const full = Type.Object({ id: Type.String(), transcript: Type.Array(Type.String()) })
+  const views = { compact: Type.Object({ id: Type.String() }), full }
+  const session = (output: object): Tool =>
+    defineTool({ id: 's', description: 'd', input: openInput, output: output as never, handler: () => ({ id: 'x', transcript: [] }) })
+
+  it('lost views with an open input is breaking on input (regression: result_view "full" is refused after the change)', async () => {
+    const before = session(views)
+    const after = session(full)
+    const call = { tool_id: 's', input: { session_id: 'a', result_view: 'full' } }
+    // The ground truth: the old tool takes the selector, the new one refuses it.
+    expect((await createDispatcher({ tools: [before] }).invoke(call)).status).toBe('ok')
+    expect((await createDispatcher({ tools: [after] }).invoke(call))).toMatchObject({ status: 'error', error: { code: 'tool_invalid_input' } })
+    for (const old of [contractLock([before]), parseContractLock(formatContractLock(contractLock([before])))]) {
+      const comparison = compareContracts(old, [after])
+      expect(comparison.breaking).toBe(true)
+      const input = comparison.tools[0]!.schemas.find((s) => s.schema === 'input')!
+      expect(input.verdict).toBe('breaking')
+      expect(input.reasons.map((r) => [r.code, r.field])).toContainEqual(['field_rejected', 'result_view'])
+    }
+  })
+
+  it('gained views with an open input is not breaking on input (regression: the old tool refused every result_view, so no caller sent one)', async () => {
+    const before = session(full)
+    const after = session(views)
+    expect((await createDispatcher({ tools: [before] }).invoke({ tool_id: 's', input: { session_id: 'a', result_view: 5 } })))
+      .toMatchObject({ status: 'error', error: { code: 'tool_invalid_input' } })
+    const comparison = compareContracts(contractLock([before]), [after])
+    const tool = comparison.tools[0]!
+    expect(tool.default_view_changed).toBe(true)
+    const input = tool.schemas.find((s) => s.schema === 'input')!
+    expect([input.verdict, input.reasons]).toEqual(['compatible', []])
   })
 })

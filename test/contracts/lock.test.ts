@@ -12,6 +12,7 @@ import {
 } from 'result-views/contracts'
 import { fixtures } from '../../examples/catalogs/current.js'
 import { exampleTools } from '../../examples/tools/catalog.js'
+import { thrown } from '../support/outcomes.js'
 
 /** A token counter with exact, tokenizer-free figures: one token per character. */
 const perCharacter = (text: string): number => text.length
@@ -218,5 +219,32 @@ describe('parseContractLock', () => {
     expect(Object.getPrototypeOf(read.tools)).toBe(Object.prototype)
     expect(Object.keys(read.tools)).toContain('__proto__')
     expect(Object.hasOwn(read.tools, '__proto__')).toBe(true)
+  })
+})
+
+describe('contractLock: descriptor catalogs are checked like defined tools', () => {
+  const tool = defineTool({ id: 'notes__read', description: 'd', input: Type.Object({}), output: Type.Object({ id: Type.String() }), handler: () => ({ id: 'a' }) })
+  const descriptor = describeTool(tool)
+  const problemsOf = (catalog: readonly unknown[]): unknown => {
+    const error = thrown(() => contractLock(catalog as never))
+    expect(isContractsError(error)).toBe(true)
+    return (error as { problems: unknown }).problems
+  }
+
+  it('descriptor catalog raw errors: a cyclic, a 100,000-deep or a lone-surrogate output_schema is invalid_schema, not a TypeError or RangeError', () => {
+    const cyclic: Record<string, unknown> = { type: 'object', properties: {} }
+    ;(cyclic.properties as Record<string, unknown>).self = cyclic
+    let deep: unknown = {}
+    for (let i = 0; i < 100_000; i++) deep = { items: deep }
+    for (const schema of [cyclic, deep, { type: 'object', properties: { '\uD800': {} } }]) {
+      expect(problemsOf([{ ...descriptor, output_schema: schema }])).toContainEqual(expect.objectContaining({ path: '/tools/0/output_schema', code: 'invalid_schema' }))
+    }
+    expect(problemsOf([{ ...descriptor, input_schema: cyclic }])).toContainEqual(expect.objectContaining({ path: '/tools/0/input_schema', code: 'invalid_schema' }))
+  })
+
+  it('descriptor catalog unreadable lock: a digest that is not its schema\'s is digest_mismatch, so every lock written reads back', () => {
+    expect(problemsOf([{ ...descriptor, output_schema_digest: 'f'.repeat(64) }])).toEqual([expect.objectContaining({ path: '/tools/0/output_schema_digest', code: 'digest_mismatch' })])
+    const lock = contractLock([descriptor])
+    expect(parseContractLock(formatContractLock(lock))).toEqual(lock)
   })
 })

@@ -38,10 +38,15 @@ import { thrown, thrownOrRejected } from '../support/outcomes.js'
  * fails as a missing module would (the library loads it with `createRequire`, through `Module._load`).
  */
 function withoutTokenizer<T>(run: () => T): T {
+  return withoutModule('gpt-tokenizer', run)
+}
+
+/** Runs `run` as if the optional peer `name` were not installed (see `withoutTokenizer`). */
+function withoutModule<T>(name: string, run: () => T): T {
   const modules = Module as unknown as { _load: (request: string, ...rest: unknown[]) => unknown }
   const load = modules._load
   modules._load = function (this: unknown, request: string, ...rest: unknown[]) {
-    if (request.startsWith('gpt-tokenizer')) throw Object.assign(new Error(`Cannot find module '${request}'`), { code: 'MODULE_NOT_FOUND' })
+    if (request === name || request.startsWith(name + '/')) throw Object.assign(new Error(`Cannot find module '${request}'`), { code: 'MODULE_NOT_FOUND' })
     return load.call(this, request, ...rest)
   }
   try {
@@ -72,6 +77,7 @@ const misuses: Record<UsageErrorCode, { run: () => unknown; guard: (value: unkno
   invoke_tool_argument_invalid: { run: () => invokeTool({} as never, {} as never, { input: {} }), guard: isUsageError },
   schema_arbitrary_unsupported: { run: () => jsonSchemaArbitrary({ allOf: [{ type: 'string' }] }), guard: isSchemaArbitraryError },
   testing_argument_invalid: { run: () => assertViewsConsistent({} as never), guard: isUsageError },
+  fast_check_unavailable: { run: () => withoutModule('fast-check', () => jsonSchemaArbitrary({ type: 'string' })), guard: isUsageError },
   loop_definition_invalid: { run: () => parseLoopDefinition({ graph: 3 }), guard: isLoopError },
   loop_lint_failed: { run: () => startRun(loop, []), guard: isLoopError },
   loop_snapshot_invalid: { run: () => migrateRunSnapshot({ pins: 1 }), guard: isLoopError },

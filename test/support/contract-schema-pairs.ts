@@ -2,7 +2,8 @@
 // and projection does not: closed objects, `additionalProperties` schemas, `patternProperties`
 // beside closed objects, untagged unions of objects, and tuples. A schema is generated, then a
 // second one is made from it by a few random edits (add or drop a property, require one, close or
-// open an object, change `additionalProperties`, widen or narrow a leaf, add or drop a branch).
+// open an object, change `additionalProperties`, widen or narrow a leaf, add or drop a branch,
+// edit one branch, or keep one branch of a union).
 import fc from 'fast-check'
 import type { JsonSchema } from 'result-views'
 
@@ -65,6 +66,7 @@ function edit(schema: Schema): fc.Arbitrary<Schema> {
   const nested: Array<[string, string | undefined]> = []
   if (typeof schema.properties === 'object' && schema.properties !== null) for (const key of Object.keys(schema.properties)) nested.push(['properties', key])
   if (typeof schema.items === 'object' && schema.items !== null && !Array.isArray(schema.items)) nested.push(['items', undefined])
+  if (Array.isArray(schema.anyOf)) for (let i = 0; i < schema.anyOf.length; i++) nested.push(['anyOf', String(i)])
   const here = fc.oneof(
     leafArb,
     fc.constant({ ...schema, additionalProperties: false }),
@@ -79,15 +81,19 @@ function edit(schema: Schema): fc.Arbitrary<Schema> {
     fc.constant({ ...schema, required: undefined }).map((s) => JSON.parse(JSON.stringify(s)) as Schema),
     fc.constant<Schema>({ anyOf: [schema, { type: 'null' }] }),
     fc.constant<Schema>(Array.isArray(schema.anyOf) && schema.anyOf.length > 1 ? { anyOf: schema.anyOf.slice(1) } : schema),
+    // A union replaced by one of its branches (a release that settles on one variant).
+    Array.isArray(schema.anyOf) ? fc.constantFrom(...(schema.anyOf as Schema[])) : fc.constant(schema),
   )
   if (nested.length === 0) return here
   return fc.oneof(
     here,
     fc.constantFrom(...nested).chain(([keyword, key]) => {
       const child = (key === undefined ? schema[keyword] : (schema[keyword] as Record<string, unknown>)[key]) as Schema
-      return edit(child).map((changed): Schema => (key === undefined
-        ? { ...schema, [keyword]: changed }
-        : { ...schema, [keyword]: { ...(schema[keyword] as object), [key]: changed } }))
+      return edit(child).map((changed): Schema => {
+        if (key === undefined) return { ...schema, [keyword]: changed }
+        if (Array.isArray(schema[keyword])) return { ...schema, [keyword]: (schema[keyword] as Schema[]).map((b, i) => (String(i) === key ? changed : b)) }
+        return { ...schema, [keyword]: { ...(schema[keyword] as object), [key]: changed } }
+      })
     }),
   )
 }

@@ -39,7 +39,9 @@ export function registerContractsCommands(program: Command, cli: CliContext): vo
     .addOption(new Option('-o, --output <format>', 'table or json').choices(['table', 'json']).default('table'))
     .action(
       cli.action(async (options: CheckOptions, command: Command) => {
-        const tolerance = Number(options.budgetTolerance)
+        // A decimal ratio only: Number() also reads "" as 0 and "0x10" as 16.
+        const text = options.budgetTolerance ?? ''
+        const tolerance = /^(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/.test(text) ? Number(text) : Number.NaN
         if (!Number.isFinite(tolerance) || tolerance < 0) cli.usage(command, `--budget-tolerance must be a non-negative number, not ${JSON.stringify(options.budgetTolerance)}`)
         return write(
           cli,
