@@ -55,7 +55,7 @@ function aiSdkTool(dispatcher: Dispatcher, options: ResolvedFrameworkOptions, de
         tool_call_id: toolCallId,
         context: experimental_context,
         input,
-        approved: framework && approvedBySdk(messages, toolCallId),
+        approved: framework && approvedBySdk(messages, toolCallId, toolId, input),
         signal: abortSignal,
       })
       if (model.status !== 'ok') throw new AiSdkToolError(model)
