@@ -138,7 +138,7 @@ describe('odd records the output checks judge', () => {
 
 describe('an invalid record reports every issue, though validity is decided at the first error', () => {
   const Full = Type.Object({ id: Type.String(), count: Type.Integer(), at: Type.String({ format: 'date-time' }) })
-  const bad = { id: 7, count: 'many', at: 'yesterday' }
+  const bad = { id: 7, count: 'many', at: 'yesterday' } as never
   const dispatcher = createDispatcher({
     tools: [
       defineTool({ id: 'v', description: 'd', input: Type.Object({}), output: { compact: Type.Object({ id: Type.String() }), full: Full }, handler: () => bad }),
