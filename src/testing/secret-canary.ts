@@ -1,4 +1,5 @@
-import fc from 'fast-check'
+import type FC from 'fast-check'
+import { fc, lazy } from './fast-check.js'
 
 /** Shortest part of a canary {@link findSecretLeak} reports by default, in UTF-16 code units. */
 export const DEFAULT_LEAK_PART_LENGTH = 8
@@ -7,7 +8,8 @@ export const DEFAULT_LEAK_PART_LENGTH = 8
 const SEPARATORS = ['/', '~', '"', '\\', '~0', '~1', "'", '/~', '"\\'] as const
 
 /** Letters and digits of a canary's chunks: upper case, so they stand out from the lower-case text around them. */
-const CHUNK = fc.stringMatching(/^[A-Z0-9]{4,8}$/)
+// Built on first use: importing result-views/testing must not need the optional peer fast-check.
+const chunkArbitrary = lazy(() => fc.stringMatching(/^[A-Z0-9]{4,8}$/))
 
 /**
  * Canary secrets for leak tests (`docs/hooks.md` "Sensitive input fields"): 2 to 8 chunks of 4-8
@@ -18,9 +20,10 @@ const CHUNK = fc.stringMatching(/^[A-Z0-9]{4,8}$/)
  *
  * @returns a fast-check arbitrary of canary strings; shrinks towards two short chunks.
  */
-export function secretCanaryArbitrary(): fc.Arbitrary<string> {
+export function secretCanaryArbitrary(): FC.Arbitrary<string> {
+  const piece = chunkArbitrary()
   return fc
-    .tuple(CHUNK, fc.array(fc.tuple(fc.constantFrom(...SEPARATORS), CHUNK), { minLength: 1, maxLength: 7 }))
+    .tuple(piece, fc.array(fc.tuple(fc.constantFrom(...SEPARATORS), piece), { minLength: 1, maxLength: 7 }))
     .map(([first, rest]) => first + rest.map(([separator, chunk]) => separator + chunk).join(''))
 }
 
