@@ -29,8 +29,15 @@ import { handwrittenRealisticProjection, handwrittenSessionProjection } from './
 // ajv-formats is CommonJS: under ESM interop its function may sit on `default`.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv
 
-/** The options the dispatcher compiles validators with (src/dispatch/validators.ts), so ajv does the same work. */
-const AJV_OPTIONS: Options = { strict: true, strictNumbers: true, allowUnionTypes: true, allErrors: true, coerceTypes: false, useDefaults: false }
+/**
+ * The options the dispatcher decides validity with (src/dispatch/validators.ts): ajv's default of
+ * stopping at the first error, the plain limit. The dispatcher collects every error (`allErrors`)
+ * only for a value that failed; a baseline that collects them on valid values measures ajv's
+ * slower every-error code (several times slower with `format` keywords), kept as a second figure
+ * (`invoke_vs_all_errors_baseline`) to compare with runs before the dispatcher stopped using it.
+ */
+const AJV_OPTIONS: Options = { strict: true, strictNumbers: true, allowUnionTypes: true, allErrors: false, coerceTypes: false, useDefaults: false }
+const AJV_ALL_ERRORS_OPTIONS: Options = { ...AJV_OPTIONS, allErrors: true }
 
 const json = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T
 // The fastest plain digest: Node's one-shot hash of JSON.stringify's text.
@@ -44,6 +51,8 @@ interface SessionCase {
   readonly project: (full: unknown) => unknown
   readonly handwritten: (full: unknown) => unknown
   readonly baseline: () => Promise<unknown>
+  /** The same baseline with ajv collecting every error on valid values too (`allErrors`). */
+  readonly allErrorsBaseline: () => Promise<unknown>
   readonly compactSchema: object
 }
 
@@ -51,6 +60,9 @@ function sessionCase(label: string, schemas: { input: object; compact: object; f
   const ajv = addFormats(new Ajv(AJV_OPTIONS))
   const validateInput = ajv.compile(json(schemas.input))
   const validateFull = ajv.compile(json(schemas.full))
+  const ajvAll = addFormats(new Ajv(AJV_ALL_ERRORS_OPTIONS))
+  const validateInputAll = ajvAll.compile(json(schemas.input))
+  const validateFullAll = ajvAll.compile(json(schemas.full))
   const handler = (): unknown => full
   return {
     label,
@@ -64,6 +76,12 @@ function sessionCase(label: string, schemas: { input: object; compact: object; f
       if (!validateInput(input)) throw new Error('bench input invalid')
       const record = await handler()
       if (!validateFull(record)) throw new Error('bench record invalid')
+      return handwritten(record)
+    },
+    allErrorsBaseline: async () => {
+      if (!validateInputAll(input)) throw new Error('bench input invalid')
+      const record = await handler()
+      if (!validateFullAll(record)) throw new Error('bench record invalid')
       return handwritten(record)
     },
   }
@@ -112,6 +130,7 @@ export async function hotPathsBench(quick = false): Promise<Record<string, numbe
     { name: 'invoke compact, with scope (realistic)', run: async () => ok(await dispatcher.invoke({ tool_id: 'bench__realistic', input: realistic.input, scope })), batch: 20, async: true },
     { name: 'invoke full (realistic)', run: async () => ok(await dispatcher.invoke({ tool_id: 'bench__realistic', input: fullInput })), batch: 20, async: true },
     { name: 'baseline: ajv + handler + ajv + pick (realistic)', run: realistic.baseline, batch: 20, async: true },
+    { name: 'baseline, ajv allErrors (realistic)', run: realistic.allErrorsBaseline, batch: 20, async: true },
     { name: 'invoke compact (realistic, no formats)', run: async () => ok(await dispatcher.invoke({ tool_id: 'bench__plain', input: plain.input })), batch: 20, async: true },
     { name: 'invoke full (realistic, no formats)', run: async () => ok(await dispatcher.invoke({ tool_id: 'bench__plain', input: fullInput })), batch: 20, async: true },
     { name: 'baseline: ajv + handler + ajv + pick (realistic, no formats)', run: plain.baseline, batch: 20, async: true },
@@ -140,6 +159,8 @@ export async function hotPathsBench(quick = false): Promise<Record<string, numbe
     clean_vs_projector: m('Value.Clean(compact, Value.Clone(full)) (realistic)') / m('projector (realistic)'),
     invoke_vs_baseline: m('invoke compact (realistic)') / baselineR,
     invoke_full_vs_baseline: m('invoke full (realistic)') / baselineR,
+    invoke_vs_all_errors_baseline: m('invoke compact (realistic)') / m('baseline, ajv allErrors (realistic)'),
+    invoke_full_vs_all_errors_baseline: m('invoke full (realistic)') / m('baseline, ajv allErrors (realistic)'),
     invoke_tool_preview_vs_baseline: m('invoke compact, tool preview (realistic)') / baselineR,
     invoke_scope_vs_baseline: m('invoke compact, with scope (realistic)') / baselineR,
     digest_vs_stringify_sha: m('inputDigest (medium)') / m('sha256(JSON.stringify) (medium)'),

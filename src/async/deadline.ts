@@ -43,6 +43,12 @@ const ABORTED: HostAnswer<never> = Object.freeze({ ok: false, failure: 'aborted'
 const promiseThen = Promise.prototype.then
 
 /**
+ * Microtask turns an awaited answer may take before its timer is armed: an `async` callback that
+ * awaits an already-settled promise or two settles within them.
+ */
+const ARM_AFTER_TURNS = 4
+
+/**
  * The one way this library calls a host callback (a hook, the policy, a store method, the prompt,
  * `checkOwner`, `authenticate`) or a tool's handler: `work` runs under `deadline`, and its answer
  * (awaited when it is a promise or thenable) is read by `read` inside the same guard, so every way
@@ -88,12 +94,22 @@ export function callHost<A, T = A>(work: () => A | PromiseLike<A>, deadline: Dea
     }
     const onAbort = (): void => settle(ABORTED)
     const arm = (): void => {
+      if (settled) return
       // A budget past the longest timer is waited on in steps.
       const left = timeoutMs - (performance.now() - started)
       if (left <= 0) settle(TIMED_OUT)
       else timer = setTimeout(arm, Math.min(Math.ceil(left), MAX_TIMER_MS))
     }
-    if (Number.isFinite(timeoutMs)) arm()
+    // The timer is armed only for an answer still pending after a few microtask turns: an async
+    // callback that settles at once (no real waiting inside) costs no timer. Arming later moves no
+    // deadline: the budget counts from `started`, and a late answer is refused by the clock.
+    let turns = 0
+    const armWhenPending = (): void => {
+      if (settled) return
+      if (++turns < ARM_AFTER_TURNS) queueMicrotask(armWhenPending)
+      else arm()
+    }
+    if (Number.isFinite(timeoutMs)) queueMicrotask(armWhenPending)
     signal?.addEventListener('abort', onAbort, { once: true })
     try {
       // Promise.prototype.then, not the answer's own `then`: a promise may carry a throwing one.

@@ -60,11 +60,21 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const logger = options?.logger ?? silentLogger
   const approvals = createApprovalEngine(options, { tools: catalog, resume })
 
-  async function invoke(sent: InvokeRequest): Promise<InvokeOutcome> {
-    const request = snapshotRequest(sent)
-    if (isToolError(request)) return { status: 'error', tool_call_id: randomUUID(), error: request }
-    if (request.signal === undefined) return run(request)
-    // The caller's signal is followed by one of our own, read once; the listener goes when the call ends.
+  // Not `async` itself: a request without a signal is `run`'s own promise, not one more async
+  // level wrapped around it (each costs a promise and task-queue turns per call). Whatever is
+  // thrown before `run` is a rejection, as from an async function.
+  function invoke(sent: InvokeRequest): Promise<InvokeOutcome> {
+    try {
+      const request = snapshotRequest(sent)
+      if (isToolError(request)) return Promise.resolve({ status: 'error', tool_call_id: randomUUID(), error: request })
+      return request.signal === undefined ? run(request) : runFollowing(request)
+    } catch (error) {
+      return Promise.reject(error)
+    }
+  }
+
+  /** Runs a request that carries a caller's signal, followed by one of our own (read once); the listener goes when the call ends. */
+  async function runFollowing(request: InvokeRequest): Promise<InvokeOutcome> {
     const followed = followSignal(request.signal)
     if (followed === undefined) return { status: 'error', tool_call_id: request.tool_call_id ?? randomUUID(), error: requestInvalid('signal must be an AbortSignal') }
     try {

@@ -12,7 +12,7 @@ import { redactPointer } from '../redact/sensitive-pointer.js'
 import type { SensitivePath } from '../redact/sensitive-paths.js'
 import { selectView } from './select-view.js'
 import { isView, RESULT_VIEW_KEY, type View } from '../views/view.js'
-import { toIssues, validatorFor } from './validators.js'
+import { firstErrorValidatorFor, toIssues, validatorFor } from './validators.js'
 
 /**
  * What the input stages answer: the prepared call, or the typed input error together with the
@@ -82,7 +82,18 @@ export function prepareInput(base: CallBase, sent: unknown): PreparedInput {
   return { ok: true, call }
 }
 
+/**
+ * The input (a plain JSON copy) against the tool's input schema: the first-error validator decides
+ * (the same answer, cheaper), and only an input that fails it is validated again for every issue.
+ */
 function validateInput(tool: Tool, input: unknown, paths: readonly SensitivePath[]): ToolError | undefined {
+  let decide
+  try {
+    decide = firstErrorValidatorFor(tool.inputSchema)
+  } catch (error) {
+    return schemaCompileFailed(tool, 'input', error)
+  }
+  if (decide(input)) return undefined
   let validate
   try {
     validate = validatorFor(tool.inputSchema)

@@ -1,7 +1,7 @@
 // Hung code never hangs a call: the handler's time budget, the caller's signal, and deadlines
 // judged by the clock when an answer settles (`docs/views.md` "Time budgets and cancellation").
 import Type from 'typebox'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { createDispatcher, createMemoryApprovalStores, defineTool, isUsageError, type ToolContext } from 'result-views'
 import { errorOf, thrown } from '../support/outcomes.js'
 
@@ -51,6 +51,50 @@ describe('a handler that never settles', () => {
       tools: [defineTool({ id: 'busy', description: 'd', input: Type.Object({}), output: Type.Object({}), handlerTimeoutMs: 20, handler: () => (blockFor(60), {}) })],
     })
     expect(errorOf(await dispatcher.invoke({ tool_id: 'busy', input: {} })).reason).toBe('handler_timeout')
+  })
+
+  it('an async handler that settles at once arms no budget timer; one still pending after a few turns does', async () => {
+    const budgetTimers = (): number => setTimeoutSpy.mock.calls.filter(([, delay]) => delay === 45_000).length
+    const setTimeoutSpy = vi.spyOn(globalThis, 'setTimeout')
+    try {
+      const tool = (id: string, handler: () => Promise<object>) => defineTool({ id, description: 'd', input: Type.Object({}), output: Type.Object({}), handler })
+      const dispatcher = createDispatcher({
+        handlerTimeoutMs: 45_000,
+        tools: [
+          tool('at_once', async () => ({})),
+          tool('few_awaits', async () => (await Promise.resolve(), {})),
+          tool('waits', () => new Promise((resolve) => setImmediate(() => resolve({})))),
+        ],
+      })
+      expect((await dispatcher.invoke({ tool_id: 'at_once', input: {} })).status).toBe('ok')
+      expect((await dispatcher.invoke({ tool_id: 'few_awaits', input: {} })).status).toBe('ok')
+      expect(budgetTimers()).toBe(0)
+      expect((await dispatcher.invoke({ tool_id: 'waits', input: {} })).status).toBe('ok')
+      expect(budgetTimers()).toBe(1)
+    } finally {
+      setTimeoutSpy.mockRestore()
+    }
+  })
+
+  it('an async handler that hangs after a few settled awaits still times out (the timer is armed late, the deadline is not)', async () => {
+    const dispatcher = createDispatcher({
+      tools: [
+        defineTool({
+          id: 'late_hang',
+          description: 'd',
+          input: Type.Object({}),
+          output: Type.Object({}),
+          handlerTimeoutMs: 25,
+          handler: async () => {
+            for (let i = 0; i < 10; i++) await Promise.resolve()
+            return NEVER
+          },
+        }),
+      ],
+    })
+    const started = performance.now()
+    expect(errorOf(await dispatcher.invoke({ tool_id: 'late_hang', input: {} })).reason).toBe('handler_timeout')
+    expect(performance.now() - started).toBeGreaterThanOrEqual(20)
   })
 
   it('approvals.resolve (which waits) answers with the handler_timeout outcome instead of hanging', async () => {

@@ -135,3 +135,33 @@ describe('odd records the output checks judge', () => {
     else expect(outcome.status).toBe('ok')
   })
 })
+
+describe('an invalid record reports every issue, though validity is decided at the first error', () => {
+  const Full = Type.Object({ id: Type.String(), count: Type.Integer(), at: Type.String({ format: 'date-time' }) })
+  const bad = { id: 7, count: 'many', at: 'yesterday' } as never
+  const dispatcher = createDispatcher({
+    tools: [
+      defineTool({ id: 'v', description: 'd', input: Type.Object({}), output: { compact: Type.Object({ id: Type.String() }), full: Full }, handler: () => bad }),
+      defineTool({ id: 's', description: 'd', input: Type.Object({}), output: Full, handler: () => bad }),
+    ],
+  })
+  const pointers = (error: { details?: unknown }) => ((error.details as { issues: { instancePath: string }[] }).issues.map((issue) => issue.instancePath).sort())
+
+  for (const [label, request] of [
+    ['full view', { tool_id: 'v', input: { result_view: 'full' } }],
+    ['compact view', { tool_id: 'v', input: {} }],
+    ['single result', { tool_id: 's', input: {} }],
+  ] as const) {
+    it(`${label}: all three bad fields are named`, async () => {
+      const error = errorOf(await dispatcher.invoke(request))
+      expect(error.code).toBe('tool_output_invalid')
+      expect(pointers(error)).toEqual(['/at', '/count', '/id'])
+    })
+  }
+
+  it('a valid record with formats is accepted in every view (the first-error validator agrees)', async () => {
+    const good = { id: 'a', count: 2, at: '2026-12-01T12:00:00Z' }
+    const ok = createDispatcher({ tools: [defineTool({ id: 'g', description: 'd', input: Type.Object({}), output: { compact: Type.Object({ id: Type.String() }), full: Full }, handler: () => good })] })
+    for (const input of [{}, { result_view: 'full' }]) expect((await ok.invoke({ tool_id: 'g', input })).status).toBe('ok')
+  })
+})
