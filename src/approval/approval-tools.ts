@@ -35,6 +35,12 @@ export interface ApprovalToolsOptions {
   prefix?: string
   /** The approval requirement of the `_set` tool. Default `'required'`: an agent cannot grant itself an allow without a decision. */
   setApproval?: ApprovalRequirement
+  /**
+   * The approval requirement of the `_revoke` tool. Default `'required'`: revoking an operator's
+   * `reject` would let a tool the policy allows run without anyone's decision, so an agent cannot
+   * lift one by itself.
+   */
+  revokeApproval?: ApprovalRequirement
   /** Toolsets the three tools belong to. Default none. */
   toolsets?: readonly string[]
 }
@@ -99,8 +105,8 @@ const RevokeInput = Type.Object({ grant_id: text('The grant to revoke (from the 
  * workspace is always the call's own `scope.workspace_id`, never an input field; a call without
  * one fails `approval_request_invalid` / `workspace_required`. Revoking a grant the workspace does
  * not hold fails `approval_not_found` / `unknown_grant`; a failing store, `approval_unavailable`.
- * `_set` has risk `'write'` and, by default, `approval: 'required'`; `_list` is read-only; `_revoke`
- * has risk `'write'` and no approval requirement. Wire them to the dispatcher that serves them:
+ * `_set` has risk `'write'` and, by default, `approval: 'required'` (`setApproval`); `_list` is
+ * read-only; `_revoke` has risk `'write'` and, by default, `approval: 'required'` (`revokeApproval`). Wire them to the dispatcher that serves them:
  *
  * ```ts
  * let dispatcher: Dispatcher
@@ -113,11 +119,11 @@ const RevokeInput = Type.Object({ grant_id: text('The grant to revoke (from the 
  *
  * @returns `[set, list, revoke]`.
  * @throws ToolDefinitionError (`code: 'tool_definition_invalid'`) listing every bad option:
- *   `/approvals` (`invalid_approvals`), `/prefix` (`invalid_prefix`), `/setApproval`
- *   (`invalid_approval`), `/toolsets` (as `defineTool` checks them).
+ *   `/approvals` (`invalid_approvals`), `/prefix` (`invalid_prefix`), `/setApproval` and
+ *   `/revokeApproval` (`invalid_approval`), `/toolsets` (as `defineTool` checks them).
  */
 export function defineApprovalTools(options: ApprovalToolsOptions): readonly [SingleResultTool, SingleResultTool, SingleResultTool] {
-  const { approvals, prefix, setApproval, toolsets } = readOptions(options)
+  const { approvals, prefix, setApproval, revokeApproval, toolsets } = readOptions(options)
   const api = (toolId: string): ApprovalGrantsApi => grantsApiOf(approvals, toolId)
   const shared = toolsets === undefined ? {} : { toolsets }
   const ids = { set: `${prefix}tool_approvals_set`, list: `${prefix}tool_approvals_list`, revoke: `${prefix}tool_approvals_revoke` }
@@ -158,6 +164,7 @@ export function defineApprovalTools(options: ApprovalToolsOptions): readonly [Si
     input: RevokeInput,
     output: Type.Object({ revoked: Type.Literal(true), grant_id: Type.String() }, { additionalProperties: false }),
     risk: 'write',
+    approval: revokeApproval,
     ...shared,
     handler: async (input, context): Promise<ApprovalToolRevokeResult> => {
       const workspace_id = workspaceOf(context)
@@ -183,9 +190,9 @@ function readOptions(options: ApprovalToolsOptions): Required<Omit<ApprovalTools
 function checkedOptions(options: ApprovalToolsOptions): Required<Omit<ApprovalToolsOptions, 'toolsets'>> & Pick<ApprovalToolsOptions, 'toolsets'> {
   const problems: UsageProblem[] = []
   if (typeof options !== 'object' || options === null) {
-    throw new ToolDefinitionError(undefined, [{ path: '', code: 'invalid_options', message: 'defineApprovalTools takes { approvals, prefix?, setApproval?, toolsets? }' }])
+    throw new ToolDefinitionError(undefined, [{ path: '', code: 'invalid_options', message: 'defineApprovalTools takes { approvals, prefix?, setApproval?, revokeApproval?, toolsets? }' }])
   }
-  const { approvals, prefix = DEFAULT_PREFIX, setApproval = 'required', toolsets } = options
+  const { approvals, prefix = DEFAULT_PREFIX, setApproval = 'required', revokeApproval = 'required', toolsets } = options
   const isApi = typeof approvals === 'object' && approvals !== null && API_METHODS.every((m) => typeof (approvals as unknown as Record<string, unknown>)[m] === 'function')
   if (typeof approvals !== 'function' && !isApi) {
     problems.push({ path: '/approvals', code: 'invalid_approvals', message: 'approvals must be a dispatcher\'s approvals API (setGrant, listGrants, revokeGrant) or a function returning it, e.g. () => dispatcher.approvals' })
@@ -194,8 +201,9 @@ function checkedOptions(options: ApprovalToolsOptions): Required<Omit<ApprovalTo
     problems.push({ path: '/prefix', code: 'invalid_prefix', message: 'prefix must be empty or start a tool ID: letters, digits, "_", ".", ":" or "-", starting with a letter or digit, at most 107 characters' })
   }
   if (setApproval !== 'required' && setApproval !== 'none') problems.push({ path: '/setApproval', code: 'invalid_approval', message: 'setApproval must be "required" or "none"' })
+  if (revokeApproval !== 'required' && revokeApproval !== 'none') problems.push({ path: '/revokeApproval', code: 'invalid_approval', message: 'revokeApproval must be "required" or "none"' })
   if (problems.length > 0) throw new ToolDefinitionError(undefined, problems)
-  return { approvals, prefix, setApproval, toolsets }
+  return { approvals, prefix, setApproval, revokeApproval, toolsets }
 }
 
 /** The grants API for one call: the one given, or what the function returns now. */
