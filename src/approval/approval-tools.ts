@@ -105,8 +105,9 @@ const RevokeInput = Type.Object({ grant_id: text('The grant to revoke (from the 
  * workspace is always the call's own `scope.workspace_id`, never an input field; a call without
  * one fails `approval_request_invalid` / `workspace_required`. Revoking a grant the workspace does
  * not hold fails `approval_not_found` / `unknown_grant`; a failing store, `approval_unavailable`.
- * `_set` has risk `'write'` and, by default, `approval: 'required'` (`setApproval`); `_list` is
- * read-only; `_revoke` has risk `'write'` and, by default, `approval: 'required'` (`revokeApproval`). Wire them to the dispatcher that serves them:
+ * `_set` (it overwrites a grant) has risk `'destructive'` and, by default, `approval: 'required'`
+ * (`setApproval`); `_list` is read-only; `_revoke` (it deletes one) has risk `'destructive'` and,
+ * by default, `approval: 'required'` (`revokeApproval`). Wire them to the dispatcher that serves them:
  *
  * ```ts
  * let dispatcher: Dispatcher
@@ -133,7 +134,8 @@ export function defineApprovalTools(options: ApprovalToolsOptions): readonly [Si
     description: "Remember an approval decision for a tool in this session's workspace: allow or reject, for one agent (scope agent) or every agent (scope tool). Never for one input.",
     input: SetInput,
     output: Type.Object({ grant: GrantSchema }, { additionalProperties: false }),
-    risk: 'write',
+    // It replaces the grant with the same key (a reject can become an allow): it overwrites.
+    risk: 'destructive',
     approval: setApproval,
     ...shared,
     handler: async (input, context): Promise<ApprovalToolSetResult> => {
@@ -163,7 +165,8 @@ export function defineApprovalTools(options: ApprovalToolsOptions): readonly [Si
     description: "Revoke one remembered approval decision of this session's workspace by its grant_id; the tool then asks again.",
     input: RevokeInput,
     output: Type.Object({ revoked: Type.Literal(true), grant_id: Type.String() }, { additionalProperties: false }),
-    risk: 'write',
+    // It deletes a grant.
+    risk: 'destructive',
     approval: revokeApproval,
     ...shared,
     handler: async (input, context): Promise<ApprovalToolRevokeResult> => {

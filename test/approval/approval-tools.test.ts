@@ -57,9 +57,9 @@ describe('defineApprovalTools', () => {
     const { tools } = setup()
     expect(tools.map((tool) => tool.id)).toEqual([SET, LIST, REVOKE])
     expect(tools.map((tool) => [tool.kind, tool.risk, tool.readOnly, tool.approval])).toEqual([
-      ['single', 'write', false, 'required'],
+      ['single', 'destructive', false, 'required'],
       ['single', 'read', true, 'none'],
-      ['single', 'write', false, 'required'],
+      ['single', 'destructive', false, 'required'],
     ])
     expect(Object.isFrozen(tools)).toBe(true)
     const [set, list, revoke] = tools.map((tool) => describeTool(tool).input_schema)
