@@ -10,7 +10,7 @@ describe('07-approval-tools-delete-and-overwrite-but-say-not-destructive', () =>
   it('_set and _revoke say risk destructive, and MCP lists them with destructiveHint true; _list stays read-only', async () => {
     let d: Dispatcher | undefined
     d = createDispatcher({ tools: defineApprovalTools({ approvals: () => d!.approvals }) })
-    expect(['compozy__tool_approvals_set', 'compozy__tool_approvals_list', 'compozy__tool_approvals_revoke'].map((id) => d!.describe(id).risk)).toEqual(['destructive', 'read', 'destructive'])
+    expect(['compozy__tool_approvals_set', 'compozy__tool_approvals_list', 'compozy__tool_approvals_revoke'].map((id) => d!.describe(id)?.risk)).toEqual(['destructive', 'read', 'destructive'])
     const server = createMcpServer(d, { name: 'h', version: '1' })
     const [serverSide, clientSide] = InMemoryTransport.createLinkedPair()
     await server.connect(serverSide)
