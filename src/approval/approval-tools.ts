@@ -5,7 +5,7 @@ import { defineTool } from '../tool/define.js'
 import { ToolDefinitionError } from '../tool/tool-definition-error.js'
 import type { ApprovalRequirement, SingleResultTool, ToolContext } from '../tool/types.js'
 import type { ApprovalsApi } from './approvals-api.js'
-import { approvalRequestInvalid } from './errors.js'
+import { approvalRequestInvalid, storeFailed } from './errors.js'
 import type { ApprovalGrant } from './stores.js'
 
 // The spec's management tools for managed agents (`<prefix>tool_approvals_set`, `_list`,
@@ -104,7 +104,8 @@ const RevokeInput = Type.Object({ grant_id: text('The grant to revoke (from the 
  * tool scope (`approval_request_invalid` / `agent_name_required`, `agent_name_forbidden`). The
  * workspace is always the call's own `scope.workspace_id`, never an input field; a call without
  * one fails `approval_request_invalid` / `workspace_required`. Revoking a grant the workspace does
- * not hold fails `approval_not_found` / `unknown_grant`; a failing store, `approval_unavailable`.
+ * not hold fails `approval_not_found` / `unknown_grant`; a failing store, `approval_unavailable`
+ * (also `store_failed` when a host's `revokeGrant` answers anything but a boolean).
  * `_set` (it overwrites a grant) has risk `'destructive'` and, by default, `approval: 'required'`
  * (`setApproval`); `_list` is read-only; `_revoke` (it deletes one) has risk `'destructive'` and,
  * by default, `approval: 'required'` (`revokeApproval`). Wire them to the dispatcher that serves them:
@@ -171,7 +172,10 @@ export function defineApprovalTools(options: ApprovalToolsOptions): readonly [Si
     ...shared,
     handler: async (input, context): Promise<ApprovalToolRevokeResult> => {
       const workspace_id = workspaceOf(context)
-      if (!(await api(ids.revoke).revokeGrant({ workspace_id, grant_id: input.grant_id }))) throw grantNotFound(input.grant_id)
+      const revoked: unknown = await api(ids.revoke).revokeGrant({ workspace_id, grant_id: input.grant_id })
+      // Only `true` says a grant was removed: any other answer of a host's API is a failing store.
+      if (typeof revoked !== 'boolean') throw storeFailed('grants', 'delete', new TypeError('revokeGrant answered something that is not a boolean'))
+      if (!revoked) throw grantNotFound(input.grant_id)
       return { revoked: true, grant_id: input.grant_id }
     },
     preview: ({ grant_id }) => `revoked ${grant_id}`,
