@@ -82,7 +82,7 @@ const GrantSchema = Type.Object({
 
 const SetInput = Type.Object(
   {
-    tool_id: text('The tool the decision is for (it need not be registered yet).'),
+    tool_id: text('The tool the decision is for: a tool this dispatcher has (any other ID fails tool_not_found).'),
     decision: Type.Enum(['allow', 'reject'], { type: 'string', description: 'allow skips the approval prompt where the policy asks for one; reject refuses the call.' }),
     scope: Type.Enum(['agent', 'tool'], { type: 'string', description: 'agent: one agent and tool, every input; tool: the tool, every agent and input of the workspace.' }),
     agent_name: Type.Optional(text('The agent, for scope "agent" (required there, forbidden for scope "tool").')),
