@@ -1,6 +1,9 @@
 import Type from 'typebox'
+import { quoted } from '../errors/quote.js'
+import { likelyName } from '../errors/spelling.js'
 import { ToolError } from '../errors/tool-error.js'
 import type { UsageProblem } from '../errors/usage-error.js'
+import { appendPointer } from '../json/pointer.js'
 import { defineTool } from '../tool/define.js'
 import { ToolDefinitionError } from '../tool/tool-definition-error.js'
 import type { ApprovalRequirement, SingleResultTool, ToolContext } from '../tool/types.js'
@@ -18,6 +21,10 @@ const DEFAULT_PREFIX = 'compozy__'
 /** What a prefix may hold, so that every derived ID is a valid tool ID (`[A-Za-z0-9][A-Za-z0-9_.:-]*`, 128 characters in all). */
 const PREFIX = /^(?:[A-Za-z0-9][A-Za-z0-9_.:-]{0,106})?$/
 const API_METHODS = ['setGrant', 'listGrants', 'revokeGrant'] as const
+/** Every key {@link ApprovalToolsOptions} knows; any other key is refused (`unknown_option`). */
+const OPTION_KEYS: readonly string[] = ['approvals', 'prefix', 'setApproval', 'revokeApproval', 'toolsets']
+/** Unknown keys named one by one; past this many the rest are counted in one problem. */
+const MAX_UNKNOWN_OPTIONS = 20
 
 /** The part of `dispatcher.approvals` the management tools use. */
 export type ApprovalGrantsApi = Pick<ApprovalsApi, 'setGrant' | 'listGrants' | 'revokeGrant'>
@@ -122,7 +129,8 @@ const RevokeInput = Type.Object({ grant_id: text('The grant to revoke (from the 
  * @returns `[set, list, revoke]`.
  * @throws ToolDefinitionError (`code: 'tool_definition_invalid'`) listing every bad option:
  *   `/approvals` (`invalid_approvals`), `/prefix` (`invalid_prefix`), `/setApproval` and
- *   `/revokeApproval` (`invalid_approval`), `/toolsets` (as `defineTool` checks them).
+ *   `/revokeApproval` (`invalid_approval`), `/toolsets` (as `defineTool` checks them), and
+ *   `/<key>` (`unknown_option`, naming the key it was likely meant to be) for any other key.
  */
 export function defineApprovalTools(options: ApprovalToolsOptions): readonly [SingleResultTool, SingleResultTool, SingleResultTool] {
   const { approvals, prefix, setApproval, revokeApproval, toolsets } = readOptions(options)
@@ -199,6 +207,7 @@ function checkedOptions(options: ApprovalToolsOptions): Required<Omit<ApprovalTo
   if (typeof options !== 'object' || options === null) {
     throw new ToolDefinitionError(undefined, [{ path: '', code: 'invalid_options', message: 'defineApprovalTools takes { approvals, prefix?, setApproval?, revokeApproval?, toolsets? }' }])
   }
+  unknownOptions(options, problems)
   const { approvals, prefix = DEFAULT_PREFIX, setApproval = 'required', revokeApproval = 'required', toolsets } = options
   const isApi = typeof approvals === 'object' && approvals !== null && API_METHODS.every((m) => typeof (approvals as unknown as Record<string, unknown>)[m] === 'function')
   if (typeof approvals !== 'function' && !isApi) {
@@ -211,6 +220,23 @@ function checkedOptions(options: ApprovalToolsOptions): Required<Omit<ApprovalTo
   if (revokeApproval !== 'required' && revokeApproval !== 'none') problems.push({ path: '/revokeApproval', code: 'invalid_approval', message: 'revokeApproval must be "required" or "none"' })
   if (problems.length > 0) throw new ToolDefinitionError(undefined, problems)
   return { approvals, prefix, setApproval, revokeApproval, toolsets }
+}
+
+/**
+ * Refuses every own key the options may not have, naming the one it was likely meant to be
+ * (`likelyName`): a misspelt `setApproval: 'none'` would otherwise silently keep the default the
+ * caller meant to change. Problem `unknown_option` at `/<key>`; past 20 unknown keys the rest are
+ * counted in one problem at the root.
+ */
+function unknownOptions(options: object, problems: UsageProblem[]): void {
+  let count = 0
+  for (const key of Object.keys(options)) {
+    if (OPTION_KEYS.includes(key)) continue
+    if (++count > MAX_UNKNOWN_OPTIONS) continue
+    const meant = likelyName(key, OPTION_KEYS)
+    problems.push({ path: appendPointer('', key), code: 'unknown_option', message: `unknown option ${quoted(key, 64)}${meant === undefined ? ` (known: ${OPTION_KEYS.join(', ')})` : `; did you mean "${meant}"?`}` })
+  }
+  if (count > MAX_UNKNOWN_OPTIONS) problems.push({ path: '', code: 'unknown_option', message: `${count - MAX_UNKNOWN_OPTIONS} more unknown options` })
 }
 
 /** The grants API for one call: the one given, or what the function returns now. */
