@@ -1,17 +1,8 @@
 // Regression: defineApprovalTools silently ignored unknown or misspelt options (`prefx`,
 // `setApprovals`, `toolSets`), so a caller's `setApprovals: 'none'` kept the default unnoticed.
 import { describe, expect, it } from 'vitest'
-import { createDispatcher, defineApprovalTools, isToolDefinitionError, type ApprovalToolsOptions, type ToolDefinitionError } from 'result-views'
-
-function definitionError(options: unknown): ToolDefinitionError {
-  try {
-    defineApprovalTools(options as ApprovalToolsOptions)
-  } catch (error) {
-    expect(isToolDefinitionError(error), String(error)).toBe(true)
-    return error as ToolDefinitionError
-  }
-  throw new Error('expected a ToolDefinitionError')
-}
+import { createDispatcher, defineApprovalTools } from 'result-views'
+import { definitionError } from './fixtures.js'
 
 describe('10-defineApprovalTools-unknown-option-ignored', () => {
   const approvals = createDispatcher({ tools: [] }).approvals

@@ -9,16 +9,14 @@ import {
   createMemoryApprovalStores,
   defineApprovalTools,
   describeTool,
-  isToolDefinitionError,
   type ApprovalGrant,
   type ApprovalToolsOptions,
   type CallScope,
   type Dispatcher,
-  type ToolDefinitionError,
 } from 'result-views'
 import { createFetchHandler } from 'result-views/http'
 import { createMcpServer } from 'result-views/mcp'
-import { SCOPE, approvalIdOf, codeOf, deployTool, errorOf, writeTool } from './fixtures.js'
+import { SCOPE, approvalIdOf, codeOf, definitionError, deployTool, errorOf, writeTool } from './fixtures.js'
 
 const SET = 'compozy__tool_approvals_set'
 const LIST = 'compozy__tool_approvals_list'
@@ -39,17 +37,6 @@ function setup(options: Partial<ApprovalToolsOptions> = {}) {
 function recordOf(outcome: Awaited<ReturnType<Dispatcher['invoke']>>): any {
   expect(outcome.status, JSON.stringify(outcome)).toBe('ok')
   return (outcome as { result: { structured: unknown } }).result.structured
-}
-
-/** The ToolDefinitionError `defineApprovalTools` throws for `options`. */
-function definitionError(options: unknown): ToolDefinitionError {
-  try {
-    defineApprovalTools(options as ApprovalToolsOptions)
-  } catch (error) {
-    expect(isToolDefinitionError(error), String(error)).toBe(true)
-    return error as ToolDefinitionError
-  }
-  throw new Error('expected a ToolDefinitionError')
 }
 
 describe('defineApprovalTools', () => {
