@@ -64,11 +64,16 @@ export async function findGrants(
  * bind one input). For scoped diagnostics, which read the workspace's grants once for every tool.
  */
 export function matchListedGrants(listed: readonly ApprovalGrant[], toolIds: readonly string[], scope: Readonly<CallScope>): MatchingGrants[] {
+  // Indexed once by key (the first grant of a key wins), so matching is linear in tools + grants.
+  const byKey = new Map<string, ApprovalGrant>()
+  for (const grant of listed) {
+    const text = grantKeyText(grant)
+    if (!byKey.has(text)) byKey.set(text, grant)
+  }
   return toolIds.map((toolId) => {
     const grants: Partial<Record<GrantScope, ApprovalGrant>> = {}
     for (const key of grantKeysOf(toolId, scope, undefined)) {
-      const text = grantKeyText(key)
-      const found = listed.find((grant) => grantKeyText(grant) === text)
+      const found = byKey.get(grantKeyText(key))
       if (found !== undefined) grants[key.scope] = found
     }
     return grants
