@@ -1,5 +1,6 @@
-// Regression (finding 10-defineApprovalTools-unknown-option-ignored): defineApprovalTools silently ignored unknown or misspelt options (`prefx`,
-// `setApprovals`, `toolSets`), so a caller's `setApprovals: 'none'` kept the default unnoticed.
+// Regression (finding 10-defineApprovalTools-unknown-option-ignored): defineApprovalTools silently
+// ignored unknown or misspelt options (`prefx`, `setApprovals`, `toolSets`), so a caller's
+// `setApprovals: 'none'` kept the default unnoticed.
 import { describe, expect, it } from 'vitest'
 import { createDispatcher, defineApprovalTools } from 'result-views'
 import { definitionError } from './fixtures.js'
