@@ -1,11 +1,14 @@
 import Type from 'typebox'
+import { quoted } from '../errors/quote.js'
+import { likelyName } from '../errors/spelling.js'
 import { ToolError } from '../errors/tool-error.js'
 import type { UsageProblem } from '../errors/usage-error.js'
+import { appendPointer } from '../json/pointer.js'
 import { defineTool } from '../tool/define.js'
 import { ToolDefinitionError } from '../tool/tool-definition-error.js'
 import type { ApprovalRequirement, SingleResultTool, ToolContext } from '../tool/types.js'
 import type { ApprovalsApi } from './approvals-api.js'
-import { approvalRequestInvalid } from './errors.js'
+import { approvalRequestInvalid, storeFailed } from './errors.js'
 import type { ApprovalGrant } from './stores.js'
 
 // The spec's management tools for managed agents (`<prefix>tool_approvals_set`, `_list`,
@@ -18,6 +21,10 @@ const DEFAULT_PREFIX = 'compozy__'
 /** What a prefix may hold, so that every derived ID is a valid tool ID (`[A-Za-z0-9][A-Za-z0-9_.:-]*`, 128 characters in all). */
 const PREFIX = /^(?:[A-Za-z0-9][A-Za-z0-9_.:-]{0,106})?$/
 const API_METHODS = ['setGrant', 'listGrants', 'revokeGrant'] as const
+/** Every key {@link ApprovalToolsOptions} knows; any other key is refused (`unknown_option`). */
+const OPTION_KEYS: readonly string[] = ['approvals', 'prefix', 'setApproval', 'revokeApproval', 'toolsets']
+/** Unknown keys named one by one; past this many the rest are counted in one problem. */
+const MAX_UNKNOWN_OPTIONS = 20
 
 /** The part of `dispatcher.approvals` the management tools use. */
 export type ApprovalGrantsApi = Pick<ApprovalsApi, 'setGrant' | 'listGrants' | 'revokeGrant'>
@@ -35,6 +42,12 @@ export interface ApprovalToolsOptions {
   prefix?: string
   /** The approval requirement of the `_set` tool. Default `'required'`: an agent cannot grant itself an allow without a decision. */
   setApproval?: ApprovalRequirement
+  /**
+   * The approval requirement of the `_revoke` tool. Default `'required'`: revoking an operator's
+   * `reject` would let a tool the policy allows run without anyone's decision, so an agent cannot
+   * lift one by itself.
+   */
+  revokeApproval?: ApprovalRequirement
   /** Toolsets the three tools belong to. Default none. */
   toolsets?: readonly string[]
 }
@@ -76,7 +89,7 @@ const GrantSchema = Type.Object({
 
 const SetInput = Type.Object(
   {
-    tool_id: text('The tool the decision is for (it need not be registered yet).'),
+    tool_id: text('The tool the decision is for: a tool this dispatcher has (any other ID fails tool_not_found).'),
     decision: Type.Enum(['allow', 'reject'], { type: 'string', description: 'allow skips the approval prompt where the policy asks for one; reject refuses the call.' }),
     scope: Type.Enum(['agent', 'tool'], { type: 'string', description: 'agent: one agent and tool, every input; tool: the tool, every agent and input of the workspace.' }),
     agent_name: Type.Optional(text('The agent, for scope "agent" (required there, forbidden for scope "tool").')),
@@ -98,9 +111,11 @@ const RevokeInput = Type.Object({ grant_id: text('The grant to revoke (from the 
  * tool scope (`approval_request_invalid` / `agent_name_required`, `agent_name_forbidden`). The
  * workspace is always the call's own `scope.workspace_id`, never an input field; a call without
  * one fails `approval_request_invalid` / `workspace_required`. Revoking a grant the workspace does
- * not hold fails `approval_not_found` / `unknown_grant`; a failing store, `approval_unavailable`.
- * `_set` has risk `'write'` and, by default, `approval: 'required'`; `_list` is read-only; `_revoke`
- * has risk `'write'` and no approval requirement. Wire them to the dispatcher that serves them:
+ * not hold fails `approval_not_found` / `unknown_grant`; a failing store, `approval_unavailable`
+ * (also `store_failed` when a host's `revokeGrant` answers anything but a boolean).
+ * `_set` (it overwrites a grant) has risk `'destructive'` and, by default, `approval: 'required'`
+ * (`setApproval`); `_list` is read-only; `_revoke` (it deletes one) has risk `'destructive'` and,
+ * by default, `approval: 'required'` (`revokeApproval`). Wire them to the dispatcher that serves them:
  *
  * ```ts
  * let dispatcher: Dispatcher
@@ -113,11 +128,12 @@ const RevokeInput = Type.Object({ grant_id: text('The grant to revoke (from the 
  *
  * @returns `[set, list, revoke]`.
  * @throws ToolDefinitionError (`code: 'tool_definition_invalid'`) listing every bad option:
- *   `/approvals` (`invalid_approvals`), `/prefix` (`invalid_prefix`), `/setApproval`
- *   (`invalid_approval`), `/toolsets` (as `defineTool` checks them).
+ *   `/approvals` (`invalid_approvals`), `/prefix` (`invalid_prefix`), `/setApproval` and
+ *   `/revokeApproval` (`invalid_approval`), `/toolsets` (as `defineTool` checks them), and
+ *   `/<key>` (`unknown_option`, naming the key it was likely meant to be) for any other key.
  */
 export function defineApprovalTools(options: ApprovalToolsOptions): readonly [SingleResultTool, SingleResultTool, SingleResultTool] {
-  const { approvals, prefix, setApproval, toolsets } = readOptions(options)
+  const { approvals, prefix, setApproval, revokeApproval, toolsets } = readOptions(options)
   const api = (toolId: string): ApprovalGrantsApi => grantsApiOf(approvals, toolId)
   const shared = toolsets === undefined ? {} : { toolsets }
   const ids = { set: `${prefix}tool_approvals_set`, list: `${prefix}tool_approvals_list`, revoke: `${prefix}tool_approvals_revoke` }
@@ -127,7 +143,8 @@ export function defineApprovalTools(options: ApprovalToolsOptions): readonly [Si
     description: "Remember an approval decision for a tool in this session's workspace: allow or reject, for one agent (scope agent) or every agent (scope tool). Never for one input.",
     input: SetInput,
     output: Type.Object({ grant: GrantSchema }, { additionalProperties: false }),
-    risk: 'write',
+    // It replaces the grant with the same key (a reject can become an allow): it overwrites.
+    risk: 'destructive',
     approval: setApproval,
     ...shared,
     handler: async (input, context): Promise<ApprovalToolSetResult> => {
@@ -157,11 +174,16 @@ export function defineApprovalTools(options: ApprovalToolsOptions): readonly [Si
     description: "Revoke one remembered approval decision of this session's workspace by its grant_id; the tool then asks again.",
     input: RevokeInput,
     output: Type.Object({ revoked: Type.Literal(true), grant_id: Type.String() }, { additionalProperties: false }),
-    risk: 'write',
+    // It deletes a grant.
+    risk: 'destructive',
+    approval: revokeApproval,
     ...shared,
     handler: async (input, context): Promise<ApprovalToolRevokeResult> => {
       const workspace_id = workspaceOf(context)
-      if (!(await api(ids.revoke).revokeGrant({ workspace_id, grant_id: input.grant_id }))) throw grantNotFound(input.grant_id)
+      const revoked: unknown = await api(ids.revoke).revokeGrant({ workspace_id, grant_id: input.grant_id })
+      // Only `true` says a grant was removed: any other answer of a host's API is a failing store.
+      if (typeof revoked !== 'boolean') throw storeFailed('grants', 'delete', new TypeError('revokeGrant answered something that is not a boolean'))
+      if (!revoked) throw grantNotFound(input.grant_id)
       return { revoked: true, grant_id: input.grant_id }
     },
     preview: ({ grant_id }) => `revoked ${grant_id}`,
@@ -183,9 +205,10 @@ function readOptions(options: ApprovalToolsOptions): Required<Omit<ApprovalTools
 function checkedOptions(options: ApprovalToolsOptions): Required<Omit<ApprovalToolsOptions, 'toolsets'>> & Pick<ApprovalToolsOptions, 'toolsets'> {
   const problems: UsageProblem[] = []
   if (typeof options !== 'object' || options === null) {
-    throw new ToolDefinitionError(undefined, [{ path: '', code: 'invalid_options', message: 'defineApprovalTools takes { approvals, prefix?, setApproval?, toolsets? }' }])
+    throw new ToolDefinitionError(undefined, [{ path: '', code: 'invalid_options', message: 'defineApprovalTools takes { approvals, prefix?, setApproval?, revokeApproval?, toolsets? }' }])
   }
-  const { approvals, prefix = DEFAULT_PREFIX, setApproval = 'required', toolsets } = options
+  unknownOptions(options, problems)
+  const { approvals, prefix = DEFAULT_PREFIX, setApproval = 'required', revokeApproval = 'required', toolsets } = options
   const isApi = typeof approvals === 'object' && approvals !== null && API_METHODS.every((m) => typeof (approvals as unknown as Record<string, unknown>)[m] === 'function')
   if (typeof approvals !== 'function' && !isApi) {
     problems.push({ path: '/approvals', code: 'invalid_approvals', message: 'approvals must be a dispatcher\'s approvals API (setGrant, listGrants, revokeGrant) or a function returning it, e.g. () => dispatcher.approvals' })
@@ -194,8 +217,26 @@ function checkedOptions(options: ApprovalToolsOptions): Required<Omit<ApprovalTo
     problems.push({ path: '/prefix', code: 'invalid_prefix', message: 'prefix must be empty or start a tool ID: letters, digits, "_", ".", ":" or "-", starting with a letter or digit, at most 107 characters' })
   }
   if (setApproval !== 'required' && setApproval !== 'none') problems.push({ path: '/setApproval', code: 'invalid_approval', message: 'setApproval must be "required" or "none"' })
+  if (revokeApproval !== 'required' && revokeApproval !== 'none') problems.push({ path: '/revokeApproval', code: 'invalid_approval', message: 'revokeApproval must be "required" or "none"' })
   if (problems.length > 0) throw new ToolDefinitionError(undefined, problems)
-  return { approvals, prefix, setApproval, toolsets }
+  return { approvals, prefix, setApproval, revokeApproval, toolsets }
+}
+
+/**
+ * Refuses every own key the options may not have, naming the one it was likely meant to be
+ * (`likelyName`): a misspelt `setApproval: 'none'` would otherwise silently keep the default the
+ * caller meant to change. Problem `unknown_option` at `/<key>`; past 20 unknown keys the rest are
+ * counted in one problem at the root.
+ */
+function unknownOptions(options: object, problems: UsageProblem[]): void {
+  let count = 0
+  for (const key of Object.keys(options)) {
+    if (OPTION_KEYS.includes(key)) continue
+    if (++count > MAX_UNKNOWN_OPTIONS) continue
+    const meant = likelyName(key, OPTION_KEYS)
+    problems.push({ path: appendPointer('', key), code: 'unknown_option', message: `unknown option ${quoted(key, 64)}${meant === undefined ? ` (known: ${OPTION_KEYS.join(', ')})` : `; did you mean "${meant}"?`}` })
+  }
+  if (count > MAX_UNKNOWN_OPTIONS) problems.push({ path: '', code: 'unknown_option', message: `${count - MAX_UNKNOWN_OPTIONS} more unknown options` })
 }
 
 /** The grants API for one call: the one given, or what the function returns now. */

@@ -5,6 +5,7 @@ import { checkPolicy } from './authorize.js'
 import { matchListedGrants } from './grants.js'
 import type { ResolvedApprovals } from './options.js'
 import { approvalVerdict, type ApprovalVerdict, type MatchingGrants } from './precedence.js'
+import { grantListAnswer } from './store-answers.js'
 import { callStore } from './store-call.js'
 
 /**
@@ -41,10 +42,9 @@ export async function diagnoseCalls(tools: readonly Tool[], scope: Readonly<Call
   let listError: ToolError | undefined
   if (needsGrants) {
     const workspace = scope.workspace_id!
-    const answer = await callStore(deps.guard, 'grants', 'list', () => deps.stores.grants.list(workspace))
-    const read = answer.ok ? matchListedGrants(answer.value, tools.map((tool) => tool.id), scope) : answer.error
-    if (isToolError(read)) listError = read
-    else matched = read
+    const answer = await callStore(deps.guard, 'grants', 'list', () => deps.stores.grants.list(workspace), grantListAnswer)
+    if (answer.ok) matched = matchListedGrants(answer.value, tools.map((tool) => tool.id), scope)
+    else listError = answer.error
   }
   const options = approvalOptions(scope, deps)
   return tools.map((tool, index): ApprovalDiagnosis => {

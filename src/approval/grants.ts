@@ -1,16 +1,15 @@
 import { randomUUID } from 'node:crypto'
 import type { Call } from '../call/call.js'
-import { isToolError, type ToolError } from '../errors/tool-error.js'
-import { firstHole, isRecord } from '../json/guards.js'
+import type { ToolError } from '../errors/tool-error.js'
 import type { CallScope, Tool } from '../tool/types.js'
 import { unknownTool } from '../tool/unknown-tool.js'
 import { nonEmptyString, oneOf, optionalString, recordOf, type ListGrantsRequest, type RevokeGrantRequest, type SetGrantRequest } from './approvals-api.js'
-import { approvalRequestInvalid, storeFailed } from './errors.js'
+import { approvalRequestInvalid } from './errors.js'
 import type { ResolvedApprovals } from './options.js'
-import { booleanAnswer, grantListAnswer, ignoredAnswer } from './store-answers.js'
+import { booleanAnswer, grantAnswerFor, grantListAnswer, ignoredAnswer } from './store-answers.js'
 import { callStore, type StoreGuard } from './store-call.js'
 import type { MatchingGrants } from './precedence.js'
-import type { ApprovalGrant, ApprovalGrantStore, GrantKey, GrantScope } from './stores.js'
+import { grantKeyText, type ApprovalGrant, type ApprovalGrantStore, type GrantKey, type GrantScope } from './stores.js'
 
 // Remembered decisions (grants): looked up by the approval step, stored from `_always` prompt
 // answers, and set, listed and revoked through the management API.
@@ -50,80 +49,38 @@ export async function findGrants(
 ): Promise<{ ok: true; grants: MatchingGrants } | { ok: false; error: ToolError }> {
   const keys = grantKeysOf(toolId, scope, inputDigest)
   if (keys.length === 0) return { ok: true, grants: NO_GRANTS }
-  const answers = await Promise.all(keys.map((key) => callStore(guard, 'grants', 'get', () => store.get(key))))
+  const answers = await Promise.all(keys.map((key) => callStore(guard, 'grants', 'get', () => store.get(key), grantAnswerFor(key))))
   const grants: Partial<Record<GrantScope, ApprovalGrant>> = {}
   for (const [index, found] of answers.entries()) {
     if (!found.ok) return found
-    const key = keys[index]!
-    const read = readGrant(found.value, key, 'get')
-    if (isToolError(read)) return { ok: false, error: read }
-    if (read !== undefined) grants[key.scope] = read
+    if (found.value !== undefined) grants[keys[index]!.scope] = found.value
   }
   return { ok: true, grants }
 }
 
 /**
- * The grants of a workspace listing (`ApprovalGrantStore.list`) that match input-free calls of
- * each of `toolIds` in `scope`: agent and tool scope only (exact grants bind one input). For scoped
- * diagnostics, which read the workspace's grants once for every tool. The listing is the host's
- * answer: not an array, an array with a hole (checked before any index is listed) or an entry that
- * throws when read is `approval_unavailable` / `store_failed` (operation `list`).
+ * The grants of a workspace listing (`ApprovalGrantStore.list`, read by `grantListAnswer`) that
+ * match input-free calls of each of `toolIds` in `scope`: agent and tool scope only (exact grants
+ * bind one input). For scoped diagnostics, which read the workspace's grants once for every tool.
  */
-export function matchListedGrants(listed: unknown, toolIds: readonly string[], scope: Readonly<CallScope>): MatchingGrants[] | ToolError {
-  let entries: readonly unknown[]
-  try {
-    if (!Array.isArray(listed)) throw new TypeError('the grant store listed something that is not an array')
-    if (firstHole(listed) !== -1) throw new TypeError('the grant store listed a sparse array')
-    // Read by index into a private copy: a Proxy's traps run here, inside the guard.
-    const copy: unknown[] = []
-    for (let i = 0; i < listed.length; i++) copy.push(listed[i])
-    entries = copy
-  } catch (cause) {
-    return storeFailed('grants', 'list', cause)
+export function matchListedGrants(listed: readonly ApprovalGrant[], toolIds: readonly string[], scope: Readonly<CallScope>): MatchingGrants[] {
+  // Indexed once by key (the first grant of a key wins), so matching is linear in tools + grants.
+  const byKey = new Map<string, ApprovalGrant>()
+  for (const grant of listed) {
+    const text = grantKeyText(grant)
+    if (!byKey.has(text)) byKey.set(text, grant)
   }
-  const result: MatchingGrants[] = []
-  for (const toolId of toolIds) {
+  return toolIds.map((toolId) => {
     const grants: Partial<Record<GrantScope, ApprovalGrant>> = {}
     for (const key of grantKeysOf(toolId, scope, undefined)) {
-      for (const entry of entries) {
-        const read = readGrant(entry, key, 'list')
-        if (isToolError(read)) return read
-        if (read !== undefined) {
-          grants[key.scope] = read
-          break
-        }
-      }
+      const found = byKey.get(grantKeyText(key))
+      if (found !== undefined) grants[key.scope] = found
     }
-    result.push(grants)
-  }
-  return result
+    return grants
+  })
 }
 
 const NO_GRANTS: MatchingGrants = Object.freeze({})
-
-/**
- * A store's answer read once, inside a guard: a plain copy when it is a grant for exactly the key
- * asked for, with a known decision; `undefined` when it is absent (`null` read as absent), not a
- * record, or another key's grant. A getter or Proxy that throws when read is `approval_unavailable`
- * / `store_failed`, never an exception.
- */
-function readGrant(answer: unknown, key: GrantKey, operation: 'get' | 'list'): ApprovalGrant | undefined | ToolError {
-  try {
-    if (!isRecord(answer)) return undefined
-    const { workspace_id, tool_id, scope, agent_name, input_digest, decision, grant_id, origin, created_at } = answer
-    const matches =
-      workspace_id === key.workspace_id &&
-      tool_id === key.tool_id &&
-      scope === key.scope &&
-      (agent_name ?? undefined) === key.agent_name &&
-      (input_digest ?? undefined) === key.input_digest &&
-      (decision === 'allow' || decision === 'reject')
-    if (!matches) return undefined
-    return Object.freeze({ ...key, grant_id: grant_id as string, decision, origin: origin as ApprovalGrant['origin'], created_at: created_at as string })
-  } catch (cause) {
-    return storeFailed('grants', operation, cause)
-  }
-}
 
 /**
  * Stores the exact grant of an `_always` answer: workspace + agent + tool + input digest

@@ -40,7 +40,7 @@ export async function openPending(call: Call, digest: string, reason: string | u
     scope: { ...call.scope },
     input,
     input_digest: digest,
-    ...(redacted && deps.seal !== undefined ? { sealed_input: sealInput(deps.seal, approvalId, call.input) } : {}),
+    ...(redacted && deps.seal !== undefined ? { sealed_input: sealInput(deps.seal, { approval_id: approvalId, tool_id: call.tool.id, input_digest: digest }, call.input) } : {}),
     ...(sensitive === undefined || sensitive.length === 0 ? {} : { sensitive_input_fields: [...sensitive] }),
     ...(pinned === undefined ? {} : { pinned_result_view: pinned }),
     ...(reason === undefined ? {} : { reason }),
@@ -309,7 +309,7 @@ function decided(record: PendingApprovalRecord, state: Exclude<PendingState, 'pe
  *   `approval.sealed_input_refused`, never with the record).
  */
 function openSealed(deps: ResolvedApprovals, record: PendingApprovalRecord): HeldInput {
-  const opened = openSealedInput(deps.seal, record.approval_id, record.sealed_input)
+  const opened = openSealedInput(deps.seal, record, record.sealed_input)
   if (opened.ok) return { input: opened.input }
   safeLog(deps.guard.logger, 'error', { event: 'approval.sealed_input_refused', approval_id: record.approval_id, reason: opened.error.reason }, 'a sealed pending input did not open; the approval stays pending')
   throw opened.error

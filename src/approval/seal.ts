@@ -8,7 +8,8 @@ import type { SealedInput } from './stores.js'
 
 // Sealed pending inputs (`docs/approvals.md` "Sealed pending inputs"): with `approvals.sealKey`, a
 // pending approval whose call has sensitive input fields carries the real input encrypted with
-// AES-256-GCM under the host's key, bound to its approval ID as associated data, so any process
+// AES-256-GCM under the host's key, bound to its approval ID, tool ID and input digest as
+// associated data (see {@link SealBinding}), so any process
 // holding the key can run the approved call on the real input. The clear value never reaches
 // the record: the record's `input` stays redacted.
 
@@ -22,8 +23,8 @@ const IV_BYTES = 12
 const TAG_BYTES = 16
 /** The label the key ID is an HMAC of: the ID names a key without revealing it. */
 const KEY_ID_LABEL = 'result-views sealed input key id'
-/** The associated data of a seal is this prefix followed by the approval ID. */
-const AAD_PREFIX = 'result-views sealed input v1\n'
+/** The associated data of a seal is this prefix followed by the JSON text of its {@link SealBinding}. */
+const AAD_PREFIX = 'result-views sealed input v2\n'
 
 const BASE64URL = /^[A-Za-z0-9_-]*$/
 const KEY_ID = /^[0-9a-f]{16}$/
@@ -88,18 +89,29 @@ function keyOf(value: unknown, path: string, problems: UsageProblem[]): SealKey 
   return { id: createHmac('sha256', key).update(KEY_ID_LABEL, 'utf8').digest('hex').slice(0, 16), key }
 }
 
-function associatedData(approvalId: string): Buffer {
-  return Buffer.from(AAD_PREFIX + approvalId, 'utf8')
+/**
+ * What a seal is bound to (its associated data): the pending record's `approval_id`, `tool_id` and
+ * `input_digest`. A seal copied to another approval, or a record whose tool or input digest was
+ * changed in the store, does not open (`seal_invalid`).
+ */
+export interface SealBinding {
+  readonly approval_id: string
+  readonly tool_id: string
+  readonly input_digest: string
+}
+
+function associatedData(binding: SealBinding): Buffer {
+  return Buffer.from(AAD_PREFIX + JSON.stringify([binding.approval_id, binding.tool_id, binding.input_digest]), 'utf8')
 }
 
 /**
- * Seals the input of a call (plain JSON, as sent) for the pending approval `approvalId`, with the
- * current key and a fresh random nonce.
+ * Seals the input of a call (plain JSON, as sent) for the pending approval `binding` names, with
+ * the current key and a fresh random nonce.
  */
-export function sealInput(keys: SealKeys, approvalId: string, input: unknown): SealedInput {
+export function sealInput(keys: SealKeys, binding: SealBinding, input: unknown): SealedInput {
   const iv = randomBytes(IV_BYTES)
   const cipher = createCipheriv('aes-256-gcm', keys.current.key, iv, { authTagLength: TAG_BYTES })
-  cipher.setAAD(associatedData(approvalId))
+  cipher.setAAD(associatedData(binding))
   const ciphertext = Buffer.concat([cipher.update(JSON.stringify(input), 'utf8'), cipher.final()])
   return {
     alg: SEAL_ALGORITHM,
@@ -111,15 +123,16 @@ export function sealInput(keys: SealKeys, approvalId: string, input: unknown): S
 }
 
 /**
- * Opens the sealed input of the pending approval `approvalId`, failing closed: a key ID none of
+ * Opens the sealed input of the pending approval `binding` names, failing closed: a key ID none of
  * `keys` has (or no keys at all) is `approval_unavailable` / `seal_key_unknown`; anything else
  * that does not open (a changed ciphertext, nonce or tag, a seal copied from another approval, so
- * other associated data, a malformed field) is `approval_unavailable` / `seal_invalid`.
+ * other associated data, a record whose `tool_id` or `input_digest` changed, a malformed field) is
+ * `approval_unavailable` / `seal_invalid`.
  *
  * @returns the real input as sent, or the error.
  */
-export function openSealedInput(keys: SealKeys | undefined, approvalId: string, sealed: unknown): { ok: true; input: unknown } | { ok: false; error: ToolError } {
-  const refuse = (reason: 'seal_key_unknown' | 'seal_invalid', keyId?: string) => ({ ok: false as const, error: sealedInputRefused(approvalId, reason, keyId) })
+export function openSealedInput(keys: SealKeys | undefined, binding: SealBinding, sealed: unknown): { ok: true; input: unknown } | { ok: false; error: ToolError } {
+  const refuse = (reason: 'seal_key_unknown' | 'seal_invalid', keyId?: string) => ({ ok: false as const, error: sealedInputRefused(binding.approval_id, reason, keyId) })
   if (typeof sealed !== 'object' || sealed === null || Array.isArray(sealed)) return refuse('seal_invalid')
   // A store's answer is a checked plain JSON copy (`callStore`), so reading its fields runs nothing.
   const { alg, key_id, iv, ciphertext, tag } = sealed as Record<string, unknown>
@@ -131,7 +144,7 @@ export function openSealedInput(keys: SealKeys | undefined, approvalId: string, 
   let text: string
   try {
     const decipher = createDecipheriv('aes-256-gcm', key.key, ivBytes, { authTagLength: TAG_BYTES })
-    decipher.setAAD(associatedData(approvalId))
+    decipher.setAAD(associatedData(binding))
     decipher.setAuthTag(tagBytes)
     text = Buffer.concat([decipher.update(data), decipher.final()]).toString('utf8')
   } catch {

@@ -2,7 +2,7 @@ import { ToolErrorCodes } from '../errors/codes.js'
 import { isPlainObject } from '../json/guards.js'
 import { ownJsonCopy } from '../json/own-copy.js'
 import { isView } from '../views/view.js'
-import type { ApprovalGrant, ApprovalTokenRecord, PendingApprovalRecord, PendingState } from './stores.js'
+import { grantKeyText, type ApprovalGrant, type ApprovalTokenRecord, type GrantDecision, type GrantKey, type GrantScope, type PendingApprovalRecord, type PendingState } from './stores.js'
 
 // How the answer of each store method is read: inside the store-call guard (`callStore`), into a
 // checked plain JSON copy of the shape the approval step relies on. An answer of another shape
@@ -46,16 +46,54 @@ const GRANT_SCOPES: readonly unknown[] = ['exact', 'agent', 'tool']
 const DECISIONS: readonly unknown[] = ['allow', 'reject']
 const ORIGINS: readonly unknown[] = ['prompt', 'management']
 
-/** The answer of `grants.list`: a dense array of grants. */
+/**
+ * The one checked reader of a grant, for `grants.get` answers and every `grants.list` entry: a
+ * frozen plain copy holding only the grant's fields (`null` optional fields read as absent). A
+ * grant of the wrong shape (a field of the wrong type, an unknown scope, decision or origin, an
+ * agent or input digest its scope forbids) throws, so a broken store fails closed.
+ */
+function checkedGrant(value: unknown): ApprovalGrant {
+  if (!isPlainObject(value)) refuse('the grant store answered a grant that is not an object')
+  requireStrings(value, ['grant_id', 'workspace_id', 'tool_id', 'created_at'], ['agent_name', 'input_digest'])
+  const { grant_id, workspace_id, tool_id, scope, decision, origin, created_at } = value
+  if (!GRANT_SCOPES.includes(scope) || !DECISIONS.includes(decision) || !ORIGINS.includes(origin)) refuse('the grant store answered a grant of the wrong shape')
+  const agent_name = (value.agent_name ?? undefined) as string | undefined
+  const input_digest = (value.input_digest ?? undefined) as string | undefined
+  if ((scope === 'exact') !== (input_digest !== undefined)) refuse('the grant store answered a grant whose input_digest does not fit its scope')
+  if ((scope === 'agent' && agent_name === undefined) || (scope === 'tool' && agent_name !== undefined)) refuse('the grant store answered a grant whose agent_name does not fit its scope')
+  return Object.freeze({
+    grant_id: grant_id as string,
+    workspace_id: workspace_id as string,
+    tool_id: tool_id as string,
+    scope: scope as GrantScope,
+    ...(agent_name === undefined ? {} : { agent_name }),
+    ...(input_digest === undefined ? {} : { input_digest }),
+    decision: decision as GrantDecision,
+    origin: origin as ApprovalGrant['origin'],
+    created_at: created_at as string,
+  })
+}
+
+/**
+ * The answer of `grants.get` for `key`: `undefined` (or `null`) for none, else a checked grant with
+ * exactly that key. Anything else (a scalar, a record that is not a well-formed grant, another
+ * key's grant) throws: only an explicit "none" means no grant.
+ */
+export function grantAnswerFor(key: GrantKey): StoreAnswer<ApprovalGrant | undefined> {
+  return (answer) => {
+    const record = recordCopy(answer)
+    if (record === undefined) return undefined
+    const grant = checkedGrant(record)
+    if (grantKeyText(grant) !== grantKeyText(key)) refuse('grants.get answered the grant of another key')
+    return grant
+  }
+}
+
+/** The answer of `grants.list`: a dense array of checked grants (see {@link grantAnswerFor}). */
 export const grantListAnswer: StoreAnswer<readonly ApprovalGrant[]> = (answer) => {
   const list = ownJsonCopy(answer)
   if (!Array.isArray(list)) refuse('grants.list answered something that is not an array')
-  for (const grant of list) {
-    if (!isPlainObject(grant)) refuse('grants.list answered an entry that is not an object')
-    requireStrings(grant, ['grant_id', 'workspace_id', 'tool_id', 'created_at'], ['agent_name', 'input_digest'])
-    if (!GRANT_SCOPES.includes(grant.scope) || !DECISIONS.includes(grant.decision) || !ORIGINS.includes(grant.origin)) refuse('grants.list answered a grant of the wrong shape')
-  }
-  return list as unknown as readonly ApprovalGrant[]
+  return Object.freeze(list.map(checkedGrant))
 }
 
 const STATES: readonly PendingState[] = ['pending', 'dispatching', 'completed', 'failed', 'denied', 'canceled', 'expired']

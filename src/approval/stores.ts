@@ -154,8 +154,10 @@ export interface ApprovalGrantStore {
   put(grant: ApprovalGrant): Awaitable<void>
   /**
    * The grant with exactly that key, as a copy; `undefined` (or `null`) when there is none. Every
-   * key field counts, absent ones too: a key without `agent_name` never finds a grant with one. A
-   * returned grant whose key differs from the one asked for is ignored.
+   * key field counts, absent ones too: a key without `agent_name` never finds a grant with one.
+   * Only `undefined` or `null` mean "no grant": any other answer that is not a well-formed grant
+   * with exactly that key (another key's grant included) fails the call closed
+   * (`approval_unavailable` / `store_failed`).
    */
   get(key: GrantKey): Awaitable<ApprovalGrant | undefined>
   /** Copies of every grant of one workspace, of every scope, in any order; `[]` for none. */

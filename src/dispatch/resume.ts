@@ -1,10 +1,11 @@
 import { digestOf } from '../approval/authorize.js'
 import { recordInvalid } from '../approval/errors.js'
-import type { HeldInput } from '../approval/held-inputs.js'
+import { toStoredInput, type HeldInput } from '../approval/held-inputs.js'
 import { isFinalOutcome } from '../approval/pending.js'
 import type { PendingApprovalRecord } from '../approval/stores.js'
 import type { Call, InvokeError, InvokeOk, InvokeOutcome, InvokeRequest } from '../call/call.js'
 import { isToolError, type ToolError } from '../errors/tool-error.js'
+import { canonicalJson } from '../json/canonical.js'
 import { scrubJson } from '../redact/secrets.js'
 import type { Tool } from '../tool/types.js'
 import { unknownTool } from '../tool/unknown-tool.js'
@@ -27,7 +28,8 @@ export interface ResumeHost {
  * Runs the call an approved pending record holds (`docs/approvals.md` "`dispatcher.approvals`": the
  * deferred call rechecks the current tool policy under the recorded owner): the input (the real one
  * this process `held` for a record stored redacted, else the stored one) goes through every input
- * rule again (`prepareInput`), must still have the approved input digest, and the CURRENT policy is
+ * rule again (`prepareInput`), must, redacted, equal the record's stored `input` (what `show`
+ * displayed), must still have the approved input digest, and the CURRENT policy is
  * asked again under the recorded scope; a `deny` (or a failing policy) ends it with that error.
  * `approval_required` is satisfied by this approval. Pre-call hooks do not run again: the approved
  * input is the final one.
@@ -55,6 +57,11 @@ export async function resumeApproved(record: PendingApprovalRecord, held: HeldIn
   const prepared = prepareInput(base, input)
   if (!prepared.ok) return error(prepared.error)
   const { call } = prepared
+  // The real input must be the one the record shows (redacted): else the approver saw one input
+  // and another would run.
+  if (held !== undefined && !sameJson(toStoredInput(call), record.input)) {
+    return settle(await host.fail(call, recordInvalid(record.approval_id, 'its stored input does not match the input it would run on')))
+  }
   if (digestOf(call) !== record.input_digest) {
     const why = held === undefined && base.sensitivePaths.length > 0
       ? 'its sensitive input is held only by the process that opened it'
@@ -67,6 +74,15 @@ export async function resumeApproved(record: PendingApprovalRecord, held: HeldIn
 
   function settle(outcome: InvokeOutcome): InvokeOk | InvokeError {
     return isFinalOutcome(outcome) ? outcome : error(recordInvalid(record.approval_id, 'the approved call asked for another approval'))
+  }
+}
+
+/** Canonical (RFC 8785) equality of two JSON values; a value that is not plain JSON equals nothing. */
+function sameJson(a: unknown, b: unknown): boolean {
+  try {
+    return canonicalJson(a) === canonicalJson(b)
+  } catch {
+    return false
   }
 }
 

@@ -4,6 +4,17 @@ const MAX_NAME_LENGTH = 64
 const MAX_CANDIDATES = 1000
 
 /**
+ * The option or key `name` was likely meant to be: the candidate equal to it up to case, `_` and
+ * `-` (`sensitive_input_fields` → `sensitiveInputFields`, `toolSets` → `toolsets`), or else the
+ * {@link nearestName}. `undefined` for a name longer than 64 code units or with no near candidate.
+ */
+export function likelyName(name: string, candidates: readonly string[]): string | undefined {
+  if (name.length > MAX_NAME_LENGTH) return undefined
+  const folded = name.replace(/[_-]/g, '').toLowerCase()
+  return candidates.find((known) => known.replace(/[_-]/g, '').toLowerCase() === folded) ?? nearestName(name, candidates)
+}
+
+/**
  * The candidate nearest to `name` ("did you mean …?"), by optimal string alignment distance
  * (Levenshtein plus the transposition of two adjacent characters, each edit costing 1) between
  * the lower-cased names, when it is at most `floor(name.length / 3)` edits: `tierr` → `tier`,

@@ -5,7 +5,7 @@ import { firstHole } from '../json/guards.js'
 import { isJsonValueError } from '../json/json-value-error.js'
 import { frozenJsonCopy } from '../json/own-copy.js'
 import { appendPointer, escapePointerToken } from '../json/pointer.js'
-import { nearestName } from '../errors/spelling.js'
+import { likelyName } from '../errors/spelling.js'
 import { scrubText } from '../redact/secrets.js'
 import { parseSensitivePaths } from '../redact/sensitive-paths.js'
 import type { JsonSchema } from '../schema/json-schema.js'
@@ -256,9 +256,7 @@ function unknownKeys(definition: Record<string, unknown>, problem: (path: string
 
 /** The definition key `key` was likely meant to be, if any (`sensitive_input_fields` → `sensitiveInputFields`). */
 function likelyKey(key: string): string | undefined {
-  if (key.length > MAX_QUOTED_KEY) return undefined
-  const folded = key.replace(/[_-]/g, '').toLowerCase()
-  return DEFINITION_KEYS.find((known) => known.toLowerCase() === folded) ?? nearestName(key, DEFINITION_KEYS)
+  return likelyName(key, DEFINITION_KEYS)
 }
 
 /**

@@ -9,16 +9,14 @@ import {
   createMemoryApprovalStores,
   defineApprovalTools,
   describeTool,
-  isToolDefinitionError,
   type ApprovalGrant,
   type ApprovalToolsOptions,
   type CallScope,
   type Dispatcher,
-  type ToolDefinitionError,
 } from 'result-views'
 import { createFetchHandler } from 'result-views/http'
 import { createMcpServer } from 'result-views/mcp'
-import { SCOPE, approvalIdOf, codeOf, deployTool, errorOf, writeTool } from './fixtures.js'
+import { SCOPE, approvalIdOf, codeOf, definitionError, deployTool, errorOf, writeTool } from './fixtures.js'
 
 const SET = 'compozy__tool_approvals_set'
 const LIST = 'compozy__tool_approvals_list'
@@ -41,25 +39,14 @@ function recordOf(outcome: Awaited<ReturnType<Dispatcher['invoke']>>): any {
   return (outcome as { result: { structured: unknown } }).result.structured
 }
 
-/** The ToolDefinitionError `defineApprovalTools` throws for `options`. */
-function definitionError(options: unknown): ToolDefinitionError {
-  try {
-    defineApprovalTools(options as ApprovalToolsOptions)
-  } catch (error) {
-    expect(isToolDefinitionError(error), String(error)).toBe(true)
-    return error as ToolDefinitionError
-  }
-  throw new Error('expected a ToolDefinitionError')
-}
-
 describe('defineApprovalTools', () => {
   it('returns the spec three tools, set, list and revoke, as single-result tools with their risk and approval facts', () => {
     const { tools } = setup()
     expect(tools.map((tool) => tool.id)).toEqual([SET, LIST, REVOKE])
     expect(tools.map((tool) => [tool.kind, tool.risk, tool.readOnly, tool.approval])).toEqual([
-      ['single', 'write', false, 'required'],
+      ['single', 'destructive', false, 'required'],
       ['single', 'read', true, 'none'],
-      ['single', 'write', false, 'none'],
+      ['single', 'destructive', false, 'required'],
     ])
     expect(Object.isFrozen(tools)).toBe(true)
     const [set, list, revoke] = tools.map((tool) => describeTool(tool).input_schema)
@@ -90,7 +77,7 @@ describe('defineApprovalTools', () => {
   })
 
   it('sets, lists and revokes grants in the call workspace, and the grant decides the next call', async () => {
-    const { dispatcher, call, calls } = setup({ setApproval: 'none' })
+    const { dispatcher, call, calls } = setup({ setApproval: 'none', revokeApproval: 'none' })
     expect((await call('ops__deploy', { target: 'prod' })).status).toBe('approval_pending')
 
     const { grant } = recordOf(await call(SET, { tool_id: 'ops__deploy', decision: 'allow', scope: 'agent', agent_name: SCOPE.agent_name }))
@@ -112,7 +99,7 @@ describe('defineApprovalTools', () => {
   })
 
   it('never revokes a grant of another workspace: approval_not_found / unknown_grant, and the grant stays', async () => {
-    const { dispatcher, call } = setup()
+    const { dispatcher, call } = setup({ revokeApproval: 'none' })
     const other = await dispatcher.approvals.setGrant({ workspace_id: 'ws-other', tool_id: 'ops__deploy', decision: 'reject', scope: 'tool' })
     const error = errorOf(await call(REVOKE, { grant_id: other.grant_id }))
     expect([error.code, error.reason]).toEqual(['approval_not_found', 'unknown_grant'])
@@ -123,14 +110,14 @@ describe('defineApprovalTools', () => {
   })
 
   it('follows setGrant rules: agent scope needs agent_name, tool scope forbids it', async () => {
-    const { call, dispatcher } = setup({ setApproval: 'none' })
+    const { call, dispatcher } = setup({ setApproval: 'none', revokeApproval: 'none' })
     expect(codeOf(await call(SET, { tool_id: 'ops__deploy', decision: 'allow', scope: 'agent' }))).toEqual(['approval_request_invalid', 'agent_name_required'])
     expect(codeOf(await call(SET, { tool_id: 'ops__deploy', decision: 'allow', scope: 'tool', agent_name: 'reviewer' }))).toEqual(['approval_request_invalid', 'agent_name_forbidden'])
     expect(await dispatcher.approvals.listGrants({ workspace_id: SCOPE.workspace_id })).toEqual([])
   })
 
   it('refuses an input digest, an exact scope and a workspace in the input as input errors', async () => {
-    const { call, dispatcher } = setup({ setApproval: 'none' })
+    const { call, dispatcher } = setup({ setApproval: 'none', revokeApproval: 'none' })
     const base = { tool_id: 'ops__deploy', decision: 'allow', scope: 'tool' }
     for (const input of [
       { ...base, input_digest: `sha256:${'0'.repeat(64)}` },
@@ -148,7 +135,7 @@ describe('defineApprovalTools', () => {
   })
 
   it('fails a call without a workspace with approval_request_invalid / workspace_required', async () => {
-    const { call } = setup({ setApproval: 'none' })
+    const { call } = setup({ setApproval: 'none', revokeApproval: 'none' })
     const unscoped = { session_id: 'sess-1', agent_name: 'reviewer', profile_id: 'prof-owner' }
     for (const [tool, input] of [
       [SET, { tool_id: 'ops__deploy', decision: 'allow', scope: 'tool' }],
@@ -164,7 +151,7 @@ describe('defineApprovalTools', () => {
   it('fails closed with tool_execution_failed when the approvals function throws or returns no grants API', async () => {
     const boom = new Error('not wired yet')
     for (const approvals of [() => { throw boom }, () => undefined, () => ({ setGrant: () => 1 })]) {
-      const tools = defineApprovalTools({ approvals: approvals as never, setApproval: 'none' })
+      const tools = defineApprovalTools({ approvals: approvals as never, setApproval: 'none', revokeApproval: 'none' })
       const dispatcher = createDispatcher({ tools: [...tools] })
       for (const [tool, input] of [
         [SET, { tool_id: 'x', decision: 'reject', scope: 'tool' }],
@@ -182,14 +169,14 @@ describe('defineApprovalTools', () => {
     const stores = createMemoryApprovalStores()
     const grants = { ...stores.grants, list: () => Promise.reject(new Error('disk gone')), put: () => Promise.reject(new Error('disk gone')) }
     let dispatcher: Dispatcher | undefined
-    const tools = defineApprovalTools({ approvals: () => dispatcher!.approvals, setApproval: 'none' })
+    const tools = defineApprovalTools({ approvals: () => dispatcher!.approvals, setApproval: 'none', revokeApproval: 'none' })
     dispatcher = createDispatcher({ tools: [deployTool(), ...tools], approvals: { ...stores, grants } })
     expect(codeOf(await dispatcher.invoke({ tool_id: LIST, input: {}, scope: SCOPE }))).toEqual(['approval_unavailable', 'store_failed'])
     expect(codeOf(await dispatcher.invoke({ tool_id: SET, input: { tool_id: 'ops__deploy', decision: 'allow', scope: 'tool' }, scope: SCOPE }))).toEqual(['approval_unavailable', 'store_failed'])
   })
 
   it('writes only to the call workspace, whatever the input (property)', async () => {
-    const { dispatcher, call } = setup({ setApproval: 'none' })
+    const { dispatcher, call } = setup({ setApproval: 'none', revokeApproval: 'none' })
     const workspaces = fc.constantFrom('ws-1', 'ws-2', '__proto__', 'ws-\u{1f600}')
     // Mostly well-formed requests (so most calls store a grant), each field sometimes wrong or extra.
     const sometimes = <T,>(arb: fc.Arbitrary<T>) => fc.oneof({ weight: 5, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: arb })
@@ -230,12 +217,13 @@ describe('defineApprovalTools', () => {
 
   it('throws a ToolDefinitionError listing every bad option', () => {
     expect(definitionError(undefined).problems).toEqual([{ path: '', code: 'invalid_options', message: expect.any(String) }])
-    const error = definitionError({ approvals: {}, prefix: '-x', setApproval: 'always' })
+    const error = definitionError({ approvals: {}, prefix: '-x', setApproval: 'always', revokeApproval: true })
     expect(error.code).toBe('tool_definition_invalid')
     expect(error.problems.map((p) => [p.path, p.code])).toEqual([
       ['/approvals', 'invalid_approvals'],
       ['/prefix', 'invalid_prefix'],
       ['/setApproval', 'invalid_approval'],
+      ['/revokeApproval', 'invalid_approval'],
     ])
     const approvals = createDispatcher({ tools: [] }).approvals
     for (const prefix of ['a'.repeat(108), 'a b', 'é', 7]) expect(definitionError({ approvals, prefix }).problems.map((p) => p.path)).toEqual(['/prefix'])
@@ -252,7 +240,7 @@ describe('defineApprovalTools', () => {
 
 describe('defineApprovalTools over MCP', () => {
   it('lists the three tools and sets, lists and revokes in the scope the server binds', async () => {
-    const { dispatcher } = setup({ setApproval: 'none' })
+    const { dispatcher } = setup({ setApproval: 'none', revokeApproval: 'none' })
     const server = createMcpServer(dispatcher, { name: 'approvals', version: '1.0.0', scope: SCOPE })
     const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair()
     await server.connect(serverTransport)
@@ -283,7 +271,7 @@ describe('defineApprovalTools over result-views/http', () => {
   const local = { remoteAddress: '127.0.0.1' }
 
   it('invokes the tools with the workspace of the request scope; the set call waits on an approval a local peer resolves', async () => {
-    const { dispatcher } = setup()
+    const { dispatcher } = setup({ revokeApproval: 'none' })
     const handle = createFetchHandler(dispatcher)
     const pending = await handle(post(`/tools/${SET}/invoke`, { input: { tool_id: 'ops__deploy', decision: 'allow', scope: 'agent', agent_name: 'reviewer' }, scope: SCOPE }), { remoteAddress: '203.0.113.7' })
     expect(pending.status).toBe(202)
@@ -306,7 +294,7 @@ describe('defineApprovalTools over result-views/http', () => {
   })
 
   it('answers 400 approval_request_invalid for a call without a workspace and for a missing agent_name', async () => {
-    const { dispatcher } = setup({ setApproval: 'none' })
+    const { dispatcher } = setup({ setApproval: 'none', revokeApproval: 'none' })
     const handle = createFetchHandler(dispatcher)
     const unscoped = await handle(post(`/tools/${LIST}/invoke`, { input: {}, scope: { profile_id: 'p' } }), local)
     expect(unscoped.status).toBe(400)

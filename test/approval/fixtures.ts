@@ -1,7 +1,18 @@
 // Tools, scopes and helpers shared by the approval tests: named after what they hold.
 import Type from 'typebox'
 import { expect } from 'vitest'
-import { createMemoryApprovalStores, defineTool, isToolError, type ApprovalStores, type InvokeOutcome, type ToolError } from 'result-views'
+import {
+  createMemoryApprovalStores,
+  defineApprovalTools,
+  defineTool,
+  isToolDefinitionError,
+  isToolError,
+  type ApprovalStores,
+  type ApprovalToolsOptions,
+  type InvokeOutcome,
+  type ToolDefinitionError,
+  type ToolError,
+} from 'result-views'
 
 /** The scope of a managed session's call. */
 export const SCOPE = Object.freeze({ workspace_id: 'ws-1', session_id: 'sess-1', agent_name: 'reviewer', profile_id: 'prof-owner' })
@@ -130,4 +141,15 @@ export function recordingStores(inner: ApprovalStores = createMemoryApprovalStor
     })
   const stores: ApprovalStores = { tokens: wrap('tokens', inner.tokens), grants: wrap('grants', inner.grants), pending: wrap('pending', inner.pending) }
   return { stores, seen, calls }
+}
+
+/** The ToolDefinitionError `defineApprovalTools` throws for `options`. */
+export function definitionError(options: unknown): ToolDefinitionError {
+  try {
+    defineApprovalTools(options as ApprovalToolsOptions)
+  } catch (error) {
+    expect(isToolDefinitionError(error), String(error)).toBe(true)
+    return error as ToolDefinitionError
+  }
+  throw new Error('expected a ToolDefinitionError')
 }
