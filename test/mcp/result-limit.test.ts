@@ -107,7 +107,7 @@ describe('createMcpServer maxResultBytes', () => {
     const expired = await client.callTool({ name: 'result_continue', arguments: { continuation: first.continuation } })
     expect(expired.isError).toBe(true)
     expect(expired._meta?.[MCP_OUTCOME_META_KEY]).toMatchObject({ status: 'error', code: 'tool_invalid_input', reason: 'continuation_expired' })
-    for (const continuation of ['rvc_00000000-0000-0000-0000-000000000000_5', 'nope', 42]) {
+    for (const continuation of ['rvc_00000000-0000-0000-0000-000000000000_5', 'nope']) {
       const unknown = await client.callTool({ name: 'result_continue', arguments: { continuation } })
       expect(unknown._meta?.[MCP_OUTCOME_META_KEY]).toMatchObject({ code: 'tool_invalid_input', reason: 'continuation_unknown' })
     }
