@@ -29,11 +29,14 @@ export interface ResultLimit {
 
 const STORE_KEYS = ['maxEntries', 'maxBytes', 'ttlMs'] as const
 
+/** The problem codes of the limit options, the same on every surface (`docs/errors.md` "Misuse errors"). */
+const LIMIT_OPTION_CODES = { invalid: 'invalid_limit', unknown: 'unknown_option' } as const
+
 /**
  * Checks `maxResultBytes` (an integer ≥ {@link MIN_RESULT_BYTES}) and `continuations` (an object
  * of positive integers `maxEntries`, `maxBytes`, `ttlMs`, only with `maxResultBytes`), reporting
- * each problem at its JSON Pointer with the surface's codes (default `invalid_option`,
- * `unknown_option`). Each bound is read once, inside a guard (a throwing getter or Proxy is a
+ * each problem at its JSON Pointer with the same codes on every surface (MCP and HTTP):
+ * `invalid_limit` for a bad value, `unknown_option` for an unknown `continuations` key. Each bound is read once, inside a guard (a throwing getter or Proxy is a
  * problem, not an exception).
  *
  * @returns a plain copy of the `continuations` bounds that were given.
@@ -42,8 +45,8 @@ export function checkLimitOptions(
   maxResultBytes: unknown,
   continuations: unknown,
   problem: (path: string, code: string, message: string) => void,
-  codes: { readonly invalid: string; readonly unknown: string } = { invalid: 'invalid_option', unknown: 'unknown_option' },
 ): ContinuationStoreOptions {
+  const codes = LIMIT_OPTION_CODES
   const read: ContinuationStoreOptions = {}
   if (maxResultBytes !== undefined && (!Number.isSafeInteger(maxResultBytes) || (maxResultBytes as number) < MIN_RESULT_BYTES)) {
     problem('/maxResultBytes', codes.invalid, `maxResultBytes must be an integer ≥ ${MIN_RESULT_BYTES} (UTF-8 bytes of JSON text per result)`)
