@@ -6,6 +6,7 @@ import { PolicyDefinitionError } from '../policy/policy-definition-error.js'
 import { defaultToolPolicy, type ToolPolicy } from '../policy/policy.js'
 import { announceRetiredIds } from '../policy/retired-registry.js'
 import type { CallScope, Tool } from '../tool/types.js'
+import { readOptionsOnce } from '../errors/read-options.js'
 import type { UsageProblem } from '../errors/usage-error.js'
 import { ApprovalConfigError } from './errors.js'
 import { HeldInputs, type HeldInput } from './held-inputs.js'
@@ -99,7 +100,7 @@ export interface ApprovalOptions {
 }
 
 /** The keys `ApprovalOptions` knows; any other key is refused (except {@link STORE_BUNDLE_KEYS}). */
-const APPROVAL_OPTION_KEYS: readonly string[] = ['tokens', 'grants', 'pending', 'prompt', 'timeoutMs', 'promptTimeoutMs', 'pendingTtlMs', 'checkOwner', 'now', 'sealKey', 'previousSealKeys']
+const APPROVAL_OPTION_KEYS = ['tokens', 'grants', 'pending', 'prompt', 'timeoutMs', 'promptTimeoutMs', 'pendingTtlMs', 'checkOwner', 'now', 'sealKey', 'previousSealKeys'] as const satisfies readonly (keyof ApprovalOptions)[]
 /**
  * The extra keys of a `createSqliteApprovalStores` or `createPostgresApprovalStores` bundle
  * (`database`, `close`), ignored so the
@@ -159,20 +160,36 @@ export function resolveApprovalOptions(
   logger: Logger | undefined,
   clock?: () => number,
 ): ResolvedApprovals {
-  if (policy !== undefined && typeof (policy as { decide?: unknown } | null)?.decide !== 'function') {
-    throw new PolicyDefinitionError([{ path: '/policy', code: 'invalid_policy', message: 'policy must have a decide function' }])
-  }
-  const given = approvals ?? {}
+  if (policy !== undefined) checkPolicy(policy)
   const problems: UsageProblem[] = []
-  if (typeof given !== 'object' || given === null) throw new ApprovalConfigError([{ path: '/approvals', code: 'invalid_options', message: 'approvals must be an object' }])
+  const options: unknown = approvals ?? {}
+  if (typeof options !== 'object' || options === null) {
+    throw new ApprovalConfigError([{ path: '/approvals', code: 'invalid_options', message: 'approvals must be an object' }])
+  }
+  let keys: string[] = []
+  try {
+    keys = Object.keys(options)
+  } catch {
+    // A revoked Proxy: nothing of it can be read.
+    throw new ApprovalConfigError([{ path: '/approvals', code: 'unreadable_option', message: 'approvals could not be read (a getter or a Proxy threw)' }])
+  }
+  for (const key of keys) {
+    if (!(APPROVAL_OPTION_KEYS as readonly string[]).includes(key) && !STORE_BUNDLE_KEYS.includes(key)) problems.push({ path: appendPointer('/approvals', key), code: 'unknown_option', message: `unknown option ${quoted(key, 64)} (known: ${APPROVAL_OPTION_KEYS.join(', ')})` })
+  }
+  // Every option is read once, here; the checks and the resolved options use only these values.
+  const read = readOptionsOnce(options, APPROVAL_OPTION_KEYS, '/approvals', problems)
+  const given = read.values as ApprovalOptions
   const store = (key: 'tokens' | 'grants' | 'pending', methods: readonly string[]): void => {
     const value = given[key] as Record<string, unknown> | undefined
     if (value === undefined) return
-    const missing = methods.filter((m) => typeof value?.[m] !== 'function')
+    let missing: string[]
+    try {
+      missing = methods.filter((m) => typeof value?.[m] !== 'function')
+    } catch {
+      problems.push({ path: `/approvals/${key}`, code: 'unreadable_option', message: `the ${key} store could not be read (a getter or a Proxy threw)` })
+      return
+    }
     if (missing.length > 0) problems.push({ path: `/approvals/${key}`, code: 'invalid_store', message: `a ${key} store needs ${missing.join(', ')}` })
-  }
-  for (const key of Object.keys(given)) {
-    if (!APPROVAL_OPTION_KEYS.includes(key) && !STORE_BUNDLE_KEYS.includes(key)) problems.push({ path: appendPointer('/approvals', key), code: 'unknown_option', message: `unknown option ${quoted(key, 64)} (known: ${APPROVAL_OPTION_KEYS.join(', ')})` })
   }
   store('tokens', ['insert', 'get', 'consume'])
   store('grants', ['put', 'get', 'list', 'delete'])
@@ -186,7 +203,8 @@ export function resolveApprovalOptions(
       problems.push({ path: `/approvals/${key}`, code: 'invalid_duration', message: `${key} must be a positive integer of milliseconds, or Infinity` })
     }
   }
-  const seal = resolveSealKeys(given.sealKey, given.previousSealKeys, problems)
+  // An unreadable sealKey is already a problem; checking previousSealKeys against its absence would add a wrong one.
+  const seal = read.unreadable.has('sealKey') || read.unreadable.has('previousSealKeys') ? undefined : resolveSealKeys(given.sealKey, given.previousSealKeys, problems)
   // A life, not a wait: it becomes an `expires_at`, so it is finite and bounded.
   if (given.pendingTtlMs !== undefined && !isLife(given.pendingTtlMs)) {
     problems.push({ path: '/approvals/pendingTtlMs', code: 'invalid_duration', message: `pendingTtlMs must be a positive integer of milliseconds of at most ${MAX_TTL_MS} (100 years)` })
@@ -207,4 +225,18 @@ export function resolveApprovalOptions(
     held: new HeldInputs(),
     seal,
   }
+}
+
+/**
+ * A policy must have a `decide` function, read inside a guard: a throwing getter or Proxy trap is
+ * `unreadable_option` at `/policy`, never the host's own error.
+ */
+function checkPolicy(policy: unknown): void {
+  let decide: unknown
+  try {
+    decide = (policy as { decide?: unknown } | null)?.decide
+  } catch {
+    throw new PolicyDefinitionError([{ path: '/policy', code: 'unreadable_option', message: 'the policy could not be read (a getter or a Proxy threw)' }])
+  }
+  if (typeof decide !== 'function') throw new PolicyDefinitionError([{ path: '/policy', code: 'invalid_policy', message: 'policy must have a decide function' }])
 }

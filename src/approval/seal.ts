@@ -56,15 +56,28 @@ export function resolveSealKeys(sealKey: unknown, previous: unknown, problems: U
     if (sealKey === undefined) {
       problems.push({ path: '/approvals/previousSealKeys', code: 'seal_key_missing', message: 'previousSealKeys only open older seals: give the key that seals new ones as sealKey' })
     }
-    if (!Array.isArray(previous)) {
-      problems.push({ path: '/approvals/previousSealKeys', code: 'invalid_seal_key', message: 'previousSealKeys must be an array of 32-byte Uint8Arrays' })
-    } else if (firstHole(previous) !== -1) {
-      problems.push({ path: `/approvals/previousSealKeys/${firstHole(previous)}`, code: 'invalid_seal_key', message: 'previousSealKeys must not have holes' })
-    } else {
-      for (let i = 0; i < previous.length; i++) {
-        const key = keyOf(previous[i], `/approvals/previousSealKeys/${i}`, problems)
-        if (key !== undefined) older.push(key)
+    // Read inside a guard: a Proxy or getter that throws (a revoked Proxy throws even in
+    // `Array.isArray`) is an `unreadable_option` problem, never the host's own error.
+    let path = '/approvals/previousSealKeys'
+    try {
+      if (!Array.isArray(previous)) {
+        problems.push({ path, code: 'invalid_seal_key', message: 'previousSealKeys must be an array of 32-byte Uint8Arrays' })
+      } else {
+        const hole = firstHole(previous)
+        if (hole !== -1) {
+          problems.push({ path: `${path}/${hole}`, code: 'invalid_seal_key', message: 'previousSealKeys must not have holes' })
+        } else {
+          // Each element read once (a getter runs once).
+          const length = previous.length
+          for (let i = 0; i < length; i++) {
+            path = `/approvals/previousSealKeys/${i}`
+            const key = keyOf(previous[i], path, problems)
+            if (key !== undefined) older.push(key)
+          }
+        }
       }
+    } catch {
+      problems.push({ path, code: 'unreadable_option', message: 'previousSealKeys could not be read (a getter or a Proxy threw)' })
     }
   }
   if (current === undefined || problems.length > before) return undefined

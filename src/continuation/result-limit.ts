@@ -1,4 +1,6 @@
-import { ToolError, type CallScope, type View } from 'result-views'
+import { ToolError, type CallScope, type ValidationIssue, type View } from 'result-views'
+import { quoted } from '../errors/quote.js'
+import { isPlainObject } from '../json/guards.js'
 import { appendPointer } from '../json/pointer.js'
 import { resultPartForModel, type ResultPart } from '../model-output/result-part.js'
 import { CONTINUATION_DEFAULTS, ContinuationStore, type ContinuationStoreOptions } from './continuation-store.js'
@@ -10,6 +12,14 @@ export const MIN_RESULT_BYTES = 256
 /** The continuation tool's name after its prefix. */
 export const CONTINUE_TOOL = 'result_continue'
 
+/** The continuation tool's input schema, as listed: `{ continuation: string }` and nothing else. */
+export const CONTINUE_INPUT_SCHEMA = Object.freeze({
+  type: 'object',
+  properties: Object.freeze({ continuation: Object.freeze({ type: 'string', description: 'The "continuation" handle of the previous part.' }) }),
+  required: Object.freeze(['continuation']),
+  additionalProperties: false,
+})
+
 /** A surface's result size limit, ready to use: the bound, the store, the continuation tool's name. */
 export interface ResultLimit {
   readonly maxResultBytes: number
@@ -19,11 +29,14 @@ export interface ResultLimit {
 
 const STORE_KEYS = ['maxEntries', 'maxBytes', 'ttlMs'] as const
 
+/** The problem codes of the limit options, the same on every surface (`docs/errors.md` "Misuse errors"). */
+const LIMIT_OPTION_CODES = { invalid: 'invalid_limit', unknown: 'unknown_option' } as const
+
 /**
  * Checks `maxResultBytes` (an integer ≥ {@link MIN_RESULT_BYTES}) and `continuations` (an object
  * of positive integers `maxEntries`, `maxBytes`, `ttlMs`, only with `maxResultBytes`), reporting
- * each problem at its JSON Pointer with the surface's codes (default `invalid_option`,
- * `unknown_option`). Each bound is read once, inside a guard (a throwing getter or Proxy is a
+ * each problem at its JSON Pointer with the same codes on every surface (MCP and HTTP):
+ * `invalid_limit` for a bad value, `unknown_option` for an unknown `continuations` key. Each bound is read once, inside a guard (a throwing getter or Proxy is a
  * problem, not an exception).
  *
  * @returns a plain copy of the `continuations` bounds that were given.
@@ -32,8 +45,8 @@ export function checkLimitOptions(
   maxResultBytes: unknown,
   continuations: unknown,
   problem: (path: string, code: string, message: string) => void,
-  codes: { readonly invalid: string; readonly unknown: string } = { invalid: 'invalid_option', unknown: 'unknown_option' },
 ): ContinuationStoreOptions {
+  const codes = LIMIT_OPTION_CODES
   const read: ContinuationStoreOptions = {}
   if (maxResultBytes !== undefined && (!Number.isSafeInteger(maxResultBytes) || (maxResultBytes as number) < MIN_RESULT_BYTES)) {
     problem('/maxResultBytes', codes.invalid, `maxResultBytes must be an integer ≥ ${MIN_RESULT_BYTES} (UTF-8 bytes of JSON text per result)`)
@@ -122,4 +135,56 @@ export function continueResult(limit: ResultLimit, handle: unknown, scope: CallS
     text: entry.text.slice(start, end), part, bytesFrom, bytesShown: bytes, totalBytes: entry.totalBytes,
     resultView: entry.resultView as View | undefined, continuation, continueTool: limit.continueTool, toolId: entry.toolId,
   })
+}
+
+/**
+ * The continuation tool's arguments checked against {@link CONTINUE_INPUT_SCHEMA}, as any tool's
+ * input is checked against its schema (absent arguments are `{}`).
+ *
+ * @returns the handle, or `tool_invalid_input` / `schema_invalid` with every problem in
+ *   `details.issues` (JSON Schema validation issues: an unknown property, a missing or non-string
+ *   `continuation`, arguments that are not an object) and the first three named in the message.
+ */
+export function continueHandleOf(limit: ResultLimit, args: unknown): string | ToolError {
+  const issues: ValidationIssue[] = []
+  const given = args === undefined ? {} : args
+  try {
+    if (!isPlainObject(given)) {
+      issues.push({ instancePath: '', schemaPath: '#/type', keyword: 'type', message: 'must be object', params: { type: 'object' } })
+    } else {
+      for (const key of Object.keys(given)) {
+        if (key === 'continuation') continue
+        issues.push({ instancePath: '', schemaPath: '#/additionalProperties', keyword: 'additionalProperties', message: 'must NOT have additional properties', params: { additionalProperty: key } })
+      }
+      const handle = Object.hasOwn(given, 'continuation') ? given.continuation : undefined
+      if (handle === undefined) {
+        issues.push({ instancePath: '', schemaPath: '#/required', keyword: 'required', message: "must have required property 'continuation'", params: { missingProperty: 'continuation' } })
+      } else if (typeof handle !== 'string') {
+        issues.push({ instancePath: '/continuation', schemaPath: '#/properties/continuation/type', keyword: 'type', message: 'must be string', params: { type: 'string' } })
+      } else if (issues.length === 0) return handle
+    }
+  } catch {
+    issues.push({ instancePath: '', schemaPath: '#/type', keyword: 'type', message: 'could not be read (a getter or a Proxy threw)', params: { type: 'object' } })
+  }
+  const named = issues.slice(0, 3).map(describeIssue)
+  const more = issues.length - named.length
+  const problems = named.join('; ') + (more > 0 ? `; and ${more} more problem${more === 1 ? '' : 's'} (details.issues lists all)` : '')
+  return new ToolError({
+    code: 'tool_invalid_input',
+    reason: 'schema_invalid',
+    message: `tool ${JSON.stringify(limit.continueTool)} input does not match its schema: ${problems}`,
+    details: { issues },
+  })
+}
+
+/** One issue of the continuation tool's arguments, worded as the dispatcher words a tool's input issues. */
+function describeIssue(issue: ValidationIssue): string {
+  switch (issue.keyword) {
+    case 'additionalProperties':
+      return `unknown property ${quoted(String(issue.params.additionalProperty))}`
+    case 'required':
+      return 'missing required property "continuation"'
+    default:
+      return `wrong type${issue.instancePath === '' ? ' of the input' : ` at ${quoted(issue.instancePath)}`}: ${issue.message}`
+  }
 }

@@ -2,17 +2,21 @@ import { randomUUID } from 'node:crypto'
 import { followSignal } from '../async/abort.js'
 import { isTimerBudget, MAX_TIMER_MS } from '../async/deadline.js'
 import { createApprovalEngine } from '../approval/approval.js'
+import { ApprovalConfigError } from '../approval/errors.js'
 import type { HeldInput } from '../approval/held-inputs.js'
 import type { PendingApprovalRecord } from '../approval/stores.js'
 import type { Call, InvokeError, InvokeOk, InvokeOutcome, InvokeRequest } from '../call/call.js'
 import { isToolError, type ToolError } from '../errors/tool-error.js'
 import type { HookEvent, HookHandlers } from '../hooks/events.js'
+import { HookRegistrationError } from '../hooks/hook-registration-error.js'
 import { HookRegistry } from '../hooks/registry.js'
 import { silentLogger } from '../log/logger.js'
+import { PolicyDefinitionError } from '../policy/policy-definition-error.js'
 import { retiredIdsOf } from '../policy/retired-registry.js'
 import { scrubError } from '../redact/scrub-error.js'
 import { isDefinedTool } from '../tool/brand.js'
 import { describeTool, type ToolDescriptor } from '../tool/descriptor.js'
+import { readOptionsOnce } from '../errors/read-options.js'
 import type { UsageProblem } from '../errors/usage-error.js'
 import { ToolDefinitionError } from '../tool/tool-definition-error.js'
 import type { CallScope, Tool } from '../tool/types.js'
@@ -44,21 +48,27 @@ import type { Dispatcher, DispatcherOptions } from './types.js'
  *   `handlerTimeoutMs` that is not a positive number of milliseconds up to 2,147,483,647 or
  *   `Infinity` (`invalid_timeout`).
  * @throws HookRegistrationError (`code: 'hook_registration_invalid'`) for a bad `hooks` entry.
+ * @throws a misuse error with problem `unreadable_option` at `/<option>` when reading an option
+ *   throws (a getter or a Proxy; each option is read once): `ToolDefinitionError` for `tools`,
+ *   `clock`, `handlerTimeoutMs`, `logger`; `HookRegistrationError` for `hooks`, `hookTimeoutMs`;
+ *   `PolicyDefinitionError` for `policy`; `ApprovalConfigError` for `approvals` and each of its
+ *   fields (`docs/errors.md` "Misuse errors").
  */
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
-  const catalog = buildCatalog(options?.tools, retiredIdsOf(options?.policy))
-  if (options?.clock !== undefined && typeof options.clock !== 'function') {
+  const given = readDispatcherOptions(options)
+  const catalog = buildCatalog(given.tools, retiredIdsOf(given.policy))
+  if (given.clock !== undefined && typeof given.clock !== 'function') {
     throw new ToolDefinitionError(undefined, [{ path: '/clock', code: 'invalid_clock', message: 'clock must be a function returning epoch milliseconds' }])
   }
-  const handlerTimeoutMs = options?.handlerTimeoutMs ?? DEFAULT_HANDLER_TIMEOUT_MS
+  const handlerTimeoutMs = given.handlerTimeoutMs ?? DEFAULT_HANDLER_TIMEOUT_MS
   if (!isTimerBudget(handlerTimeoutMs)) {
     throw new ToolDefinitionError(undefined, [
       { path: '/handlerTimeoutMs', code: 'invalid_timeout', message: `handlerTimeoutMs must be a positive number of milliseconds up to ${MAX_TIMER_MS}, or Infinity` },
     ])
   }
-  const hooks = new HookRegistry(options?.hooks, options?.hookTimeoutMs)
-  const logger = options?.logger ?? silentLogger
-  const approvals = createApprovalEngine(options, { tools: catalog, resume })
+  const hooks = new HookRegistry(given.hooks, given.hookTimeoutMs)
+  const logger = given.logger ?? silentLogger
+  const approvals = createApprovalEngine(given, { tools: catalog, resume })
 
   // Not `async` itself: a request without a signal is `run`'s own promise, not one more async
   // level wrapped around it (each costs a promise and task-queue turns per call). Whatever is
@@ -152,6 +162,31 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
 }
 
 const RUN = Object.freeze({ kind: 'run' as const })
+
+/** The options of `createDispatcher`, grouped by the misuse error that reports an unreadable one. */
+const DISPATCHER_OPTION_KEYS = ['tools', 'clock', 'handlerTimeoutMs', 'logger'] as const satisfies readonly (keyof DispatcherOptions)[]
+const HOOK_OPTION_KEYS = ['hooks', 'hookTimeoutMs'] as const satisfies readonly (keyof DispatcherOptions)[]
+
+/**
+ * Reads every option of `createDispatcher` once, inside a guard, so a getter runs once and a
+ * getter or Proxy that throws is a misuse error with problem `unreadable_option` at `/<key>`:
+ * `ToolDefinitionError` for `tools`, `clock`, `handlerTimeoutMs` and `logger` (a revoked Proxy
+ * fails on the first), `HookRegistrationError` for `hooks` and `hookTimeoutMs`, `PolicyDefinitionError` for `policy`, `ApprovalConfigError` for `approvals`.
+ */
+function readDispatcherOptions(options: unknown): DispatcherOptions {
+  // Not an object: every option is absent (a missing `tools` is reported by the catalog check).
+  if (typeof options !== 'object' || options === null) return {} as DispatcherOptions
+  const problems: UsageProblem[] = []
+  const own = readOptionsOnce(options, DISPATCHER_OPTION_KEYS, '', problems)
+  if (problems.length > 0) throw new ToolDefinitionError(undefined, problems)
+  const hooks = readOptionsOnce(options, HOOK_OPTION_KEYS, '', problems)
+  if (problems.length > 0) throw new HookRegistrationError(problems)
+  const policy = readOptionsOnce(options, ['policy'], '', problems)
+  if (problems.length > 0) throw new PolicyDefinitionError(problems)
+  const approvals = readOptionsOnce(options, ['approvals'], '', problems)
+  if (problems.length > 0) throw new ApprovalConfigError(problems)
+  return { ...own.values, ...hooks.values, ...policy.values, ...approvals.values } as DispatcherOptions
+}
 
 /** Runs `run` on a checked, normalized scope (read once); a malformed scope rejects with `request_invalid`. */
 async function inScope<T>(scope: CallScope, run: (scope: Readonly<CallScope>) => Promise<T>): Promise<T> {

@@ -1,13 +1,10 @@
-import { quoted } from '../errors/quote.js'
 import type { ToolError } from '../errors/tool-error.js'
-import { setOwn } from '../json/clone.js'
-import { firstHole, isPlainObject } from '../json/guards.js'
+import { firstHole } from '../json/guards.js'
 import { isView } from '../views/view.js'
 import { requestInvalid } from './errors.js'
 import type { CallScope } from '../tool/types.js'
 import type { InvokeRequest } from '../call/call.js'
-
-const SCOPE_KEYS = ['workspace_id', 'session_id', 'agent_name', 'profile_id'] as const
+import { copyScopeFields, SCOPE_KEYS, scopeProblem } from '../call/scope.js'
 
 const REQUEST_KEYS = ['tool_id', 'input', 'scope', 'tool_call_id', 'approval_token', 'sensitive_input_fields', 'pinned_result_view', 'signal'] as const
 
@@ -26,7 +23,7 @@ export function snapshotRequest(request: unknown): InvokeRequest | ToolError {
     const { tool_id, input, scope, tool_call_id, approval_token, sensitive_input_fields, pinned_result_view, signal } = sent
     if (tool_id !== undefined) snapshot.tool_id = tool_id
     if (input !== undefined) snapshot.input = input
-    if (scope !== undefined) snapshot.scope = typeof scope === 'object' && scope !== null ? normalizeScopeFields(scope) : scope
+    if (scope !== undefined) snapshot.scope = typeof scope === 'object' && scope !== null ? copyScopeFields(scope) : scope
     if (tool_call_id !== undefined) snapshot.tool_call_id = tool_call_id
     if (approval_token !== undefined) snapshot.approval_token = approval_token
     if (sensitive_input_fields !== undefined) {
@@ -43,17 +40,6 @@ export function snapshotRequest(request: unknown): InvokeRequest | ToolError {
   }
   const request_ = snapshot as unknown as InvokeRequest
   return checkRequest(request_) ?? request_
-}
-
-/**
- * The scope's own fields copied (so later checks and uses read the same values, and nothing is
- * read through a prototype). Anything but a plain object is kept as it is, for the check to refuse.
- */
-function normalizeScopeFields(scope: object): Record<string, unknown> {
-  if (!isPlainObject(scope)) return scope as Record<string, unknown>
-  const out: Record<string, unknown> = {}
-  for (const key of Object.keys(scope)) setOwn(out, key, (scope as Record<string, unknown>)[key])
-  return out
 }
 
 /** A typed error for a request a caller (or untyped JSON) got wrong, or `undefined` for a well-formed one. */
@@ -78,26 +64,6 @@ function checkRequest(request: InvokeRequest): ToolError | undefined {
   return undefined
 }
 
-/**
- * Why a scope is malformed, or `undefined`: it must be a plain object whose own fields are among
- * `workspace_id`, `session_id`, `agent_name` and `profile_id`, each a string (or `undefined`). An
- * unknown field is refused rather than dropped: a misspelt `workspaceId` would otherwise run the
- * call with no workspace, which policies and grants match on.
- */
-function scopeProblem(scope: unknown): string | undefined {
-  try {
-    if (!isPlainObject(scope)) return 'scope must be a plain object of string fields'
-    for (const key of Object.keys(scope)) {
-      if (!(SCOPE_KEYS as readonly string[]).includes(key)) return `scope has an unknown field ${quoted(key, 64)} (known: ${SCOPE_KEYS.join(', ')})`
-      const value = (scope as Record<string, unknown>)[key]
-      if (value !== undefined && typeof value !== 'string') return `scope field ${key} must be a string`
-    }
-    return undefined
-  } catch {
-    return 'the scope could not be read (a getter or a Proxy threw)'
-  }
-}
-
 /** A typed error for a malformed scope, or `undefined`. */
 export function checkScope(scope: unknown): ToolError | undefined {
   const problem = scopeProblem(scope)
@@ -113,7 +79,7 @@ export function checkScope(scope: unknown): ToolError | undefined {
 export function readScope(scope: unknown): Readonly<CallScope> | ToolError {
   let copy: unknown
   try {
-    copy = typeof scope === 'object' && scope !== null ? normalizeScopeFields(scope) : scope
+    copy = typeof scope === 'object' && scope !== null ? copyScopeFields(scope) : scope
   } catch {
     return requestInvalid('the scope could not be read (a getter or a Proxy threw)')
   }

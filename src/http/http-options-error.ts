@@ -10,7 +10,8 @@ const brand = defineBrand('result-views.HttpOptionsError')
  * Pointer into the arguments (`/dispatcher`, `/options/basePath`, `/options/maxBodyBytes`, ...)
  * and a problem code: `invalid_dispatcher`, `invalid_options`, `unknown_key`, `unreadable` (a
  * getter or Proxy threw), `invalid_base_path`, `invalid_limit` (also `maxResultBytes` and
- * `continuations`), `invalid_timeout`, `invalid_callback`, `invalid_challenge`, `invalid_logger`.
+ * `continuations`), `unknown_option` (an unknown `continuations` key, as on `result-views/mcp`),
+ * `invalid_timeout`, `invalid_callback`, `invalid_challenge`, `invalid_logger`.
  * See `docs/http.md` "Options".
  */
 export class HttpOptionsError extends UsageError {

@@ -117,7 +117,7 @@ export function resolveHttpOptions(dispatcher: Dispatcher, options: HttpHandlerO
   if (o.logger !== undefined && !hasMethods(o.logger, LOGGER_METHODS)) {
     problem('/options/logger', 'invalid_logger', 'logger must have debug, info, warn and error methods')
   }
-  const bounds = checkLimitOptions(o.maxResultBytes, o.continuations, (path, code, message) => problem(`/options${path}`, code, message), { invalid: 'invalid_limit', unknown: 'unknown_key' })
+  const bounds = checkLimitOptions(o.maxResultBytes, o.continuations, (path, code, message) => problem(`/options${path}`, code, message))
   if (problems.length > 0) throw new HttpOptionsError(problems)
   const continueRoute = `POST ${basePath as string}/results/continue`
   return Object.freeze({

@@ -4,8 +4,7 @@ import { field, unknownKey, type RouteContext } from './context.js'
 import { invokeRequestInvalid, requestInvalid, shown, unknownTool } from './errors.js'
 import { ok, type Reply } from './exchange.js'
 import { outcomeReply } from './reply.js'
-import { mergeScope, SCOPE_FIELDS } from './scope.js'
-import { isRecord } from '../json/guards.js'
+import { bodyScope, mergeScope, SCOPE_FIELDS } from './scope.js'
 
 /** The query parameters that ask for scoped diagnostics. */
 export const SCOPE_QUERY: readonly string[] = SCOPE_FIELDS
@@ -63,11 +62,7 @@ export async function invokeTool(context: RouteContext): Promise<Reply> {
   const body = context.body
   const extra = unknownKey(body, INVOKE_FIELDS)
   if (extra !== undefined) throw invokeRequestInvalid(`the invoke body has an unknown field ${shown(extra)} (known: ${INVOKE_FIELDS.join(', ')})`)
-  const sentScope = field(body, 'scope')
-  if (sentScope !== undefined && !isRecord(sentScope)) {
-    throw invokeRequestInvalid('scope must be an object of string fields')
-  }
-  const scope = mergeScope(context.identity, sentScope as CallScope | undefined)
+  const scope = mergeScope(context.identity, bodyScope(field(body, 'scope'), 'invoke'))
   if (isToolError(scope)) throw scope
   const toolId = context.params.tool_id!
   const request: InvokeRequest = { tool_id: toolId, input: field(body, 'input') }
@@ -103,9 +98,8 @@ export async function continueResultRoute(context: RouteContext): Promise<Reply>
   const body = context.body
   const extra = unknownKey(body, CONTINUE_FIELDS)
   if (extra !== undefined) throw invokeRequestInvalid(`the continue body has an unknown field ${shown(extra)} (known: ${CONTINUE_FIELDS.join(', ')})`)
-  const sentScope = field(body, 'scope')
-  if (sentScope !== undefined && !isRecord(sentScope)) throw invokeRequestInvalid('scope must be an object of string fields')
-  const scope = mergeScope(context.identity, sentScope as CallScope | undefined)
+  // The same scope check as an invoke's, so a scope an invoke refuses never reads a part.
+  const scope = mergeScope(context.identity, bodyScope(field(body, 'scope'), 'continue'))
   if (isToolError(scope)) throw scope
   const part = continueResult(context.limit, field(body, 'continuation'), scope)
   if (isToolError(part)) throw part

@@ -13,7 +13,8 @@ const brand = defineBrand('result-views.McpOptionsError')
  *   `invalid_options`); a missing or empty `name` / `version`, a `scope` that is neither an object
  *   nor a function, a `toolCallIdPrefix` or `instructions` that is not a string (`/name`, ...,
  *   `invalid_option`); a `maxResultBytes` that is not an integer ≥ 256, `continuations` without it
- *   or with a bound that is not a positive integer (`/continuations/ttlMs`, `invalid_option`), a
+ *   or with a bound that is not a positive integer (`/continuations/ttlMs`, `invalid_limit`; an
+ *   unknown `continuations` key is `unknown_option`, as on `result-views/http`), a
  *   continuation tool name the catalog already has (`/continuationToolPrefix`, `tool_name_taken`);
  *   an unknown option key (`/<key>`, `unknown_option`);
  * - `measureCatalog(tools)`: an argument that is not an array (`''`, `invalid_catalog`), an entry

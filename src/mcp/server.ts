@@ -5,9 +5,8 @@ import { randomUUID } from 'node:crypto'
 import { outcomeForModel, type CallScope, type Dispatcher, type InvokeRequest, type UsageProblem } from 'result-views'
 import { scopeResolverFailed } from '../framework-call/framework-call.js'
 import type { ContinuationStoreOptions } from '../continuation/continuation-store.js'
-import { checkLimitOptions, continueResult, CONTINUE_TOOL, createResultLimit, limitResult, type ResultLimit } from '../continuation/result-limit.js'
+import { checkLimitOptions, CONTINUE_INPUT_SCHEMA, continueHandleOf, continueResult, CONTINUE_TOOL, createResultLimit, limitResult, type ResultLimit } from '../continuation/result-limit.js'
 import { appendPointer } from '../json/pointer.js'
-import { isRecord } from '../json/guards.js'
 import { McpOptionsError } from './mcp-options-error.js'
 import { toCallToolResult, toMcpToolList, toPartCallToolResult, type McpCallToolResult, type McpToolListing } from './project.js'
 
@@ -151,19 +150,15 @@ function continueToolListing(limit: ResultLimit): McpToolListing {
     description:
       `Returns the next part of a result that was too large to return whole (over ${limit.maxResultBytes} bytes of JSON). ` +
       'Pass the "continuation" handle of the previous part; join the parts in order to get the exact JSON text.',
-    inputSchema: {
-      type: 'object',
-      properties: { continuation: { type: 'string', description: 'The "continuation" handle of the previous part.' } },
-      required: ['continuation'],
-      additionalProperties: false,
-    },
+    inputSchema: structuredClone(CONTINUE_INPUT_SCHEMA) as McpToolListing['inputSchema'],
   }
 }
 
 /** A call of the continuation tool: the next part, or its typed error as a tool error result. */
 function continueCall(limit: ResultLimit, args: unknown, scope: CallScope | undefined, toolCallId: string): McpCallToolResult {
-  const handle = isRecord(args) ? args.continuation : undefined
-  const part = continueResult(limit, handle, scope)
+  // Checked against the listed input schema first, as any tool's input is.
+  const handle = continueHandleOf(limit, args)
+  const part = typeof handle === 'string' ? continueResult(limit, handle, scope) : handle
   if ('result_part' in part) return toPartCallToolResult(part, toolCallId)
   return toCallToolResult({ status: 'error', tool_call_id: toolCallId, error: part }, limit.continueTool)
 }

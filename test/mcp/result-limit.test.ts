@@ -107,7 +107,7 @@ describe('createMcpServer maxResultBytes', () => {
     const expired = await client.callTool({ name: 'result_continue', arguments: { continuation: first.continuation } })
     expect(expired.isError).toBe(true)
     expect(expired._meta?.[MCP_OUTCOME_META_KEY]).toMatchObject({ status: 'error', code: 'tool_invalid_input', reason: 'continuation_expired' })
-    for (const continuation of ['rvc_00000000-0000-0000-0000-000000000000_5', 'nope', 42]) {
+    for (const continuation of ['rvc_00000000-0000-0000-0000-000000000000_5', 'nope']) {
       const unknown = await client.callTool({ name: 'result_continue', arguments: { continuation } })
       expect(unknown._meta?.[MCP_OUTCOME_META_KEY]).toMatchObject({ code: 'tool_invalid_input', reason: 'continuation_unknown' })
     }
@@ -167,13 +167,13 @@ describe('createMcpServer maxResultBytes', () => {
       }
       throw new Error('expected McpOptionsError')
     }
-    expect(problemsOf({ maxResultBytes: 10 })).toEqual([['/maxResultBytes', 'invalid_option']])
-    expect(problemsOf({ maxResultBytes: 1.5e3 + 0.5 })).toEqual([['/maxResultBytes', 'invalid_option']])
-    expect(problemsOf({ continuations: { ttlMs: 5 } })).toEqual([['/continuations', 'invalid_option']])
-    expect(problemsOf({ maxResultBytes: 4096, continuations: { ttlMs: 0, size: 3 } })).toEqual([['/continuations/ttlMs', 'invalid_option'], ['/continuations/size', 'unknown_option']])
-    expect(problemsOf({ maxResultBytes: 4096, continuationToolPrefix: 7, continuations: [] })).toEqual([['/continuations', 'invalid_option'], ['/continuationToolPrefix', 'invalid_option']])
+    expect(problemsOf({ maxResultBytes: 10 })).toEqual([['/maxResultBytes', 'invalid_limit']])
+    expect(problemsOf({ maxResultBytes: 1.5e3 + 0.5 })).toEqual([['/maxResultBytes', 'invalid_limit']])
+    expect(problemsOf({ continuations: { ttlMs: 5 } })).toEqual([['/continuations', 'invalid_limit']])
+    expect(problemsOf({ maxResultBytes: 4096, continuations: { ttlMs: 0, size: 3 } })).toEqual([['/continuations/ttlMs', 'invalid_limit'], ['/continuations/size', 'unknown_option']])
+    expect(problemsOf({ maxResultBytes: 4096, continuationToolPrefix: 7, continuations: [] })).toEqual([['/continuations', 'invalid_limit'], ['/continuationToolPrefix', 'invalid_option']])
     const hostile = new Proxy({}, { ownKeys: () => { throw new Error('trap') } })
-    expect(problemsOf({ maxResultBytes: 4096, continuations: hostile })).toEqual([['/continuations', 'invalid_option']])
+    expect(problemsOf({ maxResultBytes: 4096, continuations: hostile })).toEqual([['/continuations', 'invalid_limit']])
     const clash = defineTool({ id: 'result_continue', description: 'd', input: Type.Object({}), output: Type.Object({}), handler: () => ({}) })
     expect(() => createMcpServer(createDispatcher({ tools: [clash] }), { name: 'n', version: '1', maxResultBytes: 4096 })).toThrow(/choose a continuationToolPrefix/)
   })
