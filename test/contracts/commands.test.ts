@@ -127,7 +127,8 @@ describe('loadCatalogModule (--catalog)', () => {
       ['two.mjs', `export const a = [${descriptor('a__b')}]\nexport const b = [${descriptor('c__d')}]`, /exports several catalogs \(a, b\); export the one to check as "tools"/],
       ['fixtures.mjs', `export const tools = [${descriptor('a__b')}]\nexport const fixtures = []`, /"fixtures" export must be an object/],
       ['throws.mjs', 'throw new Error("module-canary")', /could not be imported: module-canary/],
-      ['sparse.mjs', 'const a = []; a.length = 2 ** 32 - 1; export const tools = a', /exports no catalog/],
+      ['sparse.mjs', 'const a = []; a.length = 2 ** 32 - 1; export const tools = a', /\/tools: a sparse array/],
+      ['tools-string.mjs', `export const tools = 'a__b'\nexport default [${descriptor('a__b')}]`, /\/tools: not a catalog/],
     ]
     for (const [name, source, message] of cases) {
       let thrown: unknown
@@ -140,5 +141,33 @@ describe('loadCatalogModule (--catalog)', () => {
       expect((thrown as Error).message, name).toMatch(message)
     }
     expect(existsSync(dir)).toBe(true)
+  })
+
+  const badTools = `export const tools = [${descriptor('a__b')}, ${descriptor('c__d')}, { id: 'files__write', description: 'forgot defineTool' }]`
+
+  it('catalog-loader-hides-bad-tools-export: a tools export with a bad entry names it (/tools/2), as tool list does', async () => {
+    const thrown = await loadCatalogModule(module('bad-entry.mjs', badTools), { cwd: root }).catch((error: unknown) => error)
+    expect(isContractsError(thrown)).toBe(true)
+    expect((thrown as { problems: unknown }).problems).toEqual([{ path: '/tools/2', code: 'invalid_catalog', message: 'not a tool returned by defineTool (nor a tool descriptor)' }])
+    const check = await runContractsCheck({ catalog: module('bad-entry.mjs', badTools), lockPath: lockIn('bad-entry.lock.json'), update: true, cwd: root })
+    expect(check.exitCode).toBe(2)
+    expect(check.stderr).toContain('/tools/2: not a tool returned by defineTool')
+    expect(existsSync(join(root, lockIn('bad-entry.lock.json')))).toBe(false)
+  })
+
+  it('catalog-loader-hides-bad-tools-export: a bad tools export is not skipped for the default export', async () => {
+    const path = module('bad-entry-plus-default.mjs', `${badTools}\nexport default [${descriptor('a__b')}]`)
+    const check = await runContractsCheck({ catalog: path, lockPath: lockIn('picked-default.lock.json'), update: true, cwd: root })
+    expect([check.exitCode, check.stderr]).toEqual([2, expect.stringContaining('/tools/2')])
+    const good = await loadCatalogModule(module('tools-before-default.mjs', `export const tools = [${descriptor('c__d')}]\nexport default [${descriptor('a__b')}]`), { cwd: root })
+    expect(good.exportName).toBe('tools')
+  })
+
+  it('catalog-loader-hides-bad-tools-export: export const tools = [] is an empty catalog, as tool list accepts it', async () => {
+    const path = module('empty-tools.mjs', 'export const tools = []')
+    expect(await loadCatalogModule(path, { cwd: root })).toMatchObject({ exportName: 'tools', catalog: [] })
+    const lockPath = lockIn('empty-tools.lock.json')
+    expect(await runContractsCheck({ catalog: path, lockPath, update: true, cwd: root })).toEqual({ exitCode: 0, stdout: `wrote ${lockPath}: 0 tool contracts\n`, stderr: '' })
+    expect(await runContractsCheck({ catalog: path, lockPath, cwd: root })).toEqual({ exitCode: 0, stdout: 'No contract drifted.\n', stderr: '' })
   })
 })
