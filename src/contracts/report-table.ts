@@ -1,3 +1,4 @@
+import { terminalSafe } from '../text/terminal-safe.js'
 import type { ContractComparison, ToolComparison } from './compare.js'
 
 /** A row of the drift table. */
@@ -18,6 +19,8 @@ const MAX_CELL = 160
  * The drift table `contracts check` prints (`docs/contracts.md` "CI usage"): one row per reason
  * (tool, schema, verdict, field or JSON Pointer, reason), one per added, removed or otherwise
  * changed tool, then a summary that says which changes are breaking. Unchanged tools are left out.
+ * Control characters, C1 controls and bidirectional overrides of a cell (property names come
+ * from schemas) are written escaped, as `\u{1b}` (`docs/cli.md` "Output").
  */
 export function formatComparisonTable(comparison: ContractComparison): string {
   const rows: Row[] = []
@@ -27,13 +30,14 @@ export function formatComparisonTable(comparison: ContractComparison): string {
   const widths = HEADER_KEYS.map((_, i) => Math.max(...cells.map((c) => c[i]!.length)))
   const lines = cells.map((c) => c.map((cell, i) => (i === c.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ').trimEnd())
   lines.splice(1, 0, widths.map((w) => '-'.repeat(w)).join('  '))
-  return `${lines.join('\n')}\n\n${summaryLine(comparison)}\n`
+  return `${lines.join('\n')}\n\n${terminalSafe(summaryLine(comparison))}\n`
 }
 
 const HEADER_KEYS = Object.keys(HEADER)
 
+/** One line of at most {@link MAX_CELL} characters, control, C1 and bidirectional characters escaped (`\u{1b}`), as all text output of the command. */
 function cut(text: string): string {
-  const flat = text.replace(/[\r\n\t]+/g, ' ')
+  const flat = terminalSafe(text.replace(/[\r\n\t]+/g, ' '))
   return flat.length > MAX_CELL ? `${flat.slice(0, MAX_CELL - 1)}…` : flat
 }
 
