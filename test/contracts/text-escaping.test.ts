@@ -10,8 +10,8 @@ const unprintable = (text: string): string[] =>
 const names = ['esc\u001b[2Khidden', 'bidi\u202eevil', 'c1\u009bx', 'iso\u2066late']
 const full = Type.Object({ keep: Type.String(), ...Object.fromEntries(names.map((n) => [n, Type.String()])) }, { additionalProperties: false })
 const input = Type.Object({}, { additionalProperties: false })
-const before = defineTool({ id: 'n__a', description: 'd', input, output: full, handler: () => ({}) })
-const after = defineTool({ id: 'n__a', description: 'd', input, output: { compact: Type.Object({ keep: Type.String() }), full }, handler: () => ({}) })
+const before = defineTool({ id: 'n__a', description: 'd', input, output: full, handler: () => ({ keep: 'k' }) })
+const after = defineTool({ id: 'n__a', description: 'd', input, output: { compact: Type.Object({ keep: Type.String() }), full }, handler: () => ({ keep: 'k' }) })
 
 describe('text output escapes control, C1 and bidi characters of schema property names', () => {
   it('cli-text-writes-control-and-bidi-chars: the drift table writes them as \\u{…}', () => {
