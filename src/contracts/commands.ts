@@ -90,14 +90,15 @@ export async function runContractsCheck(options: ContractsCheckOptions): Promise
         ? `${sortedJson({ lock: lockPath, tools: count, budgets }, '')}\n`
         : `wrote ${lockPath}: ${count} tool contract${count === 1 ? '' : 's'}${budgets > 0 ? `, ${budgets} with a compact budget` : ''}\n`)
     }
-    const lock = readLock(lockFile, lockPath, modulePath)
+    const lock = readLock(lockFile, lockPath, () =>
+      `no lock file at ${lockPath}: create it with \`result-views contracts check --catalog ${modulePath} --lock ${lockPath} --update\` and commit it`)
     if (typeof lock === 'string') return usage(lock)
     const comparison = compareContracts(lock, loaded.catalog, {
       ...measuring,
       ...(read.acceptUnproven === undefined ? {} : { acceptUnproven: read.acceptUnproven }),
       ...(read.budgetTolerance === undefined ? {} : { budgetTolerance: read.budgetTolerance }),
     })
-    const stdout = format === 'json' ? `${JSON.stringify(comparison, null, 2)}\n` : formatComparisonTable(comparison)
+    const stdout = format === 'json' ? `${JSON.stringify(comparison)}\n` : formatComparisonTable(comparison)
     return { exitCode: comparison.drifted ? 1 : 0, stdout, stderr: '' }
   } catch (error) {
     return usage(`contracts check: ${messageOf(error)}`)
@@ -116,24 +117,24 @@ export async function runReleaseNote(options: ReleaseNoteOptions): Promise<Comma
     if (format !== 'markdown' && format !== 'json') return usage(`contracts release-note: -o must be "markdown" or "json", not ${JSON.stringify(format)}`)
     if (typeof from !== 'string' || from === '') return usage('contracts release-note: --from must be the previous lock file')
     const loaded = await loadCatalogModule(modulePath, { cwd })
-    const lock = readLock(resolve(cwd, from), from, modulePath)
+    const lock = readLock(resolve(cwd, from), from, () =>
+      // Not the current catalog's lock: the note of a catalog against itself is empty.
+      `no lock file at ${from}: --from must be the lock of the last release, e.g. \`git show <last release tag>:tool-contracts.lock.json > ${from}\``)
     if (typeof lock === 'string') return usage(lock)
     const note = viewReleaseNote(lock, loaded.catalog)
-    return ok(format === 'json' ? `${JSON.stringify(note, null, 2)}\n` : note.markdown)
+    return ok(format === 'json' ? `${JSON.stringify(note)}\n` : note.markdown)
   } catch (error) {
     return usage(`contracts release-note: ${messageOf(error)}`)
   }
 }
 
-/** The lock at `file`, or the message saying why it cannot be read. */
-function readLock(file: string, shown: string, modulePath: string): ContractLock | string {
+/** The lock at `file`, or the message saying why it cannot be read (`missing()` when there is no such file). */
+function readLock(file: string, shown: string, missing: () => string): ContractLock | string {
   let text: string
   try {
     text = readFileSync(file, 'utf8')
   } catch (error) {
-    if ((error as { code?: unknown }).code === 'ENOENT') {
-      return `no lock file at ${shown}: create it with \`result-views contracts check --catalog ${modulePath} --lock ${shown} --update\` and commit it`
-    }
+    if ((error as { code?: unknown }).code === 'ENOENT') return missing()
     return `the lock file ${shown} cannot be read: ${describeThrown(error)}`
   }
   return parseContractLock(text, `lock file ${JSON.stringify(shown)}`)

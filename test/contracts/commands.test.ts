@@ -90,6 +90,28 @@ describe('runReleaseNote (result-views contracts release-note)', () => {
     expect(JSON.parse(json.stdout).tools).toEqual([{ tool_id: 'compozy__session_status', change: 'compact_narrowed', moved_to_full: ['session.runtime.generation'], removed: [] }])
     expect(await runReleaseNote({ from: lockIn('missing.json'), catalog: CARELESS, cwd: root })).toMatchObject({ exitCode: 2 })
   })
+
+  it('release-note-missing-from-gives-wrong-advice: a missing --from asks for the last release\'s lock, not a lock of the current catalog', async () => {
+    const from = lockIn('release-0.4.lock.json')
+    const result = await runReleaseNote({ from, catalog: CARELESS, cwd: root })
+    expect(result.exitCode).toBe(2)
+    expect(result.stderr).toContain(`no lock file at ${from}: --from must be the lock of the last release`)
+    expect(result.stderr).toContain(`git show <last release tag>:tool-contracts.lock.json > ${from}`)
+    expect(result.stderr).not.toContain('--update')
+  })
+
+  it('prints -o json on one line, as every -o json of the command does', async () => {
+    const from = lockIn('one-line.lock.json')
+    await runContractsCheck({ catalog: CURRENT, lockPath: from, update: true, cwd: root, countTokens: perCharacter })
+    for (const result of [
+      await runReleaseNote({ from, catalog: CARELESS, cwd: root, format: 'json' }),
+      await runContractsCheck({ catalog: CARELESS, lockPath: from, cwd: root, format: 'json', countTokens: perCharacter }),
+    ]) {
+      expect(result.stdout.endsWith('\n')).toBe(true)
+      expect(result.stdout.slice(0, -1)).not.toContain('\n')
+      expect(JSON.parse(result.stdout)).toEqual(expect.any(Object))
+    }
+  })
 })
 
 describe('importCatalogModule (the one import behind every --catalog)', () => {
