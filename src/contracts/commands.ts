@@ -39,6 +39,8 @@ export interface ContractsCheckOptions {
   budgetTolerance?: number
   /** Counts tokens for the budgets. Default: `gpt-tokenizer` o200k. */
   countTokens?: CountTokens
+  /** The name recorded for `countTokens` (see `contractLock`); unnamed, two budgets are `incomparable`. */
+  tokenizer?: string
 }
 
 /** Options of {@link runReleaseNote}: the flags of `result-views contracts release-note`. */
@@ -53,7 +55,7 @@ export interface ReleaseNoteOptions {
   cwd?: string
 }
 
-const CHECK_OPTIONS = ['catalog', 'lockPath', 'update', 'format', 'cwd', 'acceptUnproven', 'budgetTolerance', 'countTokens']
+const CHECK_OPTIONS = ['catalog', 'lockPath', 'update', 'format', 'cwd', 'acceptUnproven', 'budgetTolerance', 'countTokens', 'tokenizer']
 const RELEASE_NOTE_OPTIONS = ['from', 'catalog', 'format', 'cwd']
 
 const ok = (stdout: string): CommandOutput => ({ exitCode: 0, stdout, stderr: '' })
@@ -80,6 +82,7 @@ export async function runContractsCheck(options: ContractsCheckOptions): Promise
     const measuring = {
       ...(loaded.fixtures === undefined ? {} : { fixtures: loaded.fixtures }),
       ...(read.countTokens === undefined ? {} : { countTokens: read.countTokens }),
+      ...(read.tokenizer === undefined ? {} : { tokenizer: read.tokenizer }),
     }
     if (update) {
       const lock = contractLock(loaded.catalog, measuring)

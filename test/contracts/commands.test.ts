@@ -24,32 +24,32 @@ const lockIn = (name: string): string => join('temp', `contracts-commands-${proc
 describe('runContractsCheck (result-views contracts check)', () => {
   it('writes the lock with --update, then exits 0 on the same catalog', async () => {
     const lockPath = lockIn('current.lock.json')
-    const update = await runContractsCheck({ catalog: CURRENT, lockPath, update: true, cwd: root, countTokens: perCharacter })
+    const update = await runContractsCheck({ catalog: CURRENT, lockPath, update: true, cwd: root, countTokens: perCharacter, tokenizer: 'per-character' })
     expect(update).toEqual({ exitCode: 0, stdout: `wrote ${lockPath}: 7 tool contracts, 1 with a compact budget\n`, stderr: '' })
     const lock = parseContractLock(readFileSync(join(root, lockPath), 'utf8'))
-    expect(lock.tools.compozy__session_status!.budget).toMatchObject({ tokenizer: 'custom', records: 6 })
+    expect(lock.tools.compozy__session_status!.budget).toMatchObject({ tokenizer: 'per-character', records: 6 })
     expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([])
-    const check = await runContractsCheck({ catalog: CURRENT, lockPath, cwd: root, countTokens: perCharacter })
+    const check = await runContractsCheck({ catalog: CURRENT, lockPath, cwd: root, countTokens: perCharacter, tokenizer: 'per-character' })
     expect(check).toEqual({ exitCode: 0, stdout: 'No contract drifted.\n', stderr: '' })
   })
 
   it('writes identical bytes on two --update runs', async () => {
     const a = lockIn('a.lock.json')
     const b = lockIn('b.lock.json')
-    await runContractsCheck({ catalog: CURRENT, lockPath: a, update: true, cwd: root, countTokens: perCharacter })
-    await runContractsCheck({ catalog: CURRENT, lockPath: b, update: true, cwd: root, countTokens: perCharacter })
+    await runContractsCheck({ catalog: CURRENT, lockPath: a, update: true, cwd: root, countTokens: perCharacter, tokenizer: 'per-character' })
+    await runContractsCheck({ catalog: CURRENT, lockPath: b, update: true, cwd: root, countTokens: perCharacter, tokenizer: 'per-character' })
     expect(readFileSync(join(root, b))).toEqual(readFileSync(join(root, a)))
   })
 
   it('exits 1 with the drift table on the careless release, or the comparison with -o json', async () => {
     const lockPath = lockIn('careless.lock.json')
-    await runContractsCheck({ catalog: CURRENT, lockPath, update: true, cwd: root, countTokens: perCharacter })
-    const table = await runContractsCheck({ catalog: CARELESS, lockPath, cwd: root, countTokens: perCharacter })
+    await runContractsCheck({ catalog: CURRENT, lockPath, update: true, cwd: root, countTokens: perCharacter, tokenizer: 'per-character' })
+    const table = await runContractsCheck({ catalog: CARELESS, lockPath, cwd: root, countTokens: perCharacter, tokenizer: 'per-character' })
     expect(table.exitCode).toBe(1)
     expect(table.stdout).toMatch(/compozy__session_status\s+compact\s+breaking\s+session\.runtime\.generation\s+field_removed/)
     expect(table.stdout).toMatch(/compozy__session_status\s+full\s+breaking\s+session\.state\s+enum_grown/)
     expect(table.stdout).toContain('Breaking: compozy__session_status')
-    const json = await runContractsCheck({ catalog: CARELESS, lockPath, cwd: root, format: 'json', countTokens: perCharacter })
+    const json = await runContractsCheck({ catalog: CARELESS, lockPath, cwd: root, format: 'json', countTokens: perCharacter, tokenizer: 'per-character' })
     expect(json.exitCode).toBe(1)
     expect(JSON.parse(json.stdout)).toMatchObject({ drifted: true, breaking: true, summary: { changed: 1 } })
   })
@@ -71,7 +71,7 @@ describe('runContractsCheck (result-views contracts check)', () => {
 
   it('leaves the old lock whole when --update fails (nothing half-written)', async () => {
     const lockPath = lockIn('kept.lock.json')
-    await runContractsCheck({ catalog: CURRENT, lockPath, update: true, cwd: root, countTokens: perCharacter })
+    await runContractsCheck({ catalog: CURRENT, lockPath, update: true, cwd: root, countTokens: perCharacter, tokenizer: 'per-character' })
     const before = readFileSync(join(root, lockPath), 'utf8')
     const failing = await runContractsCheck({ catalog: CURRENT, lockPath, update: true, cwd: root, countTokens: () => -1 })
     expect(failing.exitCode).toBe(2)
@@ -82,7 +82,7 @@ describe('runContractsCheck (result-views contracts check)', () => {
 describe('runReleaseNote (result-views contracts release-note)', () => {
   it('prints the Markdown note of the catalog against the old lock, or its data with -o json', async () => {
     const from = lockIn('release.lock.json')
-    await runContractsCheck({ catalog: CURRENT, lockPath: from, update: true, cwd: root, countTokens: perCharacter })
+    await runContractsCheck({ catalog: CURRENT, lockPath: from, update: true, cwd: root, countTokens: perCharacter, tokenizer: 'per-character' })
     const note = await runReleaseNote({ from, catalog: CARELESS, cwd: root })
     expect(note.exitCode).toBe(0)
     expect(note.stdout).toContain('- `session.runtime.generation`')
@@ -102,10 +102,10 @@ describe('runReleaseNote (result-views contracts release-note)', () => {
 
   it('prints -o json on one line, as every -o json of the command does', async () => {
     const from = lockIn('one-line.lock.json')
-    await runContractsCheck({ catalog: CURRENT, lockPath: from, update: true, cwd: root, countTokens: perCharacter })
+    await runContractsCheck({ catalog: CURRENT, lockPath: from, update: true, cwd: root, countTokens: perCharacter, tokenizer: 'per-character' })
     for (const result of [
       await runReleaseNote({ from, catalog: CARELESS, cwd: root, format: 'json' }),
-      await runContractsCheck({ catalog: CARELESS, lockPath: from, cwd: root, format: 'json', countTokens: perCharacter }),
+      await runContractsCheck({ catalog: CARELESS, lockPath: from, cwd: root, format: 'json', countTokens: perCharacter, tokenizer: 'per-character' }),
     ]) {
       expect(result.stdout.endsWith('\n')).toBe(true)
       expect(result.stdout.slice(0, -1)).not.toContain('\n')
