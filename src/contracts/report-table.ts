@@ -1,3 +1,5 @@
+import { firstHole, isRecord } from '../json/guards.js'
+import { ContractsError } from './contracts-error.js'
 import { terminalSafe } from '../text/terminal-safe.js'
 import type { ContractComparison, ToolComparison } from './compare.js'
 
@@ -21,8 +23,21 @@ const MAX_CELL = 160
  * changed tool, then a summary that says which changes are breaking. Unchanged tools are left out.
  * Control characters, C1 controls and bidirectional overrides of a cell (property names come
  * from schemas) are written escaped, as `\u{1b}` (`docs/cli.md` "Output").
+ *
+ * @throws ContractsError (`contracts_invalid`, `invalid_comparison`) when `comparison` is not what
+ *   `compareContracts` returned (no `tools` list, no `summary`).
  */
 export function formatComparisonTable(comparison: ContractComparison): string {
+  let shaped = false
+  try {
+    shaped = isRecord(comparison) && Array.isArray(comparison.tools) && firstHole(comparison.tools) === -1 &&
+      comparison.tools.every((tool) => isRecord(tool) && typeof tool.tool_id === 'string' && Array.isArray(tool.schemas)) && isRecord(comparison.summary)
+  } catch {
+    shaped = false
+  }
+  if (!shaped) {
+    throw new ContractsError('formatComparisonTable comparison', [{ path: '', code: 'invalid_comparison', message: 'not a comparison: pass what compareContracts returned' }])
+  }
   const rows: Row[] = []
   for (const tool of comparison.tools) rows.push(...rowsOf(tool))
   if (rows.length === 0) return 'No contract drifted.\n'

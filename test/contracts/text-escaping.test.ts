@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import Type from 'typebox'
 import { defineTool } from 'result-views'
-import { compareContracts, contractLock, formatComparisonTable, viewReleaseNote } from 'result-views/contracts'
+import { compareContracts, contractLock, formatComparisonTable, isContractsError, viewReleaseNote } from 'result-views/contracts'
 
 /** Control (but the line feed), C1 and bidirectional characters left raw in a text. */
 const unprintable = (text: string): string[] =>
@@ -29,5 +29,20 @@ describe('text output escapes control, C1 and bidi characters of schema property
     expect(note.markdown).toContain('["bidi\\u{202e}evil"]')
     expect(note.tools[0]!.moved_to_full).toHaveLength(names.length)
     expect(note.tools[0]!.moved_to_full).toContain('["bidi\u202eevil"]')
+  })
+})
+
+describe('formatComparisonTable arguments', () => {
+  it('refuses what is not a comparison with a ContractsError (regression: formatComparisonTable({}) threw a raw TypeError)', () => {
+    for (const value of [{}, null, 7, { tools: [], summary: 3 }, { tools: [{}], summary: {} }, new Proxy({}, { get: () => { throw new Error('trap') } })]) {
+      let thrown: unknown
+      try {
+        formatComparisonTable(value as never)
+      } catch (error) {
+        thrown = error
+      }
+      expect(isContractsError(thrown)).toBe(true)
+      expect((thrown as { problems: unknown }).problems).toEqual([expect.objectContaining({ path: '', code: 'invalid_comparison' })])
+    }
   })
 })
