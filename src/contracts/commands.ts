@@ -4,7 +4,8 @@ import { isUsageError } from 'result-views'
 import { describeThrown, type CountTokens } from '../tokens/count-tokens.js'
 import { loadCatalogModule } from './catalog-module.js'
 import { compareContracts } from './compare.js'
-import { DEFAULT_LOCK_FILE, type ContractLock } from './lock.js'
+import { CONTRACT_LOCK_FORMAT, CONTRACT_LOCK_VERSION, DEFAULT_LOCK_FILE, type ContractLock } from './lock.js'
+import { isRecord } from '../json/guards.js'
 import { formatContractLock, parseContractLock, sortedJson } from './lock-text.js'
 import { viewReleaseNote } from './release-note.js'
 import { formatComparisonTable } from './report-table.js'
@@ -67,7 +68,8 @@ const usage = (stderr: string): CommandOutput => ({ exitCode: 2, stdout: '', std
  * drifted; exit 1 with the drift table (tool, schema, verdict, field, reason) and a summary that
  * names the breaking changes, or the comparison as JSON with `format: 'json'`. With `update`, it
  * writes the catalog's lock (atomically: a temporary file, then a rename) with the compact budgets
- * of the module's `fixtures`, and exits 0. Never throws: an unreadable catalog module, a missing or
+ * of the module's `fixtures`, and exits 0 (exit 2, the file untouched, when the lock there has a
+ * newer format version than this library writes). Never throws: an unreadable catalog module, a missing or
  * malformed lock, or a bad option is exit 2 with the reason on stderr.
  */
 export async function runContractsCheck(options: ContractsCheckOptions): Promise<CommandOutput> {
@@ -85,6 +87,10 @@ export async function runContractsCheck(options: ContractsCheckOptions): Promise
       ...(read.tokenizer === undefined ? {} : { tokenizer: read.tokenizer }),
     }
     if (update) {
+      const newer = newerLockVersion(lockFile)
+      if (newer !== undefined) {
+        return usage(`contracts check: ${lockPath} is a version ${newer} lock, newer than the version ${CONTRACT_LOCK_VERSION} this result-views writes: upgrade result-views instead of rewriting it with an older format`)
+      }
       const lock = contractLock(loaded.catalog, measuring)
       writeAtomically(lockFile, formatContractLock(lock))
       const count = Object.keys(lock.tools).length
@@ -141,6 +147,19 @@ function readLock(file: string, shown: string, missing: () => string): ContractL
     return `the lock file ${shown} cannot be read: ${describeThrown(error)}`
   }
   return parseContractLock(text, `lock file ${JSON.stringify(shown)}`)
+}
+
+/** The `version` of the contract lock at `file` when it is newer than this library writes; `undefined` otherwise (no file, not a lock, not newer). */
+function newerLockVersion(file: string): number | undefined {
+  let value: unknown
+  try {
+    value = JSON.parse(readFileSync(file, 'utf8'))
+  } catch {
+    return undefined
+  }
+  if (!isRecord(value) || value.format !== CONTRACT_LOCK_FORMAT) return undefined
+  const { version } = value
+  return typeof version === 'number' && version > CONTRACT_LOCK_VERSION ? version : undefined
 }
 
 function writeAtomically(file: string, text: string): void {

@@ -69,6 +69,16 @@ describe('runContractsCheck (result-views contracts check)', () => {
     expect(await runContractsCheck(undefined as never)).toMatchObject({ exitCode: 2 })
   })
 
+  it('refuses to rewrite a version-2 lock as version 1 with --update (regression: it was rewritten silently)', async () => {
+    const lockPath = lockIn('v2.lock.json')
+    const text = `${JSON.stringify({ format: 'result-views/tool-contracts', version: 2, tools: {} })}\n`
+    writeFileSync(join(root, lockPath), text)
+    const result = await runContractsCheck({ catalog: CURRENT, lockPath, update: true, cwd: root, countTokens: perCharacter, tokenizer: 'per-character' })
+    expect(result.exitCode).toBe(2)
+    expect(result.stderr).toContain(`${lockPath} is a version 2 lock, newer than the version 1 this result-views writes`)
+    expect(readFileSync(join(root, lockPath), 'utf8')).toBe(text)
+  })
+
   it('leaves the old lock whole when --update fails (nothing half-written)', async () => {
     const lockPath = lockIn('kept.lock.json')
     await runContractsCheck({ catalog: CURRENT, lockPath, update: true, cwd: root, countTokens: perCharacter, tokenizer: 'per-character' })
