@@ -1,4 +1,5 @@
-import fc from 'fast-check'
+import type FC from 'fast-check'
+import { fc, lazy } from './fast-check.js'
 
 /** Shortest part of a canary {@link findSecretLeak} reports by default, in UTF-16 code units. */
 export const DEFAULT_LEAK_PART_LENGTH = 8
@@ -7,7 +8,7 @@ export const DEFAULT_LEAK_PART_LENGTH = 8
 const SEPARATORS = ['/', '~', '"', '\\', '~0', '~1', "'", '/~', '"\\'] as const
 
 /** Letters and digits of a canary's chunks: upper case, so they stand out from the lower-case text around them. */
-const CHUNK = fc.stringMatching(/^[A-Z0-9]{4,8}$/)
+const chunk = lazy(() => fc.stringMatching(/^[A-Z0-9]{4,8}$/))
 
 /**
  * Canary secrets for leak tests (`docs/hooks.md` "Sensitive input fields"): 2 to 8 chunks of 4-8
@@ -16,9 +17,11 @@ const CHUNK = fc.stringMatching(/^[A-Z0-9]{4,8}$/)
  * code units long. Plant one in input keys and values under a sensitive path, run the
  * surfaces under test, and look for it with {@link findSecretLeak}.
  *
- * @returns a fast-check arbitrary of canary strings; shrinks towards two short chunks.
+ * @returns a fast-check arbitrary of canary strings; shrinks towards two short chunks. Throws a
+ *   `UsageError` (`fast_check_unavailable`) when the optional peer `fast-check` is not installed.
  */
-export function secretCanaryArbitrary(): fc.Arbitrary<string> {
+export function secretCanaryArbitrary(): FC.Arbitrary<string> {
+  const CHUNK = chunk()
   return fc
     .tuple(CHUNK, fc.array(fc.tuple(fc.constantFrom(...SEPARATORS), CHUNK), { minLength: 1, maxLength: 7 }))
     .map(([first, rest]) => first + rest.map(([separator, chunk]) => separator + chunk).join(''))
