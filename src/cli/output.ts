@@ -6,6 +6,7 @@ import type { AnswerShape } from './answers.js'
 import { ExitCode, type CliIo, type ExitCodeValue } from './io.js'
 import { nestsDeeperThan, stringifyJson } from '../json/json-text.js'
 import { targetUnavailable, type ApiAnswer } from './target.js'
+import { terminalSafe } from '../text/terminal-safe.js'
 
 /** How a command prints: JSON for scripts (`jq`), or short text for people. */
 export type OutputFormat = 'json' | 'text'
@@ -112,15 +113,4 @@ function cliError(code: string, reason: string, message: unknown): ToolErrorPayl
 
 function pendingText(approvalId: string): string {
   return `approval pending: ${approvalId}\n  see it:    result-views approvals show ${approvalId} --profile <owner>\n  decide it: result-views approvals resolve ${approvalId} --decision approved|denied --profile <owner>\n`
-}
-
-/** Control characters (but the line feed), C1 controls and bidirectional overrides: never written raw to a terminal. */
-const UNPRINTABLE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g
-
-/**
- * Text with every character that could drive a terminal (escape sequences, carriage returns,
- * bidirectional overrides) written as `\u{…}`: text output quotes data from tools and servers.
- */
-export function terminalSafe(text: string): string {
-  return text.replace(UNPRINTABLE, (char) => `\\u{${char.charCodeAt(0).toString(16)}}`)
 }

@@ -4,6 +4,7 @@ import { describeThrown } from '../tokens/count-tokens.js'
 import { ContractsError } from './contracts-error.js'
 import { isTool, type ContractCatalog, type ContractFixtures } from './sources.js'
 import { isRecord } from '../json/guards.js'
+import type { UsageProblem } from 'result-views'
 
 /** What {@link loadCatalogModule} found in a module. */
 export interface LoadedCatalog {
@@ -50,15 +51,20 @@ export async function importCatalogModule(modulePath: string, options: { cwd?: s
 /**
  * Loads the catalog of `result-views contracts --catalog <module>` (imported by
  * {@link importCatalogModule}): a module that exports a dispatcher, a tool array, or a `tools`
- * export. Read in this order: the `tools` export; the default export; else the one named export
- * that is a dispatcher or a tool array (tools come first: the compact budgets measure fixtures
- * with the tools themselves). A `fixtures` export (tool ID → full records) feeds the compact
+ * export. Read in this order: the `tools` export; the default export (when it is an array or a
+ * dispatcher); else the one named export that is a dispatcher or a non-empty tool array (tools
+ * come first: the compact budgets measure fixtures with the tools themselves). An exported
+ * `tools` or default array is the catalog even when empty (a catalog of no tools), and each of
+ * its entries must be a tool from `defineTool` or a tool descriptor: a bad entry is named
+ * (`invalid_catalog` at `/tools/2`), never skipped for another export. A `fixtures` export (tool ID → full records) feeds the compact
  * budgets. See `docs/contracts.md` "CI usage".
  *
  * @param modulePath - the module's path, relative to `cwd`.
  * @param options - `cwd`: the directory relative paths start from. Default `process.cwd()`.
  * @throws ContractsError (`contracts_invalid`) when the module cannot be imported (the import
- *   error is the cause), exports no catalog or several, or its `fixtures` is not an object.
+ *   error is the cause), exports no catalog or several (`no_catalog`, `ambiguous_catalog`), a
+ *   `tools` (or default) export that is not a catalog or holds an entry that is no tool
+ *   (`invalid_catalog` at `/tools/<index>`), or its `fixtures` is not an object.
  */
 export async function loadCatalogModule(modulePath: string, options: { cwd?: string } = {}): Promise<LoadedCatalog> {
   const { path, exports: namespace } = await importCatalogModule(modulePath, options)
@@ -75,13 +81,16 @@ export async function loadCatalogModule(modulePath: string, options: { cwd?: str
   }
   let exportName: string | undefined
   let catalog: unknown
+  // `tools` is the catalog whenever it is exported: a bad entry is named, never skipped for another export.
+  // A default export that is neither an array nor a dispatcher is some other value (a config object).
   for (const name of ['tools', 'default']) {
     const value = read(name)
-    if (value !== undefined && isCatalog(value)) {
-      exportName = name
-      catalog = value
-      break
-    }
+    if (value === undefined || (name === 'default' && !Array.isArray(value) && !isDispatcherLike(value))) continue
+    const problems = catalogProblems(value, `/${name}`)
+    if (problems.length > 0) throw new ContractsError(subject, problems)
+    exportName = name
+    catalog = value
+    break
   }
   if (exportName === undefined) {
     const found = Object.keys(namespace).filter((name) => name !== 'fixtures' && isCatalog(read(name)))
@@ -97,16 +106,49 @@ export async function loadCatalogModule(modulePath: string, options: { cwd?: str
   return { catalog: catalog as ContractCatalog, exportName, path, ...(fixtures === undefined ? {} : { fixtures: fixtures as ContractFixtures }) }
 }
 
-/** A dispatcher (invoke and list) or an array whose entries are tools or descriptors. */
+/** Most entries {@link catalogProblems} names one by one. */
+const MAX_NAMED_ENTRIES = 20
+
+/**
+ * Why the export at `pointer` is not a catalog: `invalid_catalog` at the export for a value that
+ * is neither an array nor a dispatcher (or a sparse array), and at `<pointer>/<index>` for each
+ * entry that is neither a tool from `defineTool` nor a tool descriptor (the first
+ * {@link MAX_NAMED_ENTRIES}). An empty array is a catalog (of no tools). A getter or Proxy that
+ * throws is `unreadable_export`.
+ */
+function catalogProblems(value: unknown, pointer: string): UsageProblem[] {
+  try {
+    if (isDispatcherLike(value)) return []
+    if (!Array.isArray(value)) {
+      return [{ path: pointer, code: 'invalid_catalog', message: 'not a catalog: export a dispatcher or an array of tools from defineTool' }]
+    }
+    // Holes first: walking 2 ** 32 - 1 indices of a sparse array would never end.
+    if (Object.keys(value).length !== value.length) return [{ path: pointer, code: 'invalid_catalog', message: 'a sparse array (it has holes): list each tool once' }]
+    const problems: UsageProblem[] = []
+    for (let index = 0; index < value.length && problems.length < MAX_NAMED_ENTRIES; index++) {
+      const entry: unknown = value[index]
+      if (!isTool(entry) && !isDescriptorLike(entry)) {
+        problems.push({ path: `${pointer}/${index}`, code: 'invalid_catalog', message: 'not a tool returned by defineTool (nor a tool descriptor)' })
+      }
+    }
+    return problems
+  } catch (error) {
+    return [{ path: pointer, code: 'unreadable_export', message: `could not be read: ${describeThrown(error)}` }]
+  }
+}
+
+/** A dispatcher (invoke and list) or a non-empty array whose entries are tools or descriptors: what a named export must be to be guessed as the catalog. */
 function isCatalog(value: unknown): boolean {
   try {
-    // Holes first: `every` would walk all 2 ** 32 - 1 indices of a sparse array.
-    if (Array.isArray(value)) return value.length > 0 && Object.keys(value).length === value.length && value.every((entry) => isTool(entry) || isDescriptorLike(entry))
-    return typeof value === 'object' && value !== null &&
-      typeof (value as { list?: unknown }).list === 'function' && typeof (value as { invoke?: unknown }).invoke === 'function'
+    return (Array.isArray(value) && value.length > 0 && catalogProblems(value, '').length === 0) || isDispatcherLike(value)
   } catch {
     return false
   }
+}
+
+function isDispatcherLike(value: unknown): boolean {
+  return typeof value === 'object' && value !== null &&
+    typeof (value as { list?: unknown }).list === 'function' && typeof (value as { invoke?: unknown }).invoke === 'function'
 }
 
 function isDescriptorLike(value: unknown): boolean {

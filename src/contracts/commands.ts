@@ -4,7 +4,8 @@ import { isUsageError } from 'result-views'
 import { describeThrown, type CountTokens } from '../tokens/count-tokens.js'
 import { loadCatalogModule } from './catalog-module.js'
 import { compareContracts } from './compare.js'
-import { DEFAULT_LOCK_FILE, type ContractLock } from './lock.js'
+import { CONTRACT_LOCK_FORMAT, CONTRACT_LOCK_VERSION, DEFAULT_LOCK_FILE, type ContractLock } from './lock.js'
+import { isRecord } from '../json/guards.js'
 import { formatContractLock, parseContractLock, sortedJson } from './lock-text.js'
 import { viewReleaseNote } from './release-note.js'
 import { formatComparisonTable } from './report-table.js'
@@ -39,6 +40,8 @@ export interface ContractsCheckOptions {
   budgetTolerance?: number
   /** Counts tokens for the budgets. Default: `gpt-tokenizer` o200k. */
   countTokens?: CountTokens
+  /** The name recorded for `countTokens` (see `contractLock`); unnamed, two budgets are `incomparable`. */
+  tokenizer?: string
 }
 
 /** Options of {@link runReleaseNote}: the flags of `result-views contracts release-note`. */
@@ -53,7 +56,7 @@ export interface ReleaseNoteOptions {
   cwd?: string
 }
 
-const CHECK_OPTIONS = ['catalog', 'lockPath', 'update', 'format', 'cwd', 'acceptUnproven', 'budgetTolerance', 'countTokens']
+const CHECK_OPTIONS = ['catalog', 'lockPath', 'update', 'format', 'cwd', 'acceptUnproven', 'budgetTolerance', 'countTokens', 'tokenizer']
 const RELEASE_NOTE_OPTIONS = ['from', 'catalog', 'format', 'cwd']
 
 const ok = (stdout: string): CommandOutput => ({ exitCode: 0, stdout, stderr: '' })
@@ -65,7 +68,8 @@ const usage = (stderr: string): CommandOutput => ({ exitCode: 2, stdout: '', std
  * drifted; exit 1 with the drift table (tool, schema, verdict, field, reason) and a summary that
  * names the breaking changes, or the comparison as JSON with `format: 'json'`. With `update`, it
  * writes the catalog's lock (atomically: a temporary file, then a rename) with the compact budgets
- * of the module's `fixtures`, and exits 0. Never throws: an unreadable catalog module, a missing or
+ * of the module's `fixtures`, and exits 0 (exit 2, the file untouched, when the lock there has a
+ * newer format version than this library writes). Never throws: an unreadable catalog module, a missing or
  * malformed lock, or a bad option is exit 2 with the reason on stderr.
  */
 export async function runContractsCheck(options: ContractsCheckOptions): Promise<CommandOutput> {
@@ -80,8 +84,13 @@ export async function runContractsCheck(options: ContractsCheckOptions): Promise
     const measuring = {
       ...(loaded.fixtures === undefined ? {} : { fixtures: loaded.fixtures }),
       ...(read.countTokens === undefined ? {} : { countTokens: read.countTokens }),
+      ...(read.tokenizer === undefined ? {} : { tokenizer: read.tokenizer }),
     }
     if (update) {
+      const newer = newerLockVersion(lockFile)
+      if (newer !== undefined) {
+        return usage(`contracts check: ${lockPath} is a version ${newer} lock, newer than the version ${CONTRACT_LOCK_VERSION} this result-views writes: upgrade result-views instead of rewriting it with an older format`)
+      }
       const lock = contractLock(loaded.catalog, measuring)
       writeAtomically(lockFile, formatContractLock(lock))
       const count = Object.keys(lock.tools).length
@@ -90,14 +99,15 @@ export async function runContractsCheck(options: ContractsCheckOptions): Promise
         ? `${sortedJson({ lock: lockPath, tools: count, budgets }, '')}\n`
         : `wrote ${lockPath}: ${count} tool contract${count === 1 ? '' : 's'}${budgets > 0 ? `, ${budgets} with a compact budget` : ''}\n`)
     }
-    const lock = readLock(lockFile, lockPath, modulePath)
+    const lock = readLock(lockFile, lockPath, () =>
+      `no lock file at ${lockPath}: create it with \`result-views contracts check --catalog ${modulePath} --lock ${lockPath} --update\` and commit it`)
     if (typeof lock === 'string') return usage(lock)
     const comparison = compareContracts(lock, loaded.catalog, {
       ...measuring,
       ...(read.acceptUnproven === undefined ? {} : { acceptUnproven: read.acceptUnproven }),
       ...(read.budgetTolerance === undefined ? {} : { budgetTolerance: read.budgetTolerance }),
     })
-    const stdout = format === 'json' ? `${JSON.stringify(comparison, null, 2)}\n` : formatComparisonTable(comparison)
+    const stdout = format === 'json' ? `${JSON.stringify(comparison)}\n` : formatComparisonTable(comparison)
     return { exitCode: comparison.drifted ? 1 : 0, stdout, stderr: '' }
   } catch (error) {
     return usage(`contracts check: ${messageOf(error)}`)
@@ -116,27 +126,40 @@ export async function runReleaseNote(options: ReleaseNoteOptions): Promise<Comma
     if (format !== 'markdown' && format !== 'json') return usage(`contracts release-note: -o must be "markdown" or "json", not ${JSON.stringify(format)}`)
     if (typeof from !== 'string' || from === '') return usage('contracts release-note: --from must be the previous lock file')
     const loaded = await loadCatalogModule(modulePath, { cwd })
-    const lock = readLock(resolve(cwd, from), from, modulePath)
+    const lock = readLock(resolve(cwd, from), from, () =>
+      // Not the current catalog's lock: the note of a catalog against itself is empty.
+      `no lock file at ${from}: --from must be the lock of the last release, e.g. \`git show <last release tag>:tool-contracts.lock.json > ${from}\``)
     if (typeof lock === 'string') return usage(lock)
     const note = viewReleaseNote(lock, loaded.catalog)
-    return ok(format === 'json' ? `${JSON.stringify(note, null, 2)}\n` : note.markdown)
+    return ok(format === 'json' ? `${JSON.stringify(note)}\n` : note.markdown)
   } catch (error) {
     return usage(`contracts release-note: ${messageOf(error)}`)
   }
 }
 
-/** The lock at `file`, or the message saying why it cannot be read. */
-function readLock(file: string, shown: string, modulePath: string): ContractLock | string {
+/** The lock at `file`, or the message saying why it cannot be read (`missing()` when there is no such file). */
+function readLock(file: string, shown: string, missing: () => string): ContractLock | string {
   let text: string
   try {
     text = readFileSync(file, 'utf8')
   } catch (error) {
-    if ((error as { code?: unknown }).code === 'ENOENT') {
-      return `no lock file at ${shown}: create it with \`result-views contracts check --catalog ${modulePath} --lock ${shown} --update\` and commit it`
-    }
+    if ((error as { code?: unknown }).code === 'ENOENT') return missing()
     return `the lock file ${shown} cannot be read: ${describeThrown(error)}`
   }
   return parseContractLock(text, `lock file ${JSON.stringify(shown)}`)
+}
+
+/** The `version` of the contract lock at `file` when it is newer than this library writes; `undefined` otherwise (no file, not a lock, not newer). */
+function newerLockVersion(file: string): number | undefined {
+  let value: unknown
+  try {
+    value = JSON.parse(readFileSync(file, 'utf8'))
+  } catch {
+    return undefined
+  }
+  if (!isRecord(value) || value.format !== CONTRACT_LOCK_FORMAT) return undefined
+  const { version } = value
+  return typeof version === 'number' && version > CONTRACT_LOCK_VERSION ? version : undefined
 }
 
 function writeAtomically(file: string, text: string): void {

@@ -1,8 +1,10 @@
+import { isUsageError } from 'result-views'
 import { isSchemaObject } from '../schema/schema-document.js'
 import { proveContainment } from '../schema/containment.js'
 import type { ViewViolation, ViewViolationCode } from '../schema/view-violation.js'
 import { ContractsError } from './contracts-error.js'
 import { fieldPathOfPointer } from './field-paths.js'
+import { findUnsafePatterns } from './unsafe-patterns.js'
 
 /**
  * Which way a schema is read, which decides the containment that makes a change compatible:
@@ -22,15 +24,16 @@ export type SchemaVerdictKind = 'compatible' | 'breaking' | 'unproven'
  * `field_made_optional`, `type_widened`, `nullable_added`, `enum_grown`, `variant_added`,
  * `constraint_loosened`, `items_widened`. Input schemas: `field_made_required`, `field_rejected`,
  * `type_narrowed`, `null_refused`, `enum_shrunk`, `variant_removed`, `constraint_tightened`,
- * `items_narrowed`. Either: `unsupported_keyword`, `unresolved_ref`, `union_ambiguous` (always
- * `unproven`: the proof cannot decide).
+ * `items_narrowed`. Either: `unsupported_keyword`, `unresolved_ref`, `union_ambiguous`,
+ * `unsafe_pattern` (a regular expression that could backtrack exponentially, not run), `too_deep`
+ * (nested deeper than the proof can follow) (always `unproven`: the proof cannot decide).
  */
 export type ContractReasonCode =
   | 'field_removed' | 'field_made_optional' | 'type_widened' | 'nullable_added' | 'enum_grown' | 'variant_added'
   | 'constraint_loosened' | 'items_widened'
   | 'field_made_required' | 'field_rejected' | 'type_narrowed' | 'null_refused' | 'enum_shrunk' | 'variant_removed'
   | 'constraint_tightened' | 'items_narrowed'
-  | 'unsupported_keyword' | 'unresolved_ref' | 'union_ambiguous'
+  | 'unsupported_keyword' | 'unresolved_ref' | 'union_ambiguous' | 'unsafe_pattern' | 'too_deep'
 
 /** One reason a changed schema is breaking or unproven. */
 export interface ContractReason {
@@ -86,32 +89,65 @@ const AS_WRITTEN = /"(pattern|format|multipleOf)"|projecting the elements/
  * says `compatible`, so `compatible` means every value the direction of `role` requires is
  * accepted; `breaking` means the proof found a difference of a listed kind (a field removed, a
  * type widened, ...); `unproven` means it could not decide (a keyword it does not reason about,
- * an unresolved `$ref`, a union it cannot split, a pattern compared as written), and is to be
+ * an unresolved `$ref`, a union it cannot split, a pattern compared as written, a pattern that
+ * could backtrack exponentially, which is never run: `unsafe_pattern`, a schema nested deeper
+ * than the call stack allows: `too_deep`), and is to be
  * treated as breaking unless the author accepts it. Identical schemas (same digest) are compatible
  * without a proof.
  *
  * @param before - the old schema (plain JSON).
  * @param after - the new schema.
  * @param role - `output` for views and single outputs, `input` for input schemas.
- * @throws ContractsError (`contracts_invalid`) when a schema is not a JSON Schema or is nested
- *   deeper than the proof can follow, or `role` is neither.
+ * @throws ContractsError (`contracts_invalid`) when a schema is not a JSON Schema or not plain
+ *   JSON (nesting past 5,000 levels included), or `role` is neither.
  */
 export function compareSchemas(before: unknown, after: unknown, role: SchemaRole): SchemaVerdict {
   if (role !== 'input' && role !== 'output') {
     throw new ContractsError('compareSchemas arguments', [{ path: '/role', code: 'invalid_role', message: 'role must be "input" or "output"' }])
   }
+  const unsafe = unsafePatternReasons(before, after)
+  if (unsafe.length > 0) return { verdict: 'unproven', reasons: unsafe }
   let proof
   try {
     proof = role === 'output'
       ? proveContainment(before, after, { declaredInFull: true, ignoreClosed: true })
       : proveContainment(after, before, { declaredInFull: false, ignoreClosed: false })
   } catch (error) {
+    if (isUsageError(error) && error.problems.some((p) => p.code === 'too_deep')) {
+      const message = 'a schema is nested deeper than the proof can follow (the call stack ran out), so the change is not proven'
+      return { verdict: 'unproven', reasons: [{ kind: 'unproven', code: 'too_deep', message, old_path: '', new_path: '' }] }
+    }
     throw new ContractsError('compareSchemas arguments', [{ path: '', code: 'invalid_schema', message: error instanceof Error ? error.message : 'not a JSON Schema' }], error)
   }
   if (proof.ok) return { verdict: 'compatible', reasons: [] }
   const reasons = proof.violations.map((v) => reasonOf(v, role, before, after))
   reasons.sort((a, b) => (a.kind === b.kind ? 0 : a.kind === 'breaking' ? -1 : 1))
   return { verdict: reasons.some((r) => r.kind === 'breaking') ? 'breaking' : 'unproven', reasons }
+}
+
+/**
+ * One `unsafe_pattern` reason per regular expression of either schema that could backtrack
+ * exponentially: the proof runs patterns on property names and literals of the other schema,
+ * so none is run and the comparison is unproven. Empty when a schema cannot be walked (the proof
+ * then says why).
+ */
+function unsafePatternReasons(before: unknown, after: unknown): ContractReason[] {
+  let found: { side: 'old' | 'new'; pointer: string; source: string }[]
+  try {
+    found = [
+      ...findUnsafePatterns(before).map((p) => ({ side: 'old' as const, ...p })),
+      ...findUnsafePatterns(after).map((p) => ({ side: 'new' as const, ...p })),
+    ]
+  } catch {
+    return []
+  }
+  return found.map(({ side, pointer, source }) => ({
+    kind: 'unproven',
+    code: 'unsafe_pattern',
+    message: `the ${side} schema's pattern ${JSON.stringify(source.slice(0, 200))} repeats a group that holds a quantifier or an alternative (or uses a backreference), so it could backtrack exponentially; the comparison does not run it`,
+    old_path: side === 'old' ? pointer : '',
+    new_path: side === 'new' ? pointer : '',
+  }))
 }
 
 function reasonOf(violation: ViewViolation, role: SchemaRole, before: unknown, after: unknown): ContractReason {

@@ -1,4 +1,5 @@
 import { ContractsError } from './contracts-error.js'
+import { UNNAMED_TOKENIZER } from './measure.js'
 import { readOptions } from './options.js'
 import { compareSchemas, type ContractReason, type SchemaVerdict, type SchemaVerdictKind } from './compare-schemas.js'
 import { completeView, defaultView, viewOf, type ContractLock, type ContractToolKind, type ContractView, type ToolContract, type ViewBudget } from './lock.js'
@@ -26,6 +27,13 @@ export interface CompareContractsOptions {
   fixtures?: ContractFixtures
   /** Counts tokens for those budgets. Default: `gpt-tokenizer` o200k. */
   countTokens?: CountTokens
+  /**
+   * The name recorded for `countTokens` (the budget's `tokenizer`, e.g. `words-v1`): 1–64
+   * printable ASCII characters. Budgets compare only when both sides name the same tokenizer;
+   * an unnamed `countTokens` records `custom`, and two `custom` budgets are `incomparable` (two
+   * different counters must not be compared as one). Only with `countTokens`.
+   */
+  tokenizer?: string
 }
 
 /** Default {@link CompareContractsOptions.budgetTolerance}. */
@@ -124,9 +132,9 @@ export interface ContractComparison {
  *   lock does not have the lock format), or an option is malformed.
  */
 export function compareContracts(before: ContractSource, after: ContractSource, options: CompareContractsOptions = {}): ContractComparison {
-  const read = readOptions(options, ['acceptUnproven', 'budgetTolerance', 'fixtures', 'countTokens'], 'compareContracts options')
+  const read = readOptions(options, ['acceptUnproven', 'budgetTolerance', 'fixtures', 'countTokens', 'tokenizer'], 'compareContracts options')
   const { accept, tolerance } = readComparisonOptions(read)
-  const lockOptions = { ...(read.fixtures === undefined ? {} : { fixtures: read.fixtures as ContractFixtures }), ...(read.countTokens === undefined ? {} : { countTokens: read.countTokens as CountTokens }) }
+  const lockOptions = { ...(read.fixtures === undefined ? {} : { fixtures: read.fixtures as ContractFixtures }), ...(read.countTokens === undefined ? {} : { countTokens: read.countTokens as CountTokens }), ...(read.tokenizer === undefined ? {} : { tokenizer: read.tokenizer as string }) }
   const old = lockOf(before, 'compareContracts before')
   const now = lockOf(after, 'compareContracts after', lockOptions)
   const ids = [...new Set([...Object.keys(old.tools), ...Object.keys(now.tools)])].sort(compareIds)
@@ -241,6 +249,12 @@ function compareBudgets(before: ViewBudget | undefined, after: ViewBudget | unde
   if (before === undefined && after === undefined) return undefined
   if (before === undefined) return { status: 'added', after: after!, message: `a compact budget was measured (${after!.compact_tokens} tokens over ${after!.records} records)` }
   if (after === undefined) return { status: 'removed', before, message: 'the lock records a compact budget, but no fixtures were measured this time' }
+  if (before.tokenizer === UNNAMED_TOKENIZER && after.tokenizer === UNNAMED_TOKENIZER) {
+    return {
+      status: 'incomparable', before, after,
+      message: `both sides were counted by an unnamed countTokens ("${UNNAMED_TOKENIZER}"), which may be two different counters: name it with the tokenizer option and update the lock`,
+    }
+  }
   if (before.tokenizer !== after.tokenizer || before.records !== after.records) {
     return {
       status: 'incomparable', before, after,

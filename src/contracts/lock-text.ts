@@ -120,6 +120,12 @@ function readTool(value: unknown, at: string, problems: Problems): ToolContract 
     problems.push({ path: `${at}/views`, code: 'invalid_views', message: kind === 'viewed' ? 'views must be { compact, full }' : 'views must be { output }' })
     return undefined
   }
+  if (kind === 'viewed' && origin !== undefined && origin !== 'native' && ORIGINS.has(origin)) {
+    problems.push({ path: `${at}/origin`, code: 'invalid_origin', message: 'a viewed tool is native: only native tools have result views' })
+  }
+  if (kind === 'single' && value.budget !== undefined) {
+    problems.push({ path: `${at}/budget`, code: 'invalid_budget', message: 'only a viewed tool has a compact budget' })
+  }
   const names = kind === 'viewed' ? ['compact', 'full'] : ['output']
   unknownKeys(views, names, `${at}/views`, problems)
   const read = names.map((name) => readContract(views[name], `${at}/views/${name}`, problems))
@@ -178,8 +184,10 @@ function readBudget(value: unknown, at: string, problems: Problems): ViewBudget 
   }
   for (const key of BUDGET_COUNTS) {
     const count = value[key]
-    if (typeof count !== 'number' || !Number.isSafeInteger(count) || count < 0) {
-      problems.push({ path: `${at}/${key}`, code: 'invalid_budget', message: `${key} must be a non-negative integer` })
+    // A budget is measured on at least one record (measureViews refuses none).
+    const least = key === 'records' ? 1 : 0
+    if (typeof count !== 'number' || !Number.isSafeInteger(count) || count < least) {
+      problems.push({ path: `${at}/${key}`, code: 'invalid_budget', message: least === 1 ? `${key} must be a positive integer` : `${key} must be a non-negative integer` })
       ok = false
     }
   }

@@ -14,11 +14,11 @@ export type ContractToolKind = 'viewed' | 'single'
 
 /**
  * A compact budget measured on a tool's fixtures (full records): the totals over all of them, in
- * UTF-8 bytes of their JSON and in tokens of `tokenizer` (`o200k_base` for the default counter,
- * `custom` for a caller's `countTokens`). See `docs/contracts.md` "Token budgets".
+ * UTF-8 bytes of their JSON and in tokens of `tokenizer` (`o200k_base` for the default counter, the
+ * `tokenizer` option or `custom` for a caller's `countTokens`). See `docs/contracts.md` "Token budgets".
  */
 export interface ViewBudget {
-  /** The tokenizer the tokens were counted with: `o200k_base`, or `custom` for a caller's `countTokens`. */
+  /** The tokenizer the tokens were counted with: `o200k_base`, the name a caller gave its `countTokens` (`tokenizer` option), or `custom` (two `custom` budgets never compare). */
   readonly tokenizer: string
   /** How many fixture records were measured. */
   readonly records: number

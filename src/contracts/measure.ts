@@ -10,6 +10,13 @@ import { ContractsError } from './contracts-error.js'
 export interface MeasureViewsOptions {
   /** Counts the tokens of a text, synchronously. Default: `gpt-tokenizer` o200k (an optional peer dependency). */
   countTokens?: CountTokens
+  /**
+   * The name recorded for `countTokens` (the budget's `tokenizer`, e.g. `words-v1`): 1–64
+   * printable ASCII characters. Budgets compare only when both sides name the same tokenizer;
+   * an unnamed `countTokens` records `custom`, and two `custom` budgets are `incomparable` (two
+   * different counters must not be compared as one). Only with `countTokens`.
+   */
+  tokenizer?: string
 }
 
 /** The sizes of one full record and of its compact projection. */
@@ -46,7 +53,7 @@ export interface MeasurementTotal {
 export interface ViewMeasurement {
   /** The measured tool's ID. */
   readonly tool_id: string
-  /** `o200k_base` for the default counter, `custom` for a caller's `countTokens`. */
+  /** `o200k_base` for the default counter; for a caller's `countTokens`, the `tokenizer` option, else `custom`. */
   readonly tokenizer: string
   /** One measurement per record, in `records` order. */
   readonly records: readonly RecordMeasurement[]
@@ -84,7 +91,8 @@ export function measureViews(tool: ViewedTool, records: readonly unknown[], opti
   if (!toolBrand.has(tool) || (tool as { kind?: unknown }).kind !== 'viewed') {
     fail({ path: '/tool', code: 'not_a_viewed_tool', message: 'tool must be a viewed tool from defineTool (output: { compact, full })' })
   }
-  const { countTokens } = readOptions(options, ['countTokens'], 'measureViews options')
+  const { countTokens, tokenizer } = readOptions(options, ['countTokens', 'tokenizer'], 'measureViews options')
+  const name = tokenizerName(countTokens, tokenizer, 'measureViews options')
   const full = checkedRecords(tool, records, subject)
   const count = tokenCounter(countTokens, subject, fail)
   const measured: RecordMeasurement[] = []
@@ -106,10 +114,33 @@ export function measureViews(tool: ViewedTool, records: readonly unknown[], opti
   }
   return {
     tool_id: tool.id,
-    tokenizer: countTokens === undefined ? DEFAULT_TOKENIZER : 'custom',
+    tokenizer: name,
     records: measured,
     total: { compact_bytes, compact_tokens, full_bytes, full_tokens, savings_ratio: savings(compact_tokens, full_tokens) },
   }
+}
+
+/** What an unnamed caller's `countTokens` is recorded as: budgets so named never compare equal. */
+export const UNNAMED_TOKENIZER = 'custom'
+
+/**
+ * The tokenizer name a measurement records: `o200k_base` for the default counter, else the
+ * `tokenizer` option, else `custom`.
+ *
+ * @throws ContractsError (`contracts_invalid`, `invalid_tokenizer` at `/tokenizer`) for a name
+ *   that is not 1–64 printable ASCII characters, or one given without `countTokens`.
+ */
+export function tokenizerName(countTokens: unknown, tokenizer: unknown, subject: string): string {
+  if (tokenizer === undefined) return countTokens === undefined ? DEFAULT_TOKENIZER : UNNAMED_TOKENIZER
+  if (typeof tokenizer !== 'string' || !/^[\x21-\x7e][\x20-\x7e]{0,63}$/.test(tokenizer) || countTokens === undefined) {
+    throw new ContractsError(subject, [{
+      path: '/tokenizer', code: 'invalid_tokenizer',
+      message: countTokens === undefined && typeof tokenizer === 'string'
+        ? 'tokenizer names a countTokens function: pass countTokens too (the default counter is always o200k_base)'
+        : 'tokenizer must be 1-64 printable ASCII characters naming the countTokens function, e.g. "words-v1"',
+    }])
+  }
+  return tokenizer
 }
 
 function sizesOf(compactText: string, fullText: string, count: CountTokens): Omit<RecordMeasurement, 'index' | 'savings_ratio'> {

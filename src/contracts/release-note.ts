@@ -1,3 +1,4 @@
+import { terminalSafe } from '../text/terminal-safe.js'
 import { schemaFields } from './field-paths.js'
 import { compareIds, lockOf, type ContractSource } from './sources.js'
 import type { ToolContract } from './lock.js'
@@ -71,9 +72,12 @@ function noteFor(id: string, before: ToolContract, after: ToolContract): Release
   return gained || moved.size > 0 ? entry : undefined
 }
 
-/** A Markdown code span that holds any text (a longer backtick fence when the text has backticks). */
+/**
+ * A Markdown code span that holds any text (a longer backtick fence when the text has backticks),
+ * with control, C1 and bidirectional characters escaped as `\u{1b}` (schema property names reach a terminal).
+ */
 function code(text: string): string {
-  const oneLine = text.replace(/[\r\n]+/g, ' ')
+  const oneLine = terminalSafe(text.replace(/[\r\n]+/g, ' '))
   let fence = '`'
   while (oneLine.includes(fence)) fence += '`'
   const pad = oneLine.startsWith('`') || oneLine.endsWith('`') ? ' ' : ''

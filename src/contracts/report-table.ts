@@ -1,3 +1,6 @@
+import { firstHole, isRecord } from '../json/guards.js'
+import { ContractsError } from './contracts-error.js'
+import { terminalSafe } from '../text/terminal-safe.js'
 import type { ContractComparison, ToolComparison } from './compare.js'
 
 /** A row of the drift table. */
@@ -18,8 +21,23 @@ const MAX_CELL = 160
  * The drift table `contracts check` prints (`docs/contracts.md` "CI usage"): one row per reason
  * (tool, schema, verdict, field or JSON Pointer, reason), one per added, removed or otherwise
  * changed tool, then a summary that says which changes are breaking. Unchanged tools are left out.
+ * Control characters, C1 controls and bidirectional overrides of a cell (property names come
+ * from schemas) are written escaped, as `\u{1b}` (`docs/cli.md` "Output").
+ *
+ * @throws ContractsError (`contracts_invalid`, `invalid_comparison`) when `comparison` is not what
+ *   `compareContracts` returned (no `tools` list, no `summary`).
  */
 export function formatComparisonTable(comparison: ContractComparison): string {
+  let shaped = false
+  try {
+    shaped = isRecord(comparison) && Array.isArray(comparison.tools) && firstHole(comparison.tools) === -1 &&
+      comparison.tools.every((tool) => isRecord(tool) && typeof tool.tool_id === 'string' && Array.isArray(tool.schemas)) && isRecord(comparison.summary)
+  } catch {
+    shaped = false
+  }
+  if (!shaped) {
+    throw new ContractsError('formatComparisonTable comparison', [{ path: '', code: 'invalid_comparison', message: 'not a comparison: pass what compareContracts returned' }])
+  }
   const rows: Row[] = []
   for (const tool of comparison.tools) rows.push(...rowsOf(tool))
   if (rows.length === 0) return 'No contract drifted.\n'
@@ -27,13 +45,14 @@ export function formatComparisonTable(comparison: ContractComparison): string {
   const widths = HEADER_KEYS.map((_, i) => Math.max(...cells.map((c) => c[i]!.length)))
   const lines = cells.map((c) => c.map((cell, i) => (i === c.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ').trimEnd())
   lines.splice(1, 0, widths.map((w) => '-'.repeat(w)).join('  '))
-  return `${lines.join('\n')}\n\n${summaryLine(comparison)}\n`
+  return `${lines.join('\n')}\n\n${terminalSafe(summaryLine(comparison))}\n`
 }
 
 const HEADER_KEYS = Object.keys(HEADER)
 
+/** One line of at most {@link MAX_CELL} characters, control, C1 and bidirectional characters escaped (`\u{1b}`), as all text output of the command. */
 function cut(text: string): string {
-  const flat = text.replace(/[\r\n\t]+/g, ' ')
+  const flat = terminalSafe(text.replace(/[\r\n\t]+/g, ' '))
   return flat.length > MAX_CELL ? `${flat.slice(0, MAX_CELL - 1)}…` : flat
 }
 

@@ -7,7 +7,7 @@ import { describeThrown, type CountTokens } from '../tokens/count-tokens.js'
 import { ContractsError, isContractsError } from './contracts-error.js'
 import { CONTRACT_LOCK_FORMAT, CONTRACT_LOCK_VERSION, type ContractLock, type ToolContract, type ViewBudget } from './lock.js'
 import { parseContractLock } from './lock-text.js'
-import { measureViews } from './measure.js'
+import { measureViews, tokenizerName } from './measure.js'
 import { readOptions } from './options.js'
 
 /** Anything with a `list()` of descriptors, such as a `createDispatcher` result. */
@@ -35,6 +35,13 @@ export interface ContractLockOptions {
   fixtures?: ContractFixtures
   /** Counts tokens for the budgets. Default: `gpt-tokenizer` o200k (an optional peer dependency). */
   countTokens?: CountTokens
+  /**
+   * The name recorded for `countTokens` (the budget's `tokenizer`, e.g. `words-v1`): 1–64
+   * printable ASCII characters. Budgets compare only when both sides name the same tokenizer;
+   * an unnamed `countTokens` records `custom`, and two `custom` budgets are `incomparable` (two
+   * different counters must not be compared as one). Only with `countTokens`.
+   */
+  tokenizer?: string
 }
 
 const toolBrand = defineBrand('result-views.Tool')
@@ -63,12 +70,13 @@ export function isTool(value: unknown): value is Tool {
  * @throws TokenizerUnavailableError when fixtures are given, no `countTokens`, and `gpt-tokenizer` is missing.
  */
 export function contractLock(catalog: ContractCatalog, options: ContractLockOptions = {}): ContractLock {
-  const { fixtures, countTokens } = readOptions(options, ['fixtures', 'countTokens'], 'contractLock options')
+  const { fixtures, countTokens, tokenizer } = readOptions(options, ['fixtures', 'countTokens', 'tokenizer'], 'contractLock options')
+  tokenizerName(countTokens, tokenizer, 'contractLock options')
   if (countTokens !== undefined && typeof countTokens !== 'function') {
     throw new ContractsError('contractLock options', [{ path: '/countTokens', code: 'invalid_count_tokens', message: 'countTokens must be a function from text to a token count' }])
   }
   const entries = catalogEntries(catalog, 'contractLock catalog')
-  const budgets = fixtures === undefined ? new Map<string, ViewBudget>() : measureFixtures(entries, fixtures, countTokens as CountTokens | undefined)
+  const budgets = fixtures === undefined ? new Map<string, ViewBudget>() : measureFixtures(entries, fixtures, { ...(countTokens === undefined ? {} : { countTokens: countTokens as CountTokens }), ...(tokenizer === undefined ? {} : { tokenizer: tokenizer as string }) })
   const tools: Record<string, ToolContract> = {}
   for (const entry of [...entries].sort((a, b) => compareIds(a.descriptor.tool_id, b.descriptor.tool_id))) {
     const contract = toolContract(entry)
@@ -225,7 +233,7 @@ function copyContract(contract: ViewContract): ViewContract {
 }
 
 /** The compact budget of every tool `fixtures` lists. */
-function measureFixtures(entries: readonly CatalogEntry[], fixtures: unknown, countTokens: CountTokens | undefined): Map<string, ViewBudget> {
+function measureFixtures(entries: readonly CatalogEntry[], fixtures: unknown, counting: { countTokens?: CountTokens; tokenizer?: string }): Map<string, ViewBudget> {
   const subject = 'contractLock fixtures'
   if (!isRecord(fixtures)) throw new ContractsError(subject, [{ path: '/fixtures', code: 'invalid_fixtures', message: 'fixtures must be an object of tool ID → full records' }])
   const byId = new Map(entries.map((e) => [e.descriptor.tool_id, e]))
@@ -244,7 +252,7 @@ function measureFixtures(entries: readonly CatalogEntry[], fixtures: unknown, co
   for (const [tool, records] of tools) {
     let measured
     try {
-      measured = measureViews(tool, records, countTokens === undefined ? {} : { countTokens })
+      measured = measureViews(tool, records, counting)
     } catch (error) {
       throw rebased(error, `/fixtures/${escapePointerToken(tool.id)}`)
     }

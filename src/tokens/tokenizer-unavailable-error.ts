@@ -21,14 +21,13 @@ export class TokenizerUnavailableError extends UsageError {
    * @param cause - what loading `gpt-tokenizer` threw.
    */
   constructor(subject: string, cause: unknown) {
+    const message = 'no countTokens function was given and the optional peer dependency gpt-tokenizer (4.x) could not be loaded: run `npm install gpt-tokenizer@4`, or pass countTokens'
     super({
       code: 'tokenizer_unavailable',
       subject,
-      problems: [{
-        path: '/countTokens',
-        code: 'tokenizer_missing',
-        message: 'no countTokens function was given and the optional peer dependency gpt-tokenizer (4.x) could not be loaded: run `npm install gpt-tokenizer@4`, or pass countTokens',
-      }],
+      problems: [{ path: '/countTokens', code: 'tokenizer_missing', message }],
+      // One line that names the missing package first ("<subject> is invalid" said nothing about it).
+      message: `cannot count tokens for ${subject}: ${message}`,
       cause,
     })
     brand.mark(this)

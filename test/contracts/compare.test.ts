@@ -98,32 +98,72 @@ describe('compareContracts', () => {
   })
 
   describe('compact budgets', () => {
-    const lock = contractLock(exampleTools(), { fixtures, countTokens: perCharacter })
+    const lock = contractLock(exampleTools(), { fixtures, countTokens: perCharacter, tokenizer: 'per-character' })
 
     it('passes a budget within the tolerance and fails one grown past it, naming both figures', () => {
-      expect(compareContracts(lock, exampleTools(), { fixtures, countTokens: perCharacter })).toMatchObject({ drifted: false, breaking: false })
+      expect(compareContracts(lock, exampleTools(), { fixtures, countTokens: perCharacter, tokenizer: 'per-character' })).toMatchObject({ drifted: false, breaking: false })
       // Inflate the recorded budget's inverse: record less than was measured, as if the view had grown.
       const recorded = lock.tools.compozy__session_status!.budget!
       const shrunk = structuredClone(lock) as unknown as { tools: Record<string, { budget: Record<string, number> }> }
       shrunk.tools.compozy__session_status!.budget.compact_tokens = Math.floor(recorded.compact_tokens / 1.1)
-      const grown = compareContracts(shrunk as never, exampleTools(), { fixtures, countTokens: perCharacter })
+      const grown = compareContracts(shrunk as never, exampleTools(), { fixtures, countTokens: perCharacter, tokenizer: 'per-character' })
       expect(grown).toMatchObject({ drifted: true, breaking: true })
       const budget = grown.tools.find((t) => t.tool_id === 'compozy__session_status')!.budget!
       expect(budget.status).toBe('exceeded')
       expect(budget.message).toMatch(/compact_tokens grew from \d+ to \d+ \(\+10\.\d %, tolerance 5\.0 %\)/)
-      expect(compareContracts(shrunk as never, exampleTools(), { fixtures, countTokens: perCharacter, budgetTolerance: 0.2 }).drifted).toBe(false)
+      expect(compareContracts(shrunk as never, exampleTools(), { fixtures, countTokens: perCharacter, tokenizer: 'per-character', budgetTolerance: 0.2 }).drifted).toBe(false)
     })
 
     it('reports a budget added, removed, or measured on other fixtures as a change, not as breaking', () => {
       const plain = contractLock(exampleTools())
-      const added = compareContracts(plain, exampleTools(), { fixtures, countTokens: perCharacter })
+      const added = compareContracts(plain, exampleTools(), { fixtures, countTokens: perCharacter, tokenizer: 'per-character' })
       expect(added).toMatchObject({ drifted: true, breaking: false })
       expect(added.tools.find((t) => t.tool_id === 'compozy__session_status')!.budget!.status).toBe('added')
       const removed = compareContracts(lock, exampleTools())
       expect(removed.tools.find((t) => t.tool_id === 'compozy__session_status')!.budget!.status).toBe('removed')
-      const fewer = compareContracts(lock, exampleTools(), { fixtures: { compozy__session_status: fixtures.compozy__session_status.slice(1) }, countTokens: perCharacter })
+      const fewer = compareContracts(lock, exampleTools(), { fixtures: { compozy__session_status: fixtures.compozy__session_status.slice(1) }, countTokens: perCharacter, tokenizer: 'per-character' })
       expect(fewer.tools.find((t) => t.tool_id === 'compozy__session_status')!.budget).toMatchObject({ status: 'incomparable' })
       expect(fewer.breaking).toBe(false)
+    })
+
+    it('custom-tokenizers-compared-as-one: two unnamed countTokens budgets are incomparable, not compared as one counter', () => {
+      const words = (text: string): number => text.split(/\W+/).length
+      const before = contractLock(exampleTools(), { fixtures, countTokens: words })
+      expect(before.tools.compozy__session_status!.budget!.tokenizer).toBe('custom')
+      const after = compareContracts(before, exampleTools(), { fixtures, countTokens: perCharacter })
+      const budget = after.tools.find((t) => t.tool_id === 'compozy__session_status')!.budget!
+      expect(budget.status).toBe('incomparable')
+      expect(budget.message).toMatch(/unnamed countTokens .*tokenizer option/)
+      expect(after.drifted).toBe(true)
+    })
+
+    it('custom-tokenizers-compared-as-one: named counters compare when the names match, and are incomparable when they differ', () => {
+      const words = (text: string): number => text.split(/\W+/).length
+      const named = contractLock(exampleTools(), { fixtures, countTokens: words, tokenizer: 'words-v1' })
+      expect(named.tools.compozy__session_status!.budget!.tokenizer).toBe('words-v1')
+      expect(compareContracts(named, exampleTools(), { fixtures, countTokens: words, tokenizer: 'words-v1' }).drifted).toBe(false)
+      const other = compareContracts(named, exampleTools(), { fixtures, countTokens: perCharacter, tokenizer: 'per-character' })
+      expect(other.tools.find((t) => t.tool_id === 'compozy__session_status')!.budget).toMatchObject({ status: 'incomparable' })
+    })
+
+    it('refuses a tokenizer name without countTokens, or one that is not 1-64 printable ASCII characters', () => {
+      const cases: unknown[] = [
+        { fixtures, tokenizer: 'words-v1' },
+        { fixtures, countTokens: perCharacter, tokenizer: '' },
+        { fixtures, countTokens: perCharacter, tokenizer: 'x'.repeat(65) },
+        { fixtures, countTokens: perCharacter, tokenizer: 'bad\u001bname' },
+        { fixtures, countTokens: perCharacter, tokenizer: 7 },
+      ]
+      for (const options of cases) {
+        let thrown: unknown
+        try {
+          contractLock(exampleTools(), options as never)
+        } catch (error) {
+          thrown = error
+        }
+        expect(isContractsError(thrown)).toBe(true)
+        expect((thrown as { problems: { path: string; code: string }[] }).problems).toEqual([expect.objectContaining({ path: '/tokenizer', code: 'invalid_tokenizer' })])
+      }
     })
   })
 

@@ -213,6 +213,19 @@ describe('parseContractLock', () => {
     ])
   })
 
+  it('refuses what no contractLock writes: a budget on a single-result tool, a budget of 0 records, a viewed tool of origin mcp (regression: read as valid)', () => {
+    const problems = problemsOf(() => parseContractLock(edited((l) => {
+      l.tools.compozy__skill_view.budget = { ...l.tools.compozy__session_status.budget }
+      l.tools.compozy__session_status.budget.records = 0
+      l.tools.compozy__session_status.origin = 'mcp'
+    })))
+    expect(problems.map((p) => [p.path, p.code])).toEqual([
+      ['/tools/compozy__session_status/budget/records', 'invalid_budget'],
+      ['/tools/compozy__session_status/origin', 'invalid_origin'],
+      ['/tools/compozy__skill_view/budget', 'invalid_budget'],
+    ])
+  })
+
   it('keeps a tool ID "__proto__" as data (regression: assignment would set the prototype)', () => {
     const withProto = text.replace('"compozy__skill_view"', '"__proto__"')
     const read = parseContractLock(withProto) as ContractLock

@@ -145,6 +145,8 @@ describe('misuse errors', () => {
     const tokenizer = thrown(() => withoutTokenizer(() => measureViews(viewed, [{ id: 'n', body: 'b' }])))
     expect(tokenizer).toMatchObject({ name: 'TokenizerUnavailableError', code: 'tokenizer_unavailable', problems: [{ path: '/countTokens', code: 'tokenizer_missing' }] })
     expect((tokenizer as { cause?: { code?: string } }).cause?.code).toBe('MODULE_NOT_FOUND')
+    // Regression: the message said only "measureViews arguments is invalid"; it names the missing package on its first line.
+    expect((tokenizer as Error).message.split('\n')[0]).toMatch(/^cannot count tokens for measureViews arguments: .*gpt-tokenizer.*npm install gpt-tokenizer@4/)
   })
 
   it('keeps the problems of a lint failure in step with its error diagnostics', () => {

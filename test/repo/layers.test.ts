@@ -14,7 +14,7 @@ const src = join(root, 'src')
  * entry; the subpath entries stand above it and reach the core through it (by package name).
  */
 const LAYERS: readonly (readonly string[])[] = [
-  ['errors', 'log', 'async'],
+  ['errors', 'log', 'async', 'text'],
   ['json'],
   ['redact', 'schema'],
   ['views'],

@@ -72,7 +72,14 @@ export function useTestDatabase(label: string): TestDatabase {
       const files = [join(server.dataDir, 'base', String(rows[0]!.oid)), join(server.dataDir, 'pg_wal')].flatMap(filesUnder)
       const found = new Set<string>()
       for (const file of files) {
-        const bytes = readFileSync(file)
+        let bytes: Buffer
+        try {
+          bytes = readFileSync(file)
+        } catch (error) {
+          // The server removes files of its own while we read (pg_internal.init, recycled WAL): gone is not planted.
+          if ((error as { code?: unknown }).code === 'ENOENT') continue
+          throw error
+        }
         for (const needle of needles) if (bytes.includes(Buffer.from(needle, 'utf8'))) found.add(needle)
       }
       return needles.filter((needle) => found.has(needle))
