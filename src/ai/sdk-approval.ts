@@ -15,15 +15,15 @@ export function approvedBySdk(messages: unknown, toolCallId: string, toolId: str
     if (!Array.isArray(messages) || messages.length > MAX_ITEMS) return false
     const wanted = canonicalJson(input)
     const approvalIds = new Set<string>()
-    for (const content of assistantContents(messages)) {
+    for (const content of contentsOf(messages, 'assistant')) {
       const asked = content.filter((part) => part.type === 'tool-approval-request' && part.toolCallId === toolCallId && typeof part.approvalId === 'string')
       if (asked.length === 0) continue
       const matches = content.some((part) => part.type === 'tool-call' && part.toolCallId === toolCallId && part.toolName === toolId && sameJson(part.input, wanted))
       if (matches) for (const part of asked) approvalIds.add(part.approvalId as string)
     }
     if (approvalIds.size === 0) return false
-    for (const part of partsOf(messages, 'tool')) {
-      if (part.type === 'tool-approval-response' && part.approved === true && approvalIds.has(part.approvalId as string)) return true
+    for (const content of contentsOf(messages, 'tool')) {
+      if (content.some((part) => part.type === 'tool-approval-response' && part.approved === true && approvalIds.has(part.approvalId as string))) return true
     }
     return false
   } catch {
@@ -46,11 +46,11 @@ function sameJson(value: unknown, canonical: string): boolean {
   }
 }
 
-/** The object parts of each assistant message, one array per message. */
-function* assistantContents(messages: readonly unknown[]): Generator<Record<string, unknown>[]> {
+/** The object parts of each message of `role`, one array per message. */
+function* contentsOf(messages: readonly unknown[], role: 'assistant' | 'tool'): Generator<Record<string, unknown>[]> {
   for (let i = 0; i < messages.length; i++) {
     const message = messages[i] as Record<string, unknown> | null | undefined
-    if (typeof message !== 'object' || message === null || message.role !== 'assistant' || !Array.isArray(message.content) || message.content.length > MAX_ITEMS) continue
+    if (typeof message !== 'object' || message === null || message.role !== role || !Array.isArray(message.content) || message.content.length > MAX_ITEMS) continue
     const content: readonly unknown[] = message.content
     const parts: Record<string, unknown>[] = []
     for (let j = 0; j < content.length; j++) {
@@ -58,17 +58,5 @@ function* assistantContents(messages: readonly unknown[]): Generator<Record<stri
       if (typeof part === 'object' && part !== null) parts.push(part as Record<string, unknown>)
     }
     yield parts
-  }
-}
-
-function* partsOf(messages: readonly unknown[], role: 'assistant' | 'tool'): Generator<Record<string, unknown>> {
-  for (let i = 0; i < messages.length; i++) {
-    const message = messages[i] as Record<string, unknown> | null | undefined
-    if (typeof message !== 'object' || message === null || message.role !== role || !Array.isArray(message.content) || message.content.length > MAX_ITEMS) continue
-    const content: readonly unknown[] = message.content
-    for (let j = 0; j < content.length; j++) {
-      const part = content[j]
-      if (typeof part === 'object' && part !== null) yield part as Record<string, unknown>
-    }
   }
 }
