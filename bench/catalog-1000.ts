@@ -4,9 +4,10 @@
  * `createDispatcher` + `list()`. Then resident memory and heap after a full GC, and the first
  * `invoke` of one tool (validators and projector are compiled lazily, on that call) and the
  * second. Prints one JSON line; bench/index.ts runs it as a child process (with `--expose-gc`)
- * so the memory is this catalog's, not the other benchmarks', and sends on stdin a valid full
- * record for the first tool's handler (bench/fixtures/catalog-record.ts; generating it here would
- * load fast-check into the measured process).
+ * so the memory is this catalog's, not the other benchmarks', bundled for plain `node` so that it is
+ * not tsx's either, and sends on stdin a valid full record for the first tool's handler
+ * (bench/fixtures/catalog-record.ts; generating it here would load fast-check into the measured
+ * process). By hand, under tsx (its RSS then includes tsx's):
  *
  *     node --expose-gc --import tsx bench/catalog-1000.ts < record.json
  */

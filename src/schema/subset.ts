@@ -65,19 +65,30 @@ export function proveViewSubset(compact: JsonSchema | TSchema, full: JsonSchema 
 }
 
 /**
+ * {@link proveViewSubset} of two schemas already known to be plain JSON (a tool's own frozen
+ * copies, checked as they were made): the proof without walking them once more to check them.
+ */
+export function proveCopiedViewSubset(compact: JsonSchema, full: JsonSchema): ViewProof {
+  return runProof('proveViewSubset', compact, full, undefined, true)
+}
+
+/**
  * The proof behind {@link proveViewSubset} (`containment` undefined) and the containment proof
  * (`containment.ts`): one prover, two readings of the compact side. `caller` names the public
  * function in the TypeError messages.
  */
-export function runProof(caller: string, compact: unknown, full: unknown, containment: ContainmentMode | undefined): ViewProof {
+export function runProof(caller: string, compact: unknown, full: unknown, containment: ContainmentMode | undefined, copied = false): ViewProof {
   if (!isSchema(compact) || !isSchema(full)) {
     const problem = 'both arguments must be JSON Schemas (a plain object or a boolean)'
     throw schemaArgumentInvalid(`${caller}: ${problem}`, { path: '', code: 'not_a_schema', message: problem })
   }
   // Checked first, so that nothing below walks a sparse array index by index (a `required` of
-  // 2 ** 32 - 1 holes fails at its first hole) or reads a getter.
-  assertSchemaJson(caller, compact, containment === undefined ? 'compact' : 'outer')
-  assertSchemaJson(caller, full, containment === undefined ? 'full' : 'inner')
+  // 2 ** 32 - 1 holes fails at its first hole) or reads a getter. A copy made by
+  // `frozenJsonCopy` was checked as it was made.
+  if (!copied) {
+    assertSchemaJson(caller, compact, containment === undefined ? 'compact' : 'outer')
+    assertSchemaJson(caller, full, containment === undefined ? 'full' : 'inner')
+  }
   const prover = new Prover(full as JsonSchema, containment)
   try {
     const shape = readCompactSchema(compact).root

@@ -10,7 +10,7 @@ import { scrubText } from '../redact/secrets.js'
 import { parseSensitivePaths } from '../redact/sensitive-paths.js'
 import type { JsonSchema } from '../schema/json-schema.js'
 import { readCompactSchema } from '../schema/compact-shape.js'
-import { proveViewSubset } from '../schema/subset.js'
+import { proveCopiedViewSubset } from '../schema/subset.js'
 import { compileOmitPass, omitPathProblem, OmitRuleFailure, type OmitPass, type OmitWhen } from '../views/omit-rules.js'
 import { compileProjector, type Projector } from '../views/project.js'
 import type { View } from '../views/view.js'
@@ -160,7 +160,7 @@ function defineChecked(definition: ToolDefinition): ViewedTool | SingleResultToo
     compact = plainSchema(output.compact, '/output/compact', problem)
     full = plainSchema(output.full, '/output/full', problem)
     if (compact !== undefined && full !== undefined) {
-      const proof = proveViewSubset(compact, full)
+      const proof = proveCopiedViewSubset(compact, full)
       if (!proof.ok) {
         for (const v of proof.violations) {
           problems.push({ path: '/output/compact' + v.compactPath, code: v.code, message: `${v.message} (full view: /output/full${v.fullPath})` })
