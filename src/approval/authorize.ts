@@ -1,4 +1,5 @@
 import type { Call } from '../call/call.js'
+import type { AbortWatch } from '../async/abort.js'
 import { callHost } from '../async/deadline.js'
 import { inputDigest } from '../digest/input-digest.js'
 import { isToolError, type ToolError } from '../errors/tool-error.js'
@@ -223,7 +224,7 @@ async function promptFor(call: Call, facts: ToolFacts, digest: string, reason: s
  * `details.policy_path` names the member, e.g. `/policies/1`). With `signal` (the call's), an
  * aborted call stops waiting at once: `tool_execution_failed` / `call_aborted`.
  */
-export async function checkPolicy(policy: ToolPolicy, request: PolicyRequest, timeoutMs: number, signal?: AbortSignal): Promise<PolicyDecision | ToolError> {
+export async function checkPolicy(policy: ToolPolicy, request: PolicyRequest, timeoutMs: number, signal?: AbortWatch): Promise<PolicyDecision | ToolError> {
   const result = await callHost(() => policy.decide(request), { timeoutMs, signal }, readDecision)
   if (!result.ok) {
     if (result.failure === 'aborted') return callAborted(request.tool.id, false)

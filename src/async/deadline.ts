@@ -1,3 +1,4 @@
+import type { AbortWatch } from './abort.js'
 import { isThenable } from './thenable.js'
 
 /** Longest delay one `setTimeout` honours (2^31 - 1 ms); {@link callHost} re-arms for longer budgets. */
@@ -22,7 +23,7 @@ export interface Deadline {
    */
   readonly timeoutMs: number
   /** Aborting it gives up the wait at once; when it is already aborted the callback is not called. */
-  readonly signal?: AbortSignal | undefined
+  readonly signal?: AbortWatch | undefined
 }
 
 /**

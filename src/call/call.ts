@@ -1,3 +1,4 @@
+import type { AbortWatch } from '../async/abort.js'
 import type { ToolError } from '../errors/tool-error.js'
 import type { SensitivePath } from '../redact/sensitive-paths.js'
 import type { CallScope, Tool } from '../tool/types.js'
@@ -37,7 +38,11 @@ export interface InvokeRequest {
 export interface ToolResult<Structured = unknown> {
   /** The selected view's record. */
   readonly structured: Structured
-  /** A short label of the result. */
+  /**
+   * A short label of the result: the tool's own `preview`, or the default (the record's JSON, cut
+   * after 200 characters), which is written on first read, from `structured` as it is then
+   * (`docs/views.md` "Previews").
+   */
   readonly preview: string
 }
 
@@ -77,11 +82,17 @@ export interface InvokePending {
 export type InvokeOutcome = InvokeOk | InvokeError | InvokePending
 
 /**
+ * A request as a call holds it: its `signal`, when it has one, is the dispatcher's follower of the
+ * caller's (`followSignal`), which the library reads only through `callHost` and `aborted`.
+ */
+export type CallRequest = Omit<InvokeRequest, 'signal'> & { readonly signal?: AbortWatch }
+
+/**
  * One call as it moves through the lifecycle, after the request was checked and the tool
  * resolved. Internal: stages read it and return an updated copy, never mutate it.
  */
 export interface Call {
-  readonly request: InvokeRequest
+  readonly request: CallRequest
   readonly tool: Tool
   readonly tool_call_id: string
   readonly scope: Readonly<CallScope>

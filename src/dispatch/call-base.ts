@@ -3,7 +3,7 @@ import type { ToolError } from '../errors/tool-error.js'
 import { parseSensitivePaths, type SensitivePath } from '../redact/sensitive-paths.js'
 import type { Tool } from '../tool/types.js'
 import { requestInvalid } from './errors.js'
-import type { CallBase, InvokeRequest } from '../call/call.js'
+import type { CallBase, CallRequest } from '../call/call.js'
 import { normalizeScope } from './request.js'
 
 const toolPaths = new WeakMap<Tool, readonly SensitivePath[]>()
@@ -26,7 +26,7 @@ function sensitivePathsOf(tool: Tool): readonly SensitivePath[] {
  * @returns the call base, or `tool_invalid_input` / `request_invalid` for a malformed
  *   `sensitive_input_fields` path, or a `pinned_result_view` on a tool without views.
  */
-export function createCallBase(request: InvokeRequest, tool: Tool, toolCallId: string): CallBase | ToolError {
+export function createCallBase(request: CallRequest, tool: Tool, toolCallId: string): CallBase | ToolError {
   if (request.pinned_result_view !== undefined && tool.kind !== 'viewed') {
     // A pin fixes which view a Loop node reads; a tool without views has nothing to pin.
     return requestInvalid(`pinned_result_view applies only to tools with result views; "${tool.id}" has a single result`)

@@ -5,7 +5,7 @@ import { createApprovalEngine } from '../approval/approval.js'
 import { ApprovalConfigError } from '../approval/errors.js'
 import type { HeldInput } from '../approval/held-inputs.js'
 import type { PendingApprovalRecord } from '../approval/stores.js'
-import type { Call, InvokeError, InvokeOk, InvokeOutcome, InvokeRequest } from '../call/call.js'
+import type { Call, CallRequest, InvokeError, InvokeOk, InvokeOutcome, InvokeRequest } from '../call/call.js'
 import { isToolError, type ToolError } from '../errors/tool-error.js'
 import type { HookEvent, HookHandlers } from '../hooks/events.js'
 import { HookRegistrationError } from '../hooks/hook-registration-error.js'
@@ -83,18 +83,21 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     }
   }
 
-  /** Runs a request that carries a caller's signal, followed by one of our own (read once); the listener goes when the call ends. */
-  async function runFollowing(request: InvokeRequest): Promise<InvokeOutcome> {
+  /**
+   * Runs a request that carries a caller's signal, followed by one of our own (read once); the
+   * listener goes when the call ends. `run`'s own promise, not one more async level around it.
+   */
+  function runFollowing(request: InvokeRequest): Promise<InvokeOutcome> {
     const followed = followSignal(request.signal)
-    if (followed === undefined) return { status: 'error', tool_call_id: request.tool_call_id ?? randomUUID(), error: requestInvalid('signal must be an AbortSignal') }
-    try {
-      return await run({ ...request, signal: followed.signal })
-    } finally {
-      followed.release()
-    }
+    if (followed === undefined) return Promise.resolve({ status: 'error', tool_call_id: request.tool_call_id ?? randomUUID(), error: requestInvalid('signal must be an AbortSignal') })
+    const outcome = run({ ...request, signal: followed.signal })
+    // `run` never rejects on a caller's mistake, but a rejection must still release the listener
+    // (and stays the caller's, through `outcome`).
+    outcome.then(followed.release, followed.release)
+    return outcome
   }
 
-  async function run(request: InvokeRequest): Promise<InvokeOutcome> {
+  async function run(request: CallRequest): Promise<InvokeOutcome> {
     const toolCallId = request.tool_call_id ?? randomUUID()
 
     const tool = catalog.get(request.tool_id)
@@ -113,19 +116,27 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     const authorized = approvals.allowsAtOnce(call) ? RUN : await approvals.authorize(call)
     if (authorized.kind === 'error') return fail(call, authorized.error)
     if (authorized.kind === 'pending') return { status: 'approval_pending', tool_call_id: call.tool_call_id, approval_id: authorized.approval_id }
-    return await complete(call)
+    return finish(call, execute(call, handlerTimeoutMs))
   }
 
   /** Runs an authorized call to its outcome, emitting `tool.post_call` or `tool.post_error`. */
   async function complete(call: Call): Promise<InvokeOutcome> {
-    const executed = execute(call, handlerTimeoutMs)
-    const result = executed instanceof Promise ? await executed : executed
-    if (isToolError(result)) return fail(call, result)
+    return finish(call, execute(call, handlerTimeoutMs))
+  }
+
+  /**
+   * The outcome of an executed call: synchronous when the handler answered at once and nothing
+   * listens for `tool.post_call` (an async caller adopts it without another promise of ours).
+   */
+  function finish(call: Call, executed: ReturnType<typeof execute>): InvokeOutcome | Promise<InvokeOutcome> {
+    if (executed instanceof Promise) return executed.then((result) => finish(call, result))
+    if (isToolError(executed)) return fail(call, executed)
+    const outcome: InvokeOk =
+      call.view === undefined
+        ? { status: 'ok', tool_call_id: call.tool_call_id, result: executed }
+        : { status: 'ok', tool_call_id: call.tool_call_id, result: executed, result_view: call.view }
     // The preview is already scrubbed of the call's secrets (before it was cut: see resultOf).
-    if (hooks.has('tool.post_call')) await emitPostCall(call, result, hooks, logger)
-    return call.view === undefined
-      ? { status: 'ok', tool_call_id: call.tool_call_id, result }
-      : { status: 'ok', tool_call_id: call.tool_call_id, result, result_view: call.view }
+    return hooks.has('tool.post_call') ? emitPostCall(call, executed, hooks, logger).then(() => outcome) : outcome
   }
 
   /** Runs the call of an approved pending approval (see `resumeApproved`). */
