@@ -38,11 +38,7 @@ export interface InvokeRequest {
 export interface ToolResult<Structured = unknown> {
   /** The selected view's record. */
   readonly structured: Structured
-  /**
-   * A short label of the result: the tool's own `preview`, or the default (the record's JSON, cut
-   * after 200 characters), which is written on first read, from `structured` as it is then
-   * (`docs/views.md` "Previews").
-   */
+  /** A short label of the result. */
   readonly preview: string
 }
 

@@ -3,7 +3,6 @@ import { assertPlainJson, RESULT_JSON } from '../json/canonical.js'
 import { isPlainObject } from '../json/guards.js'
 import { isJsonValueError } from '../json/json-value-error.js'
 import { ownJsonCopy } from '../json/own-copy.js'
-import { usesDefaultPreview } from '../tool/preview.js'
 import type { Tool } from '../tool/types.js'
 import { recordCopyFor } from '../views/record-copy.js'
 import type { Call, ToolResult } from '../call/call.js'
@@ -57,7 +56,7 @@ export function resultOf(call: Call, record: unknown): ToolResult | ToolError {
       // checked again to name the pointer from its root.
       return notPlainJson(tool, source, error, false)
     }
-    return envelope(tool, record, structured, call.secrets)
+    return { structured, preview: tool.preview(record, structured, call.secrets) }
   }
   let copy: unknown
   try {
@@ -71,25 +70,7 @@ export function resultOf(call: Call, record: unknown): ToolResult | ToolError {
   if (judged.kind === 'unreadable') return notPlainJson(tool, copy, judged.thrown)
   if (judged.kind === 'invalid') return judged.error
   // A tool's own preview gets the handler's record, never the copy the caller receives.
-  return envelope(tool, record, copy, call.secrets)
-}
-
-/**
- * The result envelope `{ structured, preview }`. A tool's own preview runs now, on the handler's
- * record as it was returned. The default one reads only `structured`, the caller's own record, so
- * it is written when `preview` is first read (then kept): a caller that never reads it (the MCP
- * server, the framework adapters) never pays for it.
- */
-function envelope(tool: Tool, record: unknown, structured: unknown, secrets: readonly string[]): ToolResult {
-  if (!usesDefaultPreview(tool.preview)) return { structured, preview: tool.preview(record, structured, secrets) }
-  // Not the handler's record: the getter would keep it alive as long as the result.
-  let preview: string | undefined
-  return {
-    structured,
-    get preview() {
-      return (preview ??= tool.preview(undefined, structured, secrets))
-    },
-  }
+  return { structured: copy, preview: tool.preview(record, copy, call.secrets) }
 }
 
 /** Whether a record is a scalar, an array or a plain object (prototype `Object.prototype` or `null`). */

@@ -16,7 +16,7 @@ import { compileProjector, type Projector } from '../views/project.js'
 import type { View } from '../views/view.js'
 import { brandTool } from './brand.js'
 import { omitRuleFailed } from './omit-rule-failed.js'
-import { defaultPreview, defaultPreviewFor } from './preview.js'
+import { defaultPreview, quotedPropertyNames, type QuotedKeys } from './preview.js'
 import { selectorConflicts } from './selector-conflicts.js'
 import type { UsageProblem } from '../errors/usage-error.js'
 import { ToolDefinitionError } from './tool-definition-error.js'
@@ -190,7 +190,11 @@ function defineChecked(definition: ToolDefinition): ViewedTool | SingleResultToo
     handlerTimeoutMs: d.handlerTimeoutMs as number | undefined,
   }
   // The default preview writes the declared property names from literals made on its first use.
-  const preview = userPreview === undefined ? defaultPreviewFor(viewed ? full : single) : guardedPreview(userPreview)
+  let quoted: QuotedKeys | undefined
+  const preview =
+    userPreview === undefined
+      ? (_full: unknown, selected: unknown, secrets?: readonly string[]) => defaultPreview(selected, (quoted ??= quotedPropertyNames(viewed ? full : single)), secrets)
+      : guardedPreview(userPreview)
 
   if (viewed) {
     // Compiled on the first compact projection, then kept: once per tool, and a catalog of many

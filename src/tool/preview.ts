@@ -36,28 +36,6 @@ export function defaultPreview(selected: unknown, keys?: QuotedKeys, secrets: re
   }
 }
 
-/** The `preview` functions of tools that use the default one (see {@link usesDefaultPreview}). */
-const DEFAULT_PREVIEWS = new WeakSet<object>()
-
-/**
- * A tool's default `preview`: {@link defaultPreview} of the selected record, with the property
- * names of `schema` quoted once, on its first use.
- */
-export function defaultPreviewFor(schema: unknown): (full: unknown, selected: unknown, secrets?: readonly string[]) => string {
-  let quoted: QuotedKeys | undefined
-  const preview = (_full: unknown, selected: unknown, secrets?: readonly string[]): string => defaultPreview(selected, (quoted ??= quotedPropertyNames(schema)), secrets)
-  DEFAULT_PREVIEWS.add(preview)
-  return preview
-}
-
-/**
- * Whether a tool's `preview` is the default one: it reads only the record the caller receives, so
- * the dispatcher may write it when `result.preview` is first read rather than on every call.
- */
-export function usesDefaultPreview(preview: object): boolean {
-  return DEFAULT_PREVIEWS.has(preview)
-}
-
 function cut(text: string): string {
   return text.length <= DEFAULT_PREVIEW_LENGTH ? text : text.slice(0, DEFAULT_PREVIEW_LENGTH) + '…'
 }
