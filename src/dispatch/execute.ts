@@ -31,15 +31,38 @@ export function execute(call: Call, defaultTimeoutMs: number): ToolResult | Tool
   if (signal?.aborted === true) return callAborted(tool.id, false)
   const timeoutMs = tool.handlerTimeoutMs ?? defaultTimeoutMs
   const abort = new LazyAbort()
-  // `signal` is made on first read: a handler that never reads it costs no AbortController.
-  const context: ToolContext =
-    call.view === undefined
-      ? { tool_id: tool.id, tool_call_id: call.tool_call_id, scope: call.scope, get signal() { return abort.signal } }
-      : { tool_id: tool.id, tool_call_id: call.tool_call_id, scope: call.scope, result_view: call.view, get signal() { return abort.signal } }
+  const context = new HandlerContext(tool.id, call.tool_call_id, call.scope, call.view, abort)
   // The handler gets its own copy: nothing it changes reaches the call's input, its events or the
   // caller's object.
   const answer = callHost(() => tool.handler(cloneJson(call.handlerInput), context), { timeoutMs, signal })
   return answer instanceof Promise ? answer.then((settled) => outcomeOf(call, settled, abort, timeoutMs)) : outcomeOf(call, answer, abort, timeoutMs)
+}
+
+/**
+ * The handler's `context`: its fields are own data properties (`result_view` only for a viewed
+ * tool), and `signal` is a getter of the prototype that makes the `AbortSignal` on first read, so
+ * a handler that never reads it costs no `AbortController`. (A getter in an object literal would
+ * do the same, but V8 makes every such object through the runtime, and a call then costs about
+ * twice as much, most of it in the garbage collector.)
+ */
+class HandlerContext implements ToolContext {
+  readonly tool_id: string
+  readonly tool_call_id: string
+  readonly scope: ToolContext['scope']
+  declare readonly result_view?: ToolContext['result_view']
+  readonly #abort: LazyAbort
+
+  constructor(toolId: string, toolCallId: string, scope: ToolContext['scope'], view: ToolContext['result_view'], abort: LazyAbort) {
+    this.tool_id = toolId
+    this.tool_call_id = toolCallId
+    this.scope = scope
+    if (view !== undefined) (this as { result_view?: ToolContext['result_view'] }).result_view = view
+    this.#abort = abort
+  }
+
+  get signal(): AbortSignal {
+    return this.#abort.signal
+  }
 }
 
 /** What the handler's answer becomes; a budget that ran out or an abort also aborts `context.signal`. */

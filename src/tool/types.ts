@@ -38,7 +38,8 @@ export interface ToolContext {
    * `tool_execution_failed` / `handler_timeout` error) or the caller aborted the call (reason: the
    * `call_aborted` error). Pass it on (`fetch(url, { signal })`) or check it in long loops; once
    * it is aborted, whatever the handler returns is dropped (`docs/views.md` "Time budgets and
-   * cancellation").
+   * cancellation"). Made on first read (a getter of the context's prototype, so a spread copy of
+   * the context has no `signal`: pass `context.signal` itself on).
    */
   readonly signal: AbortSignal
 }
