@@ -40,43 +40,38 @@ export interface AbortWatch {
 export interface FollowedSignal {
   /** Aborts when the caller's signal does (at once when it already had). */
   readonly signal: AbortWatch
-  /** Stops following the caller's signal (removes the listener); call it once the work is done. */
+  /** Stops following the caller's signal (removes the listener, if one was added); call it once the work is done. */
   release(): void
 }
 
 /**
- * Follows a caller's `AbortSignal` with a signal of our own, read once and inside a guard: a
- * signal-like object whose `aborted` is not a boolean, whose `addEventListener` is missing or
- * throws, or any getter or Proxy trap that throws, answers `undefined` (the caller's request is
- * malformed). Afterwards the library never reads the caller's object again except to remove its
- * listener (a throw there is ignored).
+ * Follows a caller's `AbortSignal` with a signal of our own, checked inside a guard: a
+ * signal-like object whose `aborted` is not a boolean, whose `addEventListener` or
+ * `removeEventListener` is not a function, or any getter or Proxy trap that throws, answers
+ * `undefined` (the caller's request is malformed).
  *
- * Ours is a {@link Follower}, not an `AbortController`: it only ever has the library as a reader,
- * and an `AbortSignal` costs about a microsecond to make, on every call that carries a signal.
+ * Ours is a {@link Follower}, not an `AbortController` (an `AbortSignal` costs about a microsecond
+ * to make, on every call that carries one), and it listens to the caller's signal only once the
+ * library first waits on something (`callHost` adds a listener for a pending answer): a call that
+ * never waits adds and removes no listener, and reads the caller's `aborted` at each check
+ * instead. Every later read of the caller's object is guarded: a throw there aborts the call,
+ * since the library can no longer tell whether the caller gave up.
  */
 export function followSignal(given: unknown): FollowedSignal | undefined {
   if (typeof given !== 'object' || given === null) return undefined
   const caller = given as AbortSignal
-  const own = new Follower()
-  const onAbort = (): void => own.abort()
+  let follower: Follower
   try {
     const aborted: unknown = caller.aborted
-    if (typeof aborted !== 'boolean') return undefined
-    if (aborted) own.abort()
-    else caller.addEventListener('abort', onAbort, { once: true })
+    const add: unknown = caller.addEventListener
+    const remove: unknown = caller.removeEventListener
+    if (typeof aborted !== 'boolean' || typeof add !== 'function' || typeof remove !== 'function') return undefined
+    follower = new Follower(caller, add as AbortSignal['addEventListener'], remove as AbortSignal['removeEventListener'])
+    if (aborted) follower.abort()
   } catch {
     return undefined
   }
-  return {
-    signal: own,
-    release: () => {
-      try {
-        caller.removeEventListener('abort', onAbort)
-      } catch {
-        // A listener we cannot remove is the caller's signal's own problem.
-      }
-    },
-  }
+  return follower
 }
 
 /**
@@ -84,12 +79,48 @@ export function followSignal(given: unknown): FollowedSignal | undefined {
  * when it aborts (a listener added after that is never called: readers check `aborted` first, as
  * they would on an `AbortSignal`). A listener that throws does not stop the others.
  */
-class Follower implements AbortWatch {
-  aborted = false
+class Follower implements AbortWatch, FollowedSignal {
+  readonly signal: AbortWatch = this
+  #aborted = false
+  /** The caller's signal while it is followed (until it aborted or the work is done). */
+  #caller: AbortSignal | undefined
+  readonly #add: AbortSignal['addEventListener']
+  readonly #remove: AbortSignal['removeEventListener']
+  #listening = false
   #listeners: (() => void)[] = []
+  readonly #onAbort = (): void => this.abort()
+
+  constructor(caller: AbortSignal, add: AbortSignal['addEventListener'], remove: AbortSignal['removeEventListener']) {
+    this.#caller = caller
+    this.#add = add
+    this.#remove = remove
+  }
+
+  get aborted(): boolean {
+    const caller = this.#caller
+    if (!this.#aborted && !this.#listening && caller !== undefined) {
+      try {
+        if (caller.aborted === true) this.abort()
+      } catch {
+        this.abort()
+      }
+    }
+    return this.#aborted
+  }
 
   addEventListener(_type: 'abort', listener: () => void): void {
-    if (!this.aborted) this.#listeners.push(listener)
+    if (this.#aborted) return
+    this.#listeners.push(listener)
+    const caller = this.#caller
+    if (this.#listening || caller === undefined) return
+    this.#listening = true
+    try {
+      this.#add.call(caller, 'abort', this.#onAbort, { once: true })
+      // It may have aborted since it was last read: a listener added now would never be called.
+      if (caller.aborted === true) this.abort()
+    } catch {
+      this.abort()
+    }
   }
 
   removeEventListener(_type: 'abort', listener: () => void): void {
@@ -98,8 +129,8 @@ class Follower implements AbortWatch {
   }
 
   abort(): void {
-    if (this.aborted) return
-    this.aborted = true
+    if (this.#aborted) return
+    this.#aborted = true
     const listeners = this.#listeners
     this.#listeners = []
     for (const listener of listeners) {
@@ -108,6 +139,18 @@ class Follower implements AbortWatch {
       } catch {
         // The library's own listeners settle a promise; none throws, and one that did must not stop the rest.
       }
+    }
+  }
+
+  release(): void {
+    const caller = this.#caller
+    if (caller === undefined) return
+    this.#caller = undefined
+    if (!this.#listening) return
+    try {
+      this.#remove.call(caller, 'abort', this.#onAbort)
+    } catch {
+      // A listener we cannot remove is the caller's signal's own problem.
     }
   }
 }

@@ -93,7 +93,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     const outcome = run({ ...request, signal: followed.signal })
     // `run` never rejects on a caller's mistake, but a rejection must still release the listener
     // (and stays the caller's, through `outcome`).
-    outcome.then(followed.release, followed.release)
+    const release = (): void => followed.release()
+    outcome.then(release, release)
     return outcome
   }
 

@@ -162,6 +162,84 @@ describe('InvokeRequest.signal cancels the call', () => {
   })
 })
 
+describe('following a caller signal', () => {
+  /** A signal-like object over a real one that counts the listeners added and removed. */
+  function countingSignal(signal: AbortSignal) {
+    const counts = { added: 0, removed: 0 }
+    const wrapped = {
+      get aborted() {
+        return signal.aborted
+      },
+      addEventListener: (type: string, listener: () => void, options?: AddEventListenerOptions) => (counts.added++, signal.addEventListener(type, listener, options)),
+      removeEventListener: (type: string, listener: () => void) => (counts.removed++, signal.removeEventListener(type, listener)),
+    }
+    return { counts, signal: wrapped as unknown as AbortSignal }
+  }
+
+  it('a call that never waits adds no listener to the caller signal', async () => {
+    const tool = defineTool({ id: 'quick', description: 'd', input: Type.Object({}), output: Type.Object({}), handler: () => ({}) })
+    const { counts, signal } = countingSignal(new AbortController().signal)
+    const outcome = await createDispatcher({ tools: [tool] }).invoke({ tool_id: 'quick', input: {}, signal })
+    expect(outcome.status).toBe('ok')
+    expect(counts).toEqual({ added: 0, removed: 0 })
+  })
+
+  it('a call that waits adds one listener and removes it when the call ends', async () => {
+    const tool = defineTool({ id: 'later', description: 'd', input: Type.Object({}), output: Type.Object({}), handler: async () => (await new Promise((resolve) => setTimeout(resolve, 5)), {}) })
+    const { counts, signal } = countingSignal(new AbortController().signal)
+    const outcome = await createDispatcher({ tools: [tool], hooks: { 'tool.pre_call': async () => undefined } }).invoke({ tool_id: 'later', input: {}, signal })
+    expect(outcome.status).toBe('ok')
+    await Promise.resolve()
+    expect(counts).toEqual({ added: 1, removed: 1 })
+  })
+
+  it('a caller signal that aborted before a synchronous handler is checked at the handler (call_aborted, handler never runs)', async () => {
+    const seen: unknown[] = []
+    const tool = defineTool({ id: 'quick', description: 'd', input: Type.Object({}), output: Type.Object({}), handler: () => (seen.push(1), {}) })
+    const controller = new AbortController()
+    const dispatcher = createDispatcher({ tools: [tool], hooks: { 'tool.pre_call': () => void controller.abort() } })
+    const error = errorOf(await dispatcher.invoke({ tool_id: 'quick', input: {}, signal: controller.signal }))
+    expect([error.reason, error.details]).toEqual(['call_aborted', { handler_started: false }])
+    expect(seen).toEqual([])
+  })
+
+  it('a signal-like object without listener methods is request_invalid', async () => {
+    const dispatcher = createDispatcher({ tools: [hungTool()] })
+    const error = errorOf(await dispatcher.invoke({ tool_id: 'slow__wait', input: {}, signal: { aborted: false } as AbortSignal }))
+    expect([error.code, error.reason]).toEqual(['tool_invalid_input', 'request_invalid'])
+  })
+
+  it('a signal whose addEventListener throws once the call waits aborts the call instead of running it unfollowed', async () => {
+    const dispatcher = createDispatcher({ tools: [hungTool()] })
+    const hostile = {
+      aborted: false,
+      addEventListener() {
+        throw new Error('boom')
+      },
+      removeEventListener() {},
+    }
+    const error = errorOf(await dispatcher.invoke({ tool_id: 'slow__wait', input: {}, signal: hostile as unknown as AbortSignal }))
+    expect([error.code, error.reason, error.details]).toEqual(['tool_execution_failed', 'call_aborted', { handler_started: true }])
+  })
+
+  it('a signal whose aborted getter throws after the call began aborts the call', async () => {
+    let reads = 0
+    const hostile = {
+      get aborted() {
+        if (++reads > 1) throw new Error('boom')
+        return false
+      },
+      addEventListener() {},
+      removeEventListener() {},
+    }
+    const seen: unknown[] = []
+    const tool = defineTool({ id: 'quick', description: 'd', input: Type.Object({}), output: Type.Object({}), handler: () => (seen.push(1), {}) })
+    const error = errorOf(await createDispatcher({ tools: [tool] }).invoke({ tool_id: 'quick', input: {}, signal: hostile as unknown as AbortSignal }))
+    expect([error.reason, error.details]).toEqual(['call_aborted', { handler_started: false }])
+    expect(seen).toEqual([])
+  })
+})
+
 describe('deadlines hold when the event loop was blocked', () => {
   it('a policy answering in 450 ms with timeoutMs: 200 while the loop was busy is late and refused (policy_failed)', async () => {
     const calls: unknown[] = []
