@@ -78,6 +78,9 @@ async function authorizeCall(call: Call, deps: ResolvedApprovals): Promise<Autho
   const presented = token === undefined ? 'nothing' : () => inspectToken(token, tokenCall(), deps.stores.tokens, deps.guard, now)
   const settled = await settleVerdict(call, decision, presented, deps)
   if (isToolError(settled)) return fail(settled)
+  // The store reads are waited for even when the caller aborts meanwhile; nothing is written
+  // after an abort (no token consumed, no pending approval opened).
+  if (call.request.signal?.aborted === true) return fail(callAborted(call.tool.id, false))
   const { verdict } = settled
   switch (verdict.kind) {
     case 'denied':

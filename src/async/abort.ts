@@ -1,3 +1,5 @@
+import { types } from 'node:util'
+
 /**
  * An `AbortSignal` made on first read and aborted by {@link LazyAbort.abort}, so a handler that never
  * reads `context.signal` costs no `AbortController`. Aborting before the first read hands out a
@@ -44,34 +46,94 @@ export interface FollowedSignal {
   release(): void
 }
 
+// The platform's own members, taken before any caller code runs: reading a genuine signal through
+// them runs no code of the caller's (an own `aborted` or `addEventListener` on the object is not
+// consulted), so it can neither throw nor answer differently.
+const abortedOf = Object.getOwnPropertyDescriptor(AbortSignal.prototype, 'aborted')!.get! as (this: AbortSignal) => boolean
+const addListener = EventTarget.prototype.addEventListener
+const removeListener = EventTarget.prototype.removeEventListener
+
 /**
- * Follows a caller's `AbortSignal` with a signal of our own, checked inside a guard: a
- * signal-like object whose `aborted` is not a boolean, whose `addEventListener` or
- * `removeEventListener` is not a function, or any getter or Proxy trap that throws, answers
- * `undefined` (the caller's request is malformed).
+ * Follows a caller's `AbortSignal` with a signal of our own (`docs/views.md` "Time budgets and
+ * cancellation"):
+ * - a genuine `AbortSignal` (not a Proxy) is read through the platform's own `aborted` getter at
+ *   each check, and listened to only once the library first waits on something (`callHost` adds
+ *   a listener for a pending answer), through one listener per signal however many calls share
+ *   it: a call that never waits adds no listener, and a thousand calls on one signal add one;
+ * - anything else that looks like a signal (a boolean `aborted`, `addEventListener` and
+ *   `removeEventListener` functions) is read once, inside a guard, and listened to at once, as a
+ *   host's own object: a getter, Proxy trap or method that throws there answers `undefined`
+ *   (the caller's request is malformed), and afterwards it is only read again to remove the
+ *   listener (a throw there is ignored).
  *
- * Ours is a {@link Follower}, not an `AbortController` (an `AbortSignal` costs about a microsecond
- * to make, on every call that carries one), and it listens to the caller's signal only once the
- * library first waits on something (`callHost` adds a listener for a pending answer): a call that
- * never waits adds and removes no listener, and reads the caller's `aborted` at each check
- * instead. Every later read of the caller's object is guarded: a throw there aborts the call,
- * since the library can no longer tell whether the caller gave up.
+ * Ours is a {@link Follower}, not an `AbortController`: an `AbortSignal` costs about a microsecond
+ * to make, on every call that carries one, and only the library ever reads ours.
  */
 export function followSignal(given: unknown): FollowedSignal | undefined {
   if (typeof given !== 'object' || given === null) return undefined
+  if (!types.isProxy(given)) {
+    let aborted: boolean | undefined
+    try {
+      aborted = abortedOf.call(given as AbortSignal)
+    } catch {
+      // Not an AbortSignal of this realm: read below as a host's signal-like object.
+    }
+    if (aborted !== undefined) {
+      const follower = new Follower(given as AbortSignal)
+      if (aborted) follower.abort()
+      return follower
+    }
+  }
   const caller = given as AbortSignal
-  let follower: Follower
+  const follower = new Follower(undefined)
   try {
     const aborted: unknown = caller.aborted
-    const add: unknown = caller.addEventListener
-    const remove: unknown = caller.removeEventListener
-    if (typeof aborted !== 'boolean' || typeof add !== 'function' || typeof remove !== 'function') return undefined
-    follower = new Follower(caller, add as AbortSignal['addEventListener'], remove as AbortSignal['removeEventListener'])
+    if (typeof aborted !== 'boolean' || typeof caller.addEventListener !== 'function' || typeof caller.removeEventListener !== 'function') return undefined
     if (aborted) follower.abort()
+    else caller.addEventListener('abort', follower.onCallerAbort, { once: true })
   } catch {
     return undefined
   }
+  follower.releaseWith(() => {
+    try {
+      caller.removeEventListener('abort', follower.onCallerAbort)
+    } catch {
+      // A listener we cannot remove is the caller's signal's own problem.
+    }
+  })
   return follower
+}
+
+/** The followers waiting on each genuine caller signal, and the one listener that wakes them. */
+interface Listening {
+  readonly followers: Set<Follower>
+  readonly onAbort: () => void
+}
+
+const listening = new WeakMap<AbortSignal, Listening>()
+
+/** Adds a follower to the one listener of a genuine signal (adding the listener for the first one). */
+function listen(signal: AbortSignal, follower: Follower): void {
+  let entry = listening.get(signal)
+  if (entry === undefined) {
+    const followers = new Set<Follower>()
+    const onAbort = (): void => {
+      listening.delete(signal)
+      for (const waiting of followers) waiting.abort()
+    }
+    entry = { followers, onAbort }
+    listening.set(signal, entry)
+    addListener.call(signal, 'abort', onAbort, { once: true })
+  }
+  entry.followers.add(follower)
+}
+
+/** Removes a follower; the last one removes the listener. */
+function unlisten(signal: AbortSignal, follower: Follower): void {
+  const entry = listening.get(signal)
+  if (entry === undefined || !entry.followers.delete(follower) || entry.followers.size > 0) return
+  listening.delete(signal)
+  removeListener.call(signal, 'abort', entry.onAbort)
 }
 
 /**
@@ -81,46 +143,34 @@ export function followSignal(given: unknown): FollowedSignal | undefined {
  */
 class Follower implements AbortWatch, FollowedSignal {
   readonly signal: AbortWatch = this
+  /** For a host's signal-like object, listened to at once: aborts this follower. */
+  readonly onCallerAbort = (): void => this.abort()
   #aborted = false
-  /** The caller's signal while it is followed (until it aborted or the work is done). */
-  #caller: AbortSignal | undefined
-  readonly #add: AbortSignal['addEventListener']
-  readonly #remove: AbortSignal['removeEventListener']
+  /** The genuine caller signal while it is followed (until the work is done); `undefined` for a host's object. */
+  #genuine: AbortSignal | undefined
   #listening = false
+  #release: (() => void) | undefined
   #listeners: (() => void)[] = []
-  readonly #onAbort = (): void => this.abort()
 
-  constructor(caller: AbortSignal, add: AbortSignal['addEventListener'], remove: AbortSignal['removeEventListener']) {
-    this.#caller = caller
-    this.#add = add
-    this.#remove = remove
+  constructor(genuine: AbortSignal | undefined) {
+    this.#genuine = genuine
   }
 
   get aborted(): boolean {
-    const caller = this.#caller
-    if (!this.#aborted && !this.#listening && caller !== undefined) {
-      try {
-        if (caller.aborted === true) this.abort()
-      } catch {
-        this.abort()
-      }
-    }
+    const genuine = this.#genuine
+    if (!this.#aborted && !this.#listening && genuine !== undefined && abortedOf.call(genuine)) this.abort()
     return this.#aborted
   }
 
   addEventListener(_type: 'abort', listener: () => void): void {
     if (this.#aborted) return
     this.#listeners.push(listener)
-    const caller = this.#caller
-    if (this.#listening || caller === undefined) return
+    const genuine = this.#genuine
+    if (this.#listening || genuine === undefined) return
+    // It may have aborted since it was last read: a listener added now would never be called.
+    if (abortedOf.call(genuine)) return this.abort()
     this.#listening = true
-    try {
-      this.#add.call(caller, 'abort', this.#onAbort, { once: true })
-      // It may have aborted since it was last read: a listener added now would never be called.
-      if (caller.aborted === true) this.abort()
-    } catch {
-      this.abort()
-    }
+    listen(genuine, this)
   }
 
   removeEventListener(_type: 'abort', listener: () => void): void {
@@ -142,15 +192,17 @@ class Follower implements AbortWatch, FollowedSignal {
     }
   }
 
+  /** What {@link release} does for a host's signal-like object (remove its listener). */
+  releaseWith(release: () => void): void {
+    this.#release = release
+  }
+
   release(): void {
-    const caller = this.#caller
-    if (caller === undefined) return
-    this.#caller = undefined
-    if (!this.#listening) return
-    try {
-      this.#remove.call(caller, 'abort', this.#onAbort)
-    } catch {
-      // A listener we cannot remove is the caller's signal's own problem.
-    }
+    const genuine = this.#genuine
+    this.#genuine = undefined
+    if (genuine !== undefined && this.#listening) unlisten(genuine, this)
+    const release = this.#release
+    this.#release = undefined
+    release?.()
   }
 }

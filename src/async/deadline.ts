@@ -32,7 +32,7 @@ export interface Deadline {
  * - `unreadable`: its answer could not be read (a Proxy trap or getter threw, a thenable whose
  *   `then` is a throwing getter, a revoked Proxy, or the caller's `read` threw);
  * - `timeout`: no answer within `timeoutMs`, or one that settled after it;
- * - `aborted`: the deadline's signal aborted first.
+ * - `aborted`: the deadline's signal aborted first (or while a synchronous callback ran).
  */
 export type HostFailure = 'threw' | 'unreadable' | 'timeout' | 'aborted'
 
@@ -81,7 +81,9 @@ export function callHost<A, T = A>(work: () => A | PromiseLike<A>, deadline: Dea
   } catch (cause) {
     return { ok: false, failure: 'unreadable', cause }
   }
-  if (adopted === undefined) return isLate(started, timeoutMs) ? TIMED_OUT : readAnswer(answer as A, read)
+  // A synchronous answer is refused when the signal aborted while the callback ran (it may have
+  // aborted it itself): the caller has given up, as it would have while waiting.
+  if (adopted === undefined) return isLate(started, timeoutMs) ? TIMED_OUT : abortedNow(signal) ? ABORTED : readAnswer(answer as A, read)
   const pending = adopted
   return new Promise((resolve) => {
     let timer: ReturnType<typeof setTimeout> | undefined
@@ -124,6 +126,11 @@ export function callHost<A, T = A>(work: () => A | PromiseLike<A>, deadline: Dea
       settle({ ok: false, failure: 'unreadable', cause })
     }
   })
+}
+
+/** Whether the signal has aborted by now (read afresh: the callback that just ran may have aborted it). */
+function abortedNow(signal: AbortWatch | undefined): boolean {
+  return signal?.aborted === true
 }
 
 /** Whether an answer settling now is past its budget, judged by the monotonic clock. */

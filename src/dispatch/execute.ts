@@ -34,8 +34,10 @@ export function execute(call: Call, defaultTimeoutMs: number): ToolResult | Tool
   const context = new HandlerContext(tool.id, call.tool_call_id, call.scope, call.view, abort)
   // The handler gets its own copy: nothing it changes reaches the call's input, its events or the
   // caller's object.
-  const answer = callHost(() => tool.handler(cloneJson(call.handlerInput), context), { timeoutMs, signal })
-  return answer instanceof Promise ? answer.then((settled) => outcomeOf(call, settled, abort, timeoutMs)) : outcomeOf(call, answer, abort, timeoutMs)
+  // `started`: whether the handler was called, for `call_aborted`'s `details.handler_started`.
+  const run = { started: false }
+  const answer = callHost(() => ((run.started = true), tool.handler(cloneJson(call.handlerInput), context)), { timeoutMs, signal })
+  return answer instanceof Promise ? answer.then((settled) => outcomeOf(call, settled, abort, timeoutMs, run.started)) : outcomeOf(call, answer, abort, timeoutMs, run.started)
 }
 
 /**
@@ -66,7 +68,7 @@ class HandlerContext implements ToolContext {
 }
 
 /** What the handler's answer becomes; a budget that ran out or an abort also aborts `context.signal`. */
-function outcomeOf(call: Call, answer: HostAnswer<unknown>, abort: LazyAbort, timeoutMs: number): ToolResult | ToolError {
+function outcomeOf(call: Call, answer: HostAnswer<unknown>, abort: LazyAbort, timeoutMs: number, started: boolean): ToolResult | ToolError {
   if (answer.ok) return resultOf(call, answer.value)
   const { tool } = call
   switch (answer.failure) {
@@ -82,7 +84,7 @@ function outcomeOf(call: Call, answer: HostAnswer<unknown>, abort: LazyAbort, ti
       return error
     }
     case 'aborted': {
-      const error = callAborted(tool.id, true)
+      const error = callAborted(tool.id, started)
       abort.abort(error)
       return error
     }

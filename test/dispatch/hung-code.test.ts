@@ -1,5 +1,6 @@
 // Hung code never hangs a call: the handler's time budget, the caller's signal, and deadlines
 // judged by the clock when an answer settles (`docs/views.md` "Time budgets and cancellation").
+import { getEventListeners } from 'node:events'
 import Type from 'typebox'
 import { describe, expect, it, vi } from 'vitest'
 import { createDispatcher, createMemoryApprovalStores, defineTool, isUsageError, type ToolContext } from 'result-views'
@@ -163,37 +164,59 @@ describe('InvokeRequest.signal cancels the call', () => {
 })
 
 describe('following a caller signal', () => {
-  /** A signal-like object over a real one that counts the listeners added and removed. */
-  function countingSignal(signal: AbortSignal) {
-    const counts = { added: 0, removed: 0 }
-    const wrapped = {
-      get aborted() {
-        return signal.aborted
-      },
-      addEventListener: (type: string, listener: () => void, options?: AddEventListenerOptions) => (counts.added++, signal.addEventListener(type, listener, options)),
-      removeEventListener: (type: string, listener: () => void) => (counts.removed++, signal.removeEventListener(type, listener)),
+  const later = (id: string, seen?: number[]) =>
+    defineTool({ id, description: 'd', input: Type.Object({}), output: Type.Object({}), handler: async () => (seen?.push(1), await new Promise((resolve) => setTimeout(resolve, 5)), {}) })
+
+  it('a call that never waits adds no listener to a genuine AbortSignal', async () => {
+    const controller = new AbortController()
+    const during: number[] = []
+    const tool = defineTool({ id: 'quick', description: 'd', input: Type.Object({}), output: Type.Object({}), handler: () => (during.push(getEventListeners(controller.signal, 'abort').length), {}) })
+    const outcome = await createDispatcher({ tools: [tool] }).invoke({ tool_id: 'quick', input: {}, signal: controller.signal })
+    expect(outcome.status).toBe('ok')
+    expect(during).toEqual([0])
+  })
+
+  it('calls that wait on one shared signal add one listener between them, removed when the last ends, with no MaxListeners warning', async () => {
+    const warnings: Error[] = []
+    const onWarning = (warning: Error): void => void warnings.push(warning)
+    process.on('warning', onWarning)
+    try {
+      const controller = new AbortController()
+      const dispatcher = createDispatcher({ tools: [later('later')] })
+      const calls = Array.from({ length: 50 }, () => dispatcher.invoke({ tool_id: 'later', input: {}, signal: controller.signal }))
+      await new Promise((resolve) => setTimeout(resolve, 1))
+      expect(getEventListeners(controller.signal, 'abort')).toHaveLength(1)
+      const outcomes = await Promise.all(calls)
+      expect(outcomes.every((outcome) => outcome.status === 'ok')).toBe(true)
+      await new Promise((resolve) => setTimeout(resolve, 1))
+      expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0)
+      expect(warnings.filter((warning) => warning.name === 'MaxListenersExceededWarning')).toEqual([])
+    } finally {
+      process.off('warning', onWarning)
     }
-    return { counts, signal: wrapped as unknown as AbortSignal }
-  }
-
-  it('a call that never waits adds no listener to the caller signal', async () => {
-    const tool = defineTool({ id: 'quick', description: 'd', input: Type.Object({}), output: Type.Object({}), handler: () => ({}) })
-    const { counts, signal } = countingSignal(new AbortController().signal)
-    const outcome = await createDispatcher({ tools: [tool] }).invoke({ tool_id: 'quick', input: {}, signal })
-    expect(outcome.status).toBe('ok')
-    expect(counts).toEqual({ added: 0, removed: 0 })
   })
 
-  it('a call that waits adds one listener and removes it when the call ends', async () => {
-    const tool = defineTool({ id: 'later', description: 'd', input: Type.Object({}), output: Type.Object({}), handler: async () => (await new Promise((resolve) => setTimeout(resolve, 5)), {}) })
-    const { counts, signal } = countingSignal(new AbortController().signal)
-    const outcome = await createDispatcher({ tools: [tool], hooks: { 'tool.pre_call': async () => undefined } }).invoke({ tool_id: 'later', input: {}, signal })
-    expect(outcome.status).toBe('ok')
-    await Promise.resolve()
-    expect(counts).toEqual({ added: 1, removed: 1 })
+  it('aborting a shared signal ends every waiting call with call_aborted and leaves no listener', async () => {
+    const controller = new AbortController()
+    const dispatcher = createDispatcher({ tools: [hungTool()] })
+    const calls = Array.from({ length: 30 }, () => dispatcher.invoke({ tool_id: 'slow__wait', input: {}, signal: controller.signal }))
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    controller.abort()
+    const outcomes = await Promise.all(calls)
+    expect(outcomes.map((outcome) => errorOf(outcome).reason)).toEqual(Array(30).fill('call_aborted'))
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0)
   })
 
-  it('a caller signal that aborted before a synchronous handler is checked at the handler (call_aborted, handler never runs)', async () => {
+  it('the caller aborting while a synchronous handler runs settles with call_aborted and aborts context.signal', async () => {
+    const controller = new AbortController()
+    let context: ToolContext | undefined
+    const tool = defineTool({ id: 'quick', description: 'd', input: Type.Object({}), output: Type.Object({}), handler: (_input, given) => ((context = given), controller.abort(), {}) })
+    const error = errorOf(await createDispatcher({ tools: [tool] }).invoke({ tool_id: 'quick', input: {}, signal: controller.signal }))
+    expect([error.reason, error.details]).toEqual(['call_aborted', { handler_started: true }])
+    expect(context!.signal.aborted).toBe(true)
+  })
+
+  it('a caller signal that aborted in a pre_call hook stops the call before the handler (handler_started: false)', async () => {
     const seen: unknown[] = []
     const tool = defineTool({ id: 'quick', description: 'd', input: Type.Object({}), output: Type.Object({}), handler: () => (seen.push(1), {}) })
     const controller = new AbortController()
@@ -203,14 +226,27 @@ describe('following a caller signal', () => {
     expect(seen).toEqual([])
   })
 
+  it('aborting while a grant store read is in flight waits for it, then opens no pending approval (call_aborted)', async () => {
+    const stores = createMemoryApprovalStores()
+    const controller = new AbortController()
+    const inserted: unknown[] = []
+    const grants = { ...stores.grants, get: async (...args: Parameters<typeof stores.grants.get>) => (setTimeout(() => controller.abort(), 1), await new Promise((resolve) => setTimeout(resolve, 20)), stores.grants.get(...args)) }
+    const pending = { ...stores.pending, insert: (...args: Parameters<typeof stores.pending.insert>) => (inserted.push(args), stores.pending.insert(...args)) }
+    const tool = defineTool({ id: 'ops__gate', description: 'd', approval: 'required', input: Type.Object({}), output: Type.Object({}), handler: () => ({}) })
+    const dispatcher = createDispatcher({ tools: [tool], approvals: { tokens: stores.tokens, grants, pending } })
+    const error = errorOf(await dispatcher.invoke({ tool_id: 'ops__gate', input: {}, signal: controller.signal, scope: { workspace_id: 'w', profile_id: 'p' } }))
+    expect([error.reason, error.details]).toEqual(['call_aborted', { handler_started: false }])
+    expect(inserted).toEqual([])
+  })
+
   it('a signal-like object without listener methods is request_invalid', async () => {
     const dispatcher = createDispatcher({ tools: [hungTool()] })
     const error = errorOf(await dispatcher.invoke({ tool_id: 'slow__wait', input: {}, signal: { aborted: false } as AbortSignal }))
     expect([error.code, error.reason]).toEqual(['tool_invalid_input', 'request_invalid'])
   })
 
-  it('a signal whose addEventListener throws once the call waits aborts the call instead of running it unfollowed', async () => {
-    const dispatcher = createDispatcher({ tools: [hungTool()] })
+  it('a signal-like object whose addEventListener throws is request_invalid, and no handler runs', async () => {
+    const seen: number[] = []
     const hostile = {
       aborted: false,
       addEventListener() {
@@ -218,11 +254,14 @@ describe('following a caller signal', () => {
       },
       removeEventListener() {},
     }
-    const error = errorOf(await dispatcher.invoke({ tool_id: 'slow__wait', input: {}, signal: hostile as unknown as AbortSignal }))
-    expect([error.code, error.reason, error.details]).toEqual(['tool_execution_failed', 'call_aborted', { handler_started: true }])
+    for (const tool of [later('async_tool', seen), defineTool({ id: 'sync_tool', description: 'd', input: Type.Object({}), output: Type.Object({}), handler: () => (seen.push(1), {}) })]) {
+      const error = errorOf(await createDispatcher({ tools: [tool] }).invoke({ tool_id: tool.id, input: {}, signal: hostile as unknown as AbortSignal }))
+      expect([error.code, error.reason]).toEqual(['tool_invalid_input', 'request_invalid'])
+    }
+    expect(seen).toEqual([])
   })
 
-  it('a signal whose aborted getter throws after the call began aborts the call', async () => {
+  it("a signal-like object's aborted is read once: a getter that would throw on a later read never does", async () => {
     let reads = 0
     const hostile = {
       get aborted() {
@@ -232,11 +271,17 @@ describe('following a caller signal', () => {
       addEventListener() {},
       removeEventListener() {},
     }
-    const seen: unknown[] = []
-    const tool = defineTool({ id: 'quick', description: 'd', input: Type.Object({}), output: Type.Object({}), handler: () => (seen.push(1), {}) })
-    const error = errorOf(await createDispatcher({ tools: [tool] }).invoke({ tool_id: 'quick', input: {}, signal: hostile as unknown as AbortSignal }))
-    expect([error.reason, error.details]).toEqual(['call_aborted', { handler_started: false }])
-    expect(seen).toEqual([])
+    const outcome = await createDispatcher({ tools: [later('later')], hooks: { 'tool.pre_call': async () => undefined } }).invoke({ tool_id: 'later', input: {}, signal: hostile as unknown as AbortSignal })
+    expect(outcome.status).toBe('ok')
+    expect(reads).toBe(1)
+  })
+
+  it('a Proxy of a genuine signal is read as a host object: read once, listened to at once, released after', async () => {
+    const controller = new AbortController()
+    const proxy = new Proxy(controller.signal, {})
+    const outcome = await createDispatcher({ tools: [later('later')] }).invoke({ tool_id: 'later', input: {}, signal: proxy })
+    expect(outcome.status).toBe('ok')
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0)
   })
 })
 
