@@ -123,9 +123,15 @@ function assertSchemaJson(caller: string, schema: unknown, which: string): void 
 /** A JSON Schema as the proof reads one: a boolean, or a plain object (not an array, a Date, a Map...). */
 export function isSchema(value: unknown): boolean {
   if (typeof value === 'boolean') return true
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false
-  const proto = Object.getPrototypeOf(value)
-  return proto === Object.prototype || proto === null
+  if (typeof value !== 'object' || value === null) return false
+  try {
+    if (Array.isArray(value)) return false
+    const proto = Object.getPrototypeOf(value)
+    return proto === Object.prototype || proto === null
+  } catch {
+    // A revoked Proxy, or one whose getPrototypeOf trap throws: not a schema anyone can read.
+    return false
+  }
 }
 
 /** The memo key of a (compact position, full positions) pair: the full pointers in sorted order. */

@@ -338,7 +338,7 @@ function stringList(value: unknown, path: string, problem: Report): readonly str
 
 /** A deep-frozen plain JSON copy of a schema, or `undefined` after reporting why it is unusable. */
 function plainSchema(schema: unknown, path: string, problem: Report): JsonSchema | undefined {
-  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
+  if (typeof schema !== 'object' || schema === null || isArrayOrUnreadable(schema)) {
     problem(path, 'invalid_schema', 'must be a JSON Schema object')
     return undefined
   }
@@ -357,6 +357,15 @@ function plainSchema(schema: unknown, path: string, problem: Report): JsonSchema
     return undefined
   }
   return copy
+}
+
+/** `Array.isArray`, true also for a revoked Proxy (which cannot be read as a schema either). */
+function isArrayOrUnreadable(value: object): boolean {
+  try {
+    return Array.isArray(value)
+  } catch {
+    return true
+  }
 }
 
 /** The JSON Pointer of the first `__proto__` key in a plain JSON value, or `undefined`. */

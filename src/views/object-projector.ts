@@ -108,8 +108,6 @@ function emitObject(plan: ObjectPlan, source: string, depth: number, emitted: Em
       const inner = emitObject(child, `c${m}`, depth + 1, emitted)
       bindings.push(`const a${n}_${i} = B[${n}][${i}].arrays;`)
       lines.push(`${isObject} { if (Array.isArray(${v})) ${v} = a${n}_${i}(${v}); else { const c${m} = ${v};\n${inner}\n${v} = r${m}; } }`)
-    } else if (parts[i]!.empty === true) {
-      lines.push(`${isObject} ${v} = Array.isArray(${v}) ? [] : {};`)
     } else {
       bindings.push(`const o${n}_${i} = B[${n}][${i}].objects, a${n}_${i} = B[${n}][${i}].arrays;`)
       lines.push(`${isObject} ${v} = Array.isArray(${v}) ? a${n}_${i}(${v}) : o${n}_${i}(${v});`)

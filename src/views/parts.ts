@@ -5,6 +5,4 @@ export type Structured = (value: object) => unknown
 export interface Parts {
   readonly objects: Structured
   readonly arrays: Structured
-  /** True where no object or array is allowed: both project to an empty one (`{}`, `[]`). */
-  readonly empty?: boolean
 }

@@ -1,7 +1,7 @@
 import type { TSchema } from 'typebox'
 import type { JsonSchema } from '../schema/json-schema.js'
-import { assertPlainJson } from '../json/canonical.js'
-import { isJsonValueError } from '../json/json-value-error.js'
+import { assertPlainJson, RESULT_JSON } from '../json/canonical.js'
+import { isJsonValueError, type JsonValueError } from '../json/json-value-error.js'
 import { readCompactSchema, shapeIssues } from '../schema/compact-shape.js'
 import { schemaArgumentInvalid } from '../schema/schema-argument-error.js'
 import { isSchema } from '../schema/subset.js'
@@ -70,6 +70,19 @@ export function compileProjector(compact: JsonSchema | TSchema): Projector {
   }
 }
 
+/**
+ * The first value of `record` that is not plain JSON, with its pointer from the root (the
+ * projectors' own pointers are relative to the position they copied whole); else `error`.
+ */
+function locatedError(record: unknown, error: JsonValueError): JsonValueError {
+  try {
+    assertPlainJson(record, RESULT_JSON)
+  } catch (located) {
+    if (isJsonValueError(located)) return located
+  }
+  return error
+}
+
 function compile(compact: JsonSchema | TSchema): Projector {
   if (!isSchema(compact)) {
     const problem = 'the compact schema must be a JSON Schema (a plain object or a boolean)'
@@ -100,8 +113,10 @@ function compile(compact: JsonSchema | TSchema): Projector {
     try {
       return project(full)
     } catch (error) {
-      // A getter or Proxy that throws, or a value deeper than the call stack: never another error.
-      throw asJsonValueError(error)
+      // The projectors know what went wrong, not where: the record is checked from its root to
+      // name the pointer (as the dispatcher does). A getter or Proxy that throws, or a value
+      // deeper than the call stack: never another error.
+      throw locatedError(full, asJsonValueError(error))
     }
   }
 }

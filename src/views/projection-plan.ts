@@ -12,7 +12,10 @@ import type { Parts, Structured } from './parts.js'
 const hasOwn = Object.prototype.hasOwnProperty
 
 /** Objects where the compact view allows none (invalid input): nothing leaks, the result is `{}`. */
-const stripObject: Structured = () => ({})
+// An object where the compact types have no object (only a record that does not fit them, which
+// the dispatcher has refused by the full schema before): nothing of it is copied, and one that is
+// not plain (a Date, a boxed String, a class instance) is refused as anywhere else.
+const stripObject: Structured = (value) => (assertPlainObject(value as object), {})
 /** Arrays where the compact view allows none (invalid input): the result is `[]`. */
 const stripArray: Structured = () => []
 // A checked copy: a non-JSON value (a Date, a class instance) is never normalized into a plain one.
@@ -20,7 +23,7 @@ const stripArray: Structured = () => []
 const copyStructured: Structured = (value) => ownJsonCopy(value, RESULT_JSON)
 
 /** A position that allows no object or array (scalars or nothing). */
-const EMPTY: Parts = { objects: stripObject, arrays: stripArray, empty: true }
+const EMPTY: Parts = { objects: stripObject, arrays: stripArray }
 
 /**
  * Compiles compact shapes into projection functions, once per tool. Each shape compiles once;

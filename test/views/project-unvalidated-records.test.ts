@@ -1,0 +1,78 @@
+// compileProjector called directly on records nobody validated: a non-plain object is refused
+// wherever it sits, and every error names the JSON Pointer of the bad value from the record's root.
+import Type from 'typebox'
+import { describe, expect, it } from 'vitest'
+import { compileProjector, defineTool, isUsageError, proveViewSubset } from 'result-views'
+
+const Item = Type.Union([Type.Object({ kind: Type.Literal('a'), x: Type.String() }), Type.Object({ kind: Type.Literal('b'), n: Type.Number() })])
+const project = compileProjector(Type.Object({ s: Type.String(), arr: Type.Array(Item) }))
+
+function thrownBy(run: () => unknown): { pointer?: string; problem?: string; code?: string } {
+  try {
+    run()
+  } catch (error) {
+    return error as { pointer?: string; problem?: string; code?: string }
+  }
+  throw new Error('expected a throw')
+}
+
+class Instance {
+  id = 'q'
+}
+
+describe('a non-plain object where the compact schema declares no object', () => {
+  it.each([
+    ['a boxed String', new String('secret')],
+    ['a boxed Number', new Number(1)],
+    ['a Date', new Date(0)],
+    ['a class instance', new Instance()],
+  ])('%s at a string position is refused (non_plain_object at /s), never copied as {}', (_label, value) => {
+    expect(thrownBy(() => project({ s: value, arr: [] }))).toMatchObject({ code: 'non_json_value', problem: 'non_plain_object', pointer: '/s' })
+  })
+
+  it('a record that fits is projected as before', () => {
+    expect(project({ s: 'x', arr: [{ kind: 'b', n: 1, extra: true }] })).toEqual({ s: 'x', arr: [{ kind: 'b', n: 1 }] })
+  })
+})
+
+describe('projector errors name the pointer from the root', () => {
+  const C = Type.Object({ f: Type.Number(), o: Type.Object({ id: Type.String() }), arr: Type.Array(Type.Object({ id: Type.String() })), any: Type.Optional(Type.Unknown()) })
+  const projectC = compileProjector(C)
+  const base = () => ({ f: 1, o: { id: 'q' }, arr: [{ id: 'a' }] as unknown[] })
+  // eslint-disable-next-line no-sparse-arrays
+  const holey = [{ id: 'a' }, , { id: 'c' }]
+  it.each([
+    ['/f', 'non_finite_number', { ...base(), f: Number.NaN }],
+    ['/o', 'non_plain_object', { ...base(), o: new Instance() }],
+    ['/arr/1', 'sparse_array', { ...base(), arr: holey }],
+    ['/any/deep/1', 'non_plain_object', { ...base(), any: { deep: [1, new Date(0)] } }],
+    ['/any/a/b', 'undefined', { ...base(), any: { a: { b: undefined } } }],
+  ])('%s (%s)', (pointer, problem, record) => {
+    expect(thrownBy(() => projectC(record))).toMatchObject({ code: 'non_json_value', pointer, problem })
+  })
+})
+
+describe('a schema argument that is a hostile Proxy', () => {
+  const full = { type: 'object', properties: { id: { type: 'string' } } }
+  const trapping = () => new Proxy({ type: 'object' }, { getPrototypeOf: () => { throw new Error('trap') } })
+  const revoked = () => {
+    const { proxy, revoke } = Proxy.revocable({}, {})
+    revoke()
+    return proxy
+  }
+  it.each([
+    ['a getPrototypeOf trap that throws', trapping],
+    ['a revoked Proxy', revoked],
+  ])('%s is not_a_schema for proveViewSubset and compileProjector, a UsageError, not the raw error', (_label, make) => {
+    for (const run of [() => proveViewSubset(make() as never, full as never), () => proveViewSubset(full as never, make() as never), () => compileProjector(make() as never)]) {
+      const error = thrownBy(run)
+      expect(isUsageError(error)).toBe(true)
+      expect(error).toMatchObject({ code: 'schema_argument_invalid', problems: [{ path: '', code: 'not_a_schema' }] })
+    }
+  })
+
+  it('defineTool names the schema a revoked Proxy stands for (/input invalid_schema)', () => {
+    const error = thrownBy(() => defineTool({ id: 't', description: 'd', input: revoked(), output: full, handler: () => ({}) } as never))
+    expect(error).toMatchObject({ problems: [{ path: '/input', code: 'invalid_schema' }] })
+  })
+})
