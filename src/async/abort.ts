@@ -71,7 +71,9 @@ const removeListener = EventTarget.prototype.removeEventListener
  */
 export function followSignal(given: unknown): FollowedSignal | undefined {
   if (typeof given !== 'object' || given === null) return undefined
-  if (!types.isProxy(given)) {
+  // Genuine: the platform's own signal, as the platform made it (not a Proxy, its own prototype,
+  // no own `constructor`, which the platform's listener methods read). Anything else is a host's.
+  if (!types.isProxy(given) && Object.getPrototypeOf(given) === AbortSignal.prototype && !Object.hasOwn(given, 'constructor')) {
     let aborted: boolean | undefined
     try {
       aborted = abortedOf.call(given as AbortSignal)
@@ -112,8 +114,12 @@ interface Listening {
 
 const listening = new WeakMap<AbortSignal, Listening>()
 
-/** Adds a follower to the one listener of a genuine signal (adding the listener for the first one). */
-function listen(signal: AbortSignal, follower: Follower): void {
+/**
+ * Adds a follower to the one listener of a genuine signal (adding the listener for the first one).
+ * `false` when the listener could not be added (the caller changed its signal since the call began,
+ * e.g. defined a throwing `constructor` on it, which the platform's method reads).
+ */
+function listen(signal: AbortSignal, follower: Follower): boolean {
   let entry = listening.get(signal)
   if (entry === undefined) {
     const followers = new Set<Follower>()
@@ -121,19 +127,28 @@ function listen(signal: AbortSignal, follower: Follower): void {
       listening.delete(signal)
       for (const waiting of followers) waiting.abort()
     }
+    try {
+      addListener.call(signal, 'abort', onAbort, { once: true })
+    } catch {
+      return false
+    }
     entry = { followers, onAbort }
     listening.set(signal, entry)
-    addListener.call(signal, 'abort', onAbort, { once: true })
   }
   entry.followers.add(follower)
+  return true
 }
 
-/** Removes a follower; the last one removes the listener. */
+/** Removes a follower; the last one removes the listener (a throw there is the caller's signal's own problem, and ignored). */
 function unlisten(signal: AbortSignal, follower: Follower): void {
   const entry = listening.get(signal)
   if (entry === undefined || !entry.followers.delete(follower) || entry.followers.size > 0) return
   listening.delete(signal)
-  removeListener.call(signal, 'abort', entry.onAbort)
+  try {
+    removeListener.call(signal, 'abort', entry.onAbort)
+  } catch {
+    // As for a host's object: a listener we cannot remove is the signal's own problem.
+  }
 }
 
 /**
@@ -156,9 +171,13 @@ class Follower implements AbortWatch, FollowedSignal {
     this.#genuine = genuine
   }
 
+  /**
+   * A genuine signal is read afresh each time, listened to or not: an `abort` event that never
+   * reached the listener (an earlier listener stopped it) still counts once the call next looks.
+   */
   get aborted(): boolean {
     const genuine = this.#genuine
-    if (!this.#aborted && !this.#listening && genuine !== undefined && abortedOf.call(genuine)) this.abort()
+    if (!this.#aborted && genuine !== undefined && abortedOf.call(genuine)) this.abort()
     return this.#aborted
   }
 
@@ -170,7 +189,12 @@ class Follower implements AbortWatch, FollowedSignal {
     // It may have aborted since it was last read: a listener added now would never be called.
     if (abortedOf.call(genuine)) return this.abort()
     this.#listening = true
-    listen(genuine, this)
+    // A listener that cannot be added leaves the call unable to hear its caller: it stops, as one
+    // whose signal aborted (the caller changed its signal under the call).
+    if (!listen(genuine, this)) {
+      this.#listening = false
+      this.abort()
+    }
   }
 
   removeEventListener(_type: 'abort', listener: () => void): void {

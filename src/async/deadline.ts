@@ -118,7 +118,8 @@ export function callHost<A, T = A>(work: () => A | PromiseLike<A>, deadline: Dea
       // Promise.prototype.then, not the answer's own `then`: a promise may carry a throwing one.
       promiseThen.call(
         pending,
-        (value: A) => settle(isLate(started, timeoutMs) ? TIMED_OUT : readAnswer(value, read)),
+        // An abort the listener did not hear (the signal's event was stopped) still counts.
+        (value: A) => settle(isLate(started, timeoutMs) ? TIMED_OUT : abortedNow(signal) ? ABORTED : readAnswer(value, read)),
         (cause: unknown) => settle(isLate(started, timeoutMs) ? TIMED_OUT : { ok: false, failure: 'threw', cause }),
       )
     } catch (cause) {

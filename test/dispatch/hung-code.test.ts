@@ -239,6 +239,83 @@ describe('following a caller signal', () => {
     expect(inserted).toEqual([])
   })
 
+  it('a genuine signal with an own throwing constructor getter is read as a host object: request_invalid, the getter never breaks invoke', async () => {
+    const seen: number[] = []
+    const controller = new AbortController()
+    Object.defineProperty(controller.signal, 'constructor', {
+      get() {
+        throw new Error('caller getter ran')
+      },
+    })
+    const error = errorOf(await createDispatcher({ tools: [later('later', seen)] }).invoke({ tool_id: 'later', input: {}, signal: controller.signal }))
+    expect([error.code, error.reason]).toEqual(['tool_invalid_input', 'request_invalid'])
+    expect(seen).toEqual([])
+  })
+
+  it('a genuine signal whose prototype was swapped is request_invalid, not a rejection', async () => {
+    const controller = new AbortController()
+    Object.setPrototypeOf(controller.signal, Object.prototype)
+    const error = errorOf(await createDispatcher({ tools: [later('later')] }).invoke({ tool_id: 'later', input: {}, signal: controller.signal }))
+    expect([error.code, error.reason]).toEqual(['tool_invalid_input', 'request_invalid'])
+  })
+
+  it('a signal changed under the call so that its listener cannot be removed does not crash the process', async () => {
+    const controller = new AbortController()
+    const tool = defineTool({
+      id: 'changes',
+      description: 'd',
+      input: Type.Object({}),
+      output: Type.Object({}),
+      handler: async () => {
+        await new Promise((resolve) => setTimeout(resolve, 5))
+        Object.defineProperty(controller.signal, 'constructor', { value: Object, configurable: true })
+        return {}
+      },
+    })
+    const outcome = await createDispatcher({ tools: [tool] }).invoke({ tool_id: 'changes', input: {}, signal: controller.signal })
+    expect(outcome.status).toBe('ok')
+    // The release runs after the outcome: a throw there would be an unhandled rejection.
+    await new Promise((resolve) => setTimeout(resolve, 5))
+  })
+
+  it('a signal changed under the call so that no listener can be added aborts the call when it first waits', async () => {
+    const controller = new AbortController()
+    const tool = defineTool({
+      id: 'changes_first',
+      description: 'd',
+      input: Type.Object({}),
+      output: Type.Object({}),
+      handler: () => {
+        Object.defineProperty(controller.signal, 'constructor', { value: Object, configurable: true })
+        return new Promise<Record<string, never>>((resolve) => setTimeout(() => resolve({}), 5))
+      },
+    })
+    const error = errorOf(await createDispatcher({ tools: [tool] }).invoke({ tool_id: 'changes_first', input: {}, signal: controller.signal }))
+    expect([error.reason, error.details]).toEqual(['call_aborted', { handler_started: true }])
+  })
+
+  it.each([
+    ['an earlier listener stops the abort event', (signal: AbortSignal) => signal.addEventListener('abort', (event) => event.stopImmediatePropagation())],
+    ['the signal has an own dispatchEvent that drops events', (signal: AbortSignal) => Object.defineProperty(signal, 'dispatchEvent', { value: () => true })],
+  ])('an abort whose event never reaches the dispatcher (%s) still ends the call with call_aborted when the handler settles', async (_label, tamper) => {
+    const controller = new AbortController()
+    tamper(controller.signal)
+    let contextSignal: AbortSignal | undefined
+    const tool = defineTool({
+      id: 'waits',
+      description: 'd',
+      input: Type.Object({}),
+      output: Type.Object({}),
+      handler: async (_input, context) => ((contextSignal = context.signal), await new Promise((resolve) => setTimeout(resolve, 20)), {}),
+    })
+    const outcome = createDispatcher({ tools: [tool] }).invoke({ tool_id: 'waits', input: {}, signal: controller.signal })
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    controller.abort()
+    const error = errorOf(await outcome)
+    expect([error.reason, error.details]).toEqual(['call_aborted', { handler_started: true }])
+    expect(contextSignal!.aborted).toBe(true)
+  })
+
   it('a signal-like object without listener methods is request_invalid', async () => {
     const dispatcher = createDispatcher({ tools: [hungTool()] })
     const error = errorOf(await dispatcher.invoke({ tool_id: 'slow__wait', input: {}, signal: { aborted: false } as AbortSignal }))
