@@ -55,16 +55,22 @@ const fail = (error: ToolError): AuthorizeResult => ({ kind: 'error', error })
  * Any store failure or timeout, or a failing clock, fails closed with `approval_unavailable`, also
  * for a call the policy allows (a reject might be stored where the lookup failed). An aborted call
  * (`InvokeRequest.signal`) stops waiting on the policy or the prompt at once
- * (`tool_execution_failed` / `call_aborted`).
+ * (`tool_execution_failed` / `call_aborted`); a store step in flight is waited for, and ends the
+ * call as `call_aborted` too, whether it answered, failed or timed out.
  */
 export async function authorize(call: Call, deps: ResolvedApprovals): Promise<AuthorizeResult> {
+  let result: AuthorizeResult
   try {
-    return await authorizeCall(call, deps)
+    result = await authorizeCall(call, deps)
   } catch (error) {
     // A typed failure thrown on the way (the clock's `clock_failed`) ends the call like any other.
-    if (isToolError(error)) return fail(error)
-    throw error
+    if (!isToolError(error)) throw error
+    result = fail(error)
   }
+  // A store step that failed or timed out after the caller aborted (it was waited for): the
+  // caller gave up first, so the call ends as aborted; it failed closed either way.
+  if (result.kind === 'error' && result.error.code === 'approval_unavailable' && call.request.signal?.aborted === true) return fail(callAborted(call.tool.id, false))
+  return result
 }
 
 async function authorizeCall(call: Call, deps: ResolvedApprovals): Promise<AuthorizeResult> {

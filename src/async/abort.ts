@@ -88,17 +88,22 @@ export function followSignal(given: unknown): FollowedSignal | undefined {
   }
   const caller = given as AbortSignal
   const follower = new Follower(undefined)
+  // Each member is read once; the methods are called as they were read.
+  let remove: AbortSignal['removeEventListener']
   try {
     const aborted: unknown = caller.aborted
-    if (typeof aborted !== 'boolean' || typeof caller.addEventListener !== 'function' || typeof caller.removeEventListener !== 'function') return undefined
+    const add: unknown = caller.addEventListener
+    const removeMember: unknown = caller.removeEventListener
+    if (typeof aborted !== 'boolean' || typeof add !== 'function' || typeof removeMember !== 'function') return undefined
+    remove = removeMember as AbortSignal['removeEventListener']
     if (aborted) follower.abort()
-    else caller.addEventListener('abort', follower.onCallerAbort, { once: true })
+    else (add as AbortSignal['addEventListener']).call(caller, 'abort', follower.onCallerAbort, { once: true })
   } catch {
     return undefined
   }
   follower.releaseWith(() => {
     try {
-      caller.removeEventListener('abort', follower.onCallerAbort)
+      remove.call(caller, 'abort', follower.onCallerAbort)
     } catch {
       // A listener we cannot remove is the caller's signal's own problem.
     }

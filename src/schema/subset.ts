@@ -1,5 +1,5 @@
 import type { TSchema } from 'typebox'
-import { assertPlainJson } from '../json/canonical.js'
+import { ownJsonCopy } from '../json/own-copy.js'
 import { isJsonValueError } from '../json/json-value-error.js'
 import type { JsonSchema } from './json-schema.js'
 import { readCompactSchema, shapeIssues, type CompactShape, type ShapeIssue, type ValueShape } from './compact-shape.js'
@@ -86,8 +86,10 @@ export function runProof(caller: string, compact: unknown, full: unknown, contai
   // 2 ** 32 - 1 holes fails at its first hole) or reads a getter. A copy made by
   // `frozenJsonCopy` was checked as it was made.
   if (!copied) {
-    assertSchemaJson(caller, compact, containment === undefined ? 'compact' : 'outer')
-    assertSchemaJson(caller, full, containment === undefined ? 'full' : 'inner')
+    // Proven on checked copies, each read once: a getter or Proxy trap that would answer (or
+    // throw) differently on a later read has nothing left to read.
+    compact = schemaCopy(caller, compact, containment === undefined ? 'compact' : 'outer')
+    full = schemaCopy(caller, full, containment === undefined ? 'full' : 'inner')
   }
   const prover = new Prover(full as JsonSchema, containment)
   try {
@@ -109,10 +111,10 @@ export function runProof(caller: string, compact: unknown, full: unknown, contai
   return violations.length === 0 ? { ok: true } : { ok: false, violations }
 }
 
-/** Throws `schema_not_json` (at the pointer into that schema) when a schema argument is not plain JSON. */
-function assertSchemaJson(caller: string, schema: unknown, which: string): void {
+/** A checked plain JSON copy of a schema argument; throws `schema_not_json` (at the pointer into that schema) when it is not plain JSON. */
+function schemaCopy(caller: string, schema: unknown, which: string): JsonSchema {
   try {
-    assertPlainJson(schema)
+    return ownJsonCopy(schema) as JsonSchema
   } catch (error) {
     if (!isJsonValueError(error)) throw error
     const problem = `the ${which} schema is not plain JSON at "${error.pointer}": ${error.message}`

@@ -1,6 +1,7 @@
 import type { TSchema } from 'typebox'
 import type { JsonSchema } from '../schema/json-schema.js'
 import { assertPlainJson, RESULT_JSON } from '../json/canonical.js'
+import { ownJsonCopy } from '../json/own-copy.js'
 import { isJsonValueError, type JsonValueError } from '../json/json-value-error.js'
 import { readCompactSchema, shapeIssues } from '../schema/compact-shape.js'
 import { schemaArgumentInvalid } from '../schema/schema-argument-error.js'
@@ -88,9 +89,12 @@ function compile(compact: JsonSchema | TSchema): Projector {
     const problem = 'the compact schema must be a JSON Schema (a plain object or a boolean)'
     throw schemaArgumentInvalid(`compileProjector: ${problem}`, { path: '', code: 'not_a_schema', message: problem })
   }
+  let schema: JsonSchema
   try {
     // Keys it declares become keys of results: a lone surrogate or a Date in it has no place there.
-    assertPlainJson(compact)
+    // Compiled from a checked copy, read once: a getter that would answer differently later has
+    // nothing left to read.
+    schema = ownJsonCopy(compact) as JsonSchema
   } catch (error) {
     if (isJsonValueError(error)) {
       const problem = `the compact schema is not plain JSON at "${error.pointer}": ${error.message}`
@@ -98,7 +102,7 @@ function compile(compact: JsonSchema | TSchema): Projector {
     }
     throw error
   }
-  const { root } = readCompactSchema(compact)
+  const { root } = readCompactSchema(schema)
   // Every issue blocks: the projector copies only what a schema the proof can read allows.
   const blocking = shapeIssues(root)[0]
   if (blocking !== undefined) {

@@ -97,7 +97,13 @@ export class PlanCompiler {
         for (const [tag, branch] of dispatch.byTag) byTag.set(tag, this.parts(branch).objects)
         return (value) => {
           assertPlainObject(value)
-          const fn = hasOwn.call(value, key) ? byTag.get((value as Record<string, unknown>)[key]) : undefined
+          const tag = hasOwn.call(value, key) ? (value as Record<string, unknown>)[key] : undefined
+          // A tag no branch has gives an empty object; one that is not JSON (a Date, NaN, a
+          // function) is refused as at any other position.
+          if (typeof tag === 'object' && tag !== null) {
+            if (!Array.isArray(tag)) assertPlainObject(tag)
+          } else if (tag !== undefined) jsonLeaf(tag)
+          const fn = tag === undefined ? undefined : byTag.get(tag)
           return fn === undefined ? {} : fn(value)
         }
       }

@@ -316,6 +316,40 @@ describe('following a caller signal', () => {
     expect(contextSignal!.aborted).toBe(true)
   })
 
+  it.each([
+    ['fails', () => new Promise<never>((_resolve, reject) => setTimeout(() => reject(new Error('store down')), 10))],
+    ['times out', () => new Promise<never>(() => undefined)],
+  ])('aborting while a grant store read is in flight that then %s ends the call with call_aborted, not approval_unavailable', async (_label, answer) => {
+    const stores = createMemoryApprovalStores()
+    const controller = new AbortController()
+    const grants = { ...stores.grants, get: () => (setTimeout(() => controller.abort(), 1), answer()) }
+    const tool = defineTool({ id: 'ops__gate', description: 'd', approval: 'required', input: Type.Object({}), output: Type.Object({}), handler: () => ({}) })
+    const dispatcher = createDispatcher({ tools: [tool], approvals: { tokens: stores.tokens, grants, pending: stores.pending, timeoutMs: 30 } })
+    const error = errorOf(await dispatcher.invoke({ tool_id: 'ops__gate', input: {}, signal: controller.signal, scope: { workspace_id: 'w', profile_id: 'p' } }))
+    expect([error.code, error.reason, error.details]).toEqual(['tool_execution_failed', 'call_aborted', { handler_started: false }])
+  })
+
+  it("a signal-like object's members are each read once: a getter that answers another function later is never consulted", async () => {
+    const calls: string[] = []
+    let addReads = 0
+    let removeReads = 0
+    const hostile = {
+      aborted: false,
+      get addEventListener() {
+        addReads++
+        return () => calls.push('add')
+      },
+      get removeEventListener() {
+        removeReads++
+        return () => calls.push('remove')
+      },
+    }
+    const outcome = await createDispatcher({ tools: [later('later')] }).invoke({ tool_id: 'later', input: {}, signal: hostile as unknown as AbortSignal })
+    expect(outcome.status).toBe('ok')
+    await new Promise((resolve) => setTimeout(resolve, 1))
+    expect([addReads, removeReads, calls]).toEqual([1, 1, ['add', 'remove']])
+  })
+
   it('a signal-like object without listener methods is request_invalid', async () => {
     const dispatcher = createDispatcher({ tools: [hungTool()] })
     const error = errorOf(await dispatcher.invoke({ tool_id: 'slow__wait', input: {}, signal: { aborted: false } as AbortSignal }))

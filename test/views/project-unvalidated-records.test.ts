@@ -76,3 +76,68 @@ describe('a schema argument that is a hostile Proxy', () => {
     expect(error).toMatchObject({ problems: [{ path: '/input', code: 'invalid_schema' }] })
   })
 })
+
+describe('a union tag that is not JSON', () => {
+  const Tagged = Type.Object({ u: Type.Union([Type.Object({ kind: Type.Literal('x'), a: Type.String() }), Type.Object({ kind: Type.Literal('y'), b: Type.String() })]) })
+  const projectTagged = compileProjector(Tagged)
+  it.each([
+    ['a Date', new Date(0), 'non_plain_object'],
+    ['a boxed String', new String('x'), 'non_plain_object'],
+    ['a Map', new Map(), 'non_plain_object'],
+    ['NaN', Number.NaN, 'non_finite_number'],
+    ['a function', () => 'x', 'function'],
+  ])('%s at /u/kind is refused at its pointer, never projected as {}', (_label, tag, problem) => {
+    expect(thrownBy(() => projectTagged({ u: { kind: tag, a: 's' } }))).toMatchObject({ code: 'non_json_value', pointer: '/u/kind', problem })
+  })
+
+  it('a JSON tag no branch has still gives an empty object there', () => {
+    expect(projectTagged({ u: { kind: 'z', a: 's' } })).toEqual({ u: {} })
+    expect(projectTagged({ u: { kind: ['x'], a: 's' } })).toEqual({ u: {} })
+  })
+})
+
+describe('a schema argument read once', () => {
+  /** `{ type: 'object', properties: { a } }` whose `a.type` answers 'string' once, then throws. */
+  function onceReadable() {
+    let reads = 0
+    const a = {}
+    Object.defineProperty(a, 'type', {
+      enumerable: true,
+      get() {
+        if (++reads > 1) throw new Error('host getter: second read')
+        return 'string'
+      },
+    })
+    return { type: 'object', required: ['a'], properties: { a } }
+  }
+  const good = Type.Object({ a: Type.String() })
+
+  it('proveViewSubset reads each schema argument once (a getter that throws on a second read never throws)', () => {
+    expect(proveViewSubset(onceReadable() as never, good)).toEqual({ ok: true })
+    expect(proveViewSubset(good, onceReadable() as never)).toEqual({ ok: true })
+  })
+
+  it('compileProjector reads its schema once', () => {
+    expect(compileProjector(onceReadable() as never)({ a: 'x', b: 1 })).toEqual({ a: 'x' })
+  })
+
+  it('a Proxy whose get trap throws after a few reads is read once, or answers the typed error', () => {
+    let reads = 0
+    const proxy = new Proxy(
+      { type: 'object', properties: { a: { type: 'string' } } },
+      {
+        get(target, key, receiver) {
+          if (typeof key === 'string' && ++reads > 3) throw new Error('host trap: later read')
+          return Reflect.get(target, key, receiver)
+        },
+      },
+    )
+    let outcome: unknown
+    try {
+      outcome = proveViewSubset(proxy as never, good)
+    } catch (error) {
+      outcome = error
+    }
+    expect(isUsageError(outcome) ? (outcome as { code: string }).code : outcome).toSatisfy((value: unknown) => value === 'schema_argument_invalid' || (value as { ok?: boolean }).ok === true)
+  })
+})
