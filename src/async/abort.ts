@@ -56,15 +56,17 @@ const removeListener = EventTarget.prototype.removeEventListener
 /**
  * Follows a caller's `AbortSignal` with a signal of our own (`docs/views.md` "Time budgets and
  * cancellation"):
- * - a genuine `AbortSignal` (not a Proxy) is read through the platform's own `aborted` getter at
- *   each check, and listened to only once the library first waits on something (`callHost` adds
- *   a listener for a pending answer), through one listener per signal however many calls share
- *   it: a call that never waits adds no listener, and a thousand calls on one signal add one;
+ * - a genuine `AbortSignal` (not a Proxy, its own prototype, no own `constructor`) is read
+ *   through the platform's own `aborted` getter at each check, and listened to only once the
+ *   library first waits on something (`callHost` adds a listener for a pending answer), through
+ *   one listener per signal however many calls share it: a call that never waits adds no
+ *   listener, and a thousand calls on one signal add one; a listener that cannot be added aborts
+ *   the call, one that cannot be removed is left to the signal;
  * - anything else that looks like a signal (a boolean `aborted`, `addEventListener` and
- *   `removeEventListener` functions) is read once, inside a guard, and listened to at once, as a
- *   host's own object: a getter, Proxy trap or method that throws there answers `undefined`
- *   (the caller's request is malformed), and afterwards it is only read again to remove the
- *   listener (a throw there is ignored).
+ *   `removeEventListener` functions) is read once, each member once, inside a guard, and
+ *   listened to at once, as a host's own object: a getter, Proxy trap or method that throws there
+ *   answers `undefined` (the caller's request is malformed); afterwards only the
+ *   `removeEventListener` it answered is called, to remove the listener (a throw there is ignored).
  *
  * Ours is a {@link Follower}, not an `AbortController`: an `AbortSignal` costs about a microsecond
  * to make, on every call that carries one, and only the library ever reads ours.
