@@ -55,8 +55,8 @@ const fail = (error: ToolError): AuthorizeResult => ({ kind: 'error', error })
  * Any store failure or timeout, or a failing clock, fails closed with `approval_unavailable`, also
  * for a call the policy allows (a reject might be stored where the lookup failed). An aborted call
  * (`InvokeRequest.signal`) stops waiting on the policy or the prompt at once
- * (`tool_execution_failed` / `call_aborted`); a store step in flight is waited for, and ends the
- * call as `call_aborted` too, whether it answered, failed or timed out.
+ * (`tool_execution_failed` / `call_aborted`); a store step in flight is waited for, no new one
+ * starts, and the call ends as `call_aborted` too, whatever that step answered.
  */
 export async function authorize(call: Call, deps: ResolvedApprovals): Promise<AuthorizeResult> {
   let result: AuthorizeResult
@@ -67,9 +67,10 @@ export async function authorize(call: Call, deps: ResolvedApprovals): Promise<Au
     if (!isToolError(error)) throw error
     result = fail(error)
   }
-  // A store step that failed or timed out after the caller aborted (it was waited for): the
-  // caller gave up first, so the call ends as aborted; it failed closed either way.
-  if (result.kind === 'error' && result.error.code === 'approval_unavailable' && call.request.signal?.aborted === true) return fail(callAborted(call.tool.id, false))
+  // A call the caller aborted ends as aborted, whatever the store step it waited for then answered
+  // (an error, a timeout, a token another process won): the caller gave up first, and the call
+  // fails closed either way. A pending approval opened before the abort stays the answer.
+  if (result.kind === 'error' && result.error.reason !== 'call_aborted' && call.request.signal?.aborted === true) return fail(callAborted(call.tool.id, false))
   return result
 }
 
@@ -128,6 +129,8 @@ async function settleVerdict(
   for (;;) {
     const verdict = approvalVerdict(known)
     if (verdict.kind !== 'need') return { verdict, refusedToken }
+    // No new store read once the caller has aborted (one in flight was waited for).
+    if (call.request.signal?.aborted === true) return callAborted(call.tool.id, false)
     if (verdict.fact === 'presented') {
       refusedToken = await (presented as () => Promise<ToolError | undefined>)()
       if (refusedToken?.code === 'approval_unavailable') return refusedToken

@@ -83,7 +83,7 @@ export function callHost<A, T = A>(work: () => A | PromiseLike<A>, deadline: Dea
   }
   // A synchronous answer is refused when the signal aborted while the callback ran (it may have
   // aborted it itself): the caller has given up, as it would have while waiting.
-  if (adopted === undefined) return isLate(started, timeoutMs) ? TIMED_OUT : abortedNow(signal) ? ABORTED : readAnswer(answer as A, read)
+  if (adopted === undefined) return abortedNow(signal) ? ABORTED : isLate(started, timeoutMs) ? TIMED_OUT : readAnswer(answer as A, read)
   const pending = adopted
   return new Promise((resolve) => {
     let timer: ReturnType<typeof setTimeout> | undefined
@@ -100,7 +100,8 @@ export function callHost<A, T = A>(work: () => A | PromiseLike<A>, deadline: Dea
       if (settled) return
       // A budget past the longest timer is waited on in steps.
       const left = timeoutMs - (performance.now() - started)
-      if (left <= 0) settle(TIMED_OUT)
+      // An abort the listener did not hear (the signal's event was stopped) counts over the budget.
+      if (left <= 0) settle(abortedNow(signal) ? ABORTED : TIMED_OUT)
       else timer = setTimeout(arm, Math.min(Math.ceil(left), MAX_TIMER_MS))
     }
     // The timer is armed only for an answer still pending after a few microtask turns: an async
@@ -119,8 +120,8 @@ export function callHost<A, T = A>(work: () => A | PromiseLike<A>, deadline: Dea
       promiseThen.call(
         pending,
         // An abort the listener did not hear (the signal's event was stopped) still counts.
-        (value: A) => settle(isLate(started, timeoutMs) ? TIMED_OUT : abortedNow(signal) ? ABORTED : readAnswer(value, read)),
-        (cause: unknown) => settle(isLate(started, timeoutMs) ? TIMED_OUT : { ok: false, failure: 'threw', cause }),
+        (value: A) => settle(abortedNow(signal) ? ABORTED : isLate(started, timeoutMs) ? TIMED_OUT : readAnswer(value, read)),
+        (cause: unknown) => settle(abortedNow(signal) ? ABORTED : isLate(started, timeoutMs) ? TIMED_OUT : { ok: false, failure: 'threw', cause }),
       )
     } catch (cause) {
       // `then` reads the promise's `constructor` (its species) again, which a getter can refuse.

@@ -1,7 +1,7 @@
 import { setOwn } from '../json/clone.js'
 import type { ArrayShape, CompactShape, ObjectShape, UnionDispatch, UnionShape, ValueShape } from '../schema/compact-shape.js'
 import { ARRAY, OBJECT } from '../schema/type-mask.js'
-import { RESULT_JSON } from '../json/canonical.js'
+import { assertPlainJson, RESULT_JSON } from '../json/canonical.js'
 import { ownJsonCopy } from '../json/own-copy.js'
 import type { UsageError } from '../errors/usage-error.js'
 import { schemaArgumentInvalid } from '../schema/schema-argument-error.js'
@@ -100,9 +100,8 @@ export class PlanCompiler {
           const tag = hasOwn.call(value, key) ? (value as Record<string, unknown>)[key] : undefined
           // A tag no branch has gives an empty object; one that is not JSON (a Date, NaN, a
           // function) is refused as at any other position.
-          if (typeof tag === 'object' && tag !== null) {
-            if (!Array.isArray(tag)) assertPlainObject(tag)
-          } else if (tag !== undefined) jsonLeaf(tag)
+          if (typeof tag === 'object' && tag !== null) assertPlainJson(tag, RESULT_JSON)
+          else if (tag !== undefined) jsonLeaf(tag)
           const fn = tag === undefined ? undefined : byTag.get(tag)
           return fn === undefined ? {} : fn(value)
         }

@@ -350,6 +350,66 @@ describe('following a caller signal', () => {
     expect([addReads, removeReads, calls]).toEqual([1, 1, ['add', 'remove']])
   })
 
+  it('aborting while a token is being consumed, which another process then wins, ends with call_aborted, not token_replayed', async () => {
+    const stores = createMemoryApprovalStores()
+    const controller = new AbortController()
+    let armed = false
+    const tokens = {
+      ...stores.tokens,
+      consume: async (...args: Parameters<typeof stores.tokens.consume>) => {
+        if (!armed) return stores.tokens.consume(...args)
+        setTimeout(() => controller.abort(), 1)
+        await new Promise((resolve) => setTimeout(resolve, 10))
+        return false
+      },
+    }
+    const tool = defineTool({ id: 'ops__gate', description: 'd', approval: 'required', input: Type.Object({ x: Type.String() }), output: Type.Object({}), handler: () => ({}) })
+    const dispatcher = createDispatcher({ tools: [tool], approvals: { tokens, grants: stores.grants, pending: stores.pending } })
+    const scope = { workspace_id: 'w', profile_id: 'p' }
+    const { token } = await dispatcher.approvals.mintApprovalToken({ tool_id: 'ops__gate', scope, input: { x: 'a' } })
+    armed = true
+    const error = errorOf(await dispatcher.invoke({ tool_id: 'ops__gate', input: { x: 'a' }, scope, approval_token: token, signal: controller.signal }))
+    expect([error.code, error.reason]).toEqual(['tool_execution_failed', 'call_aborted'])
+  })
+
+  it('after an abort during a token read, no grant store read starts', async () => {
+    const stores = createMemoryApprovalStores()
+    const controller = new AbortController()
+    let armed = false
+    const grantReads: unknown[] = []
+    const tokens = {
+      ...stores.tokens,
+      get: async (...args: Parameters<typeof stores.tokens.get>) => {
+        if (armed) {
+          setTimeout(() => controller.abort(), 1)
+          await new Promise((resolve) => setTimeout(resolve, 10))
+        }
+        return stores.tokens.get(...args)
+      },
+    }
+    const grants = { ...stores.grants, get: (...args: Parameters<typeof stores.grants.get>) => (grantReads.push(args), stores.grants.get(...args)) }
+    const tool = defineTool({ id: 'ops__gate', description: 'd', approval: 'required', input: Type.Object({ x: Type.String() }), output: Type.Object({}), handler: () => ({}) })
+    const dispatcher = createDispatcher({ tools: [tool], approvals: { tokens, grants, pending: stores.pending } })
+    const scope = { workspace_id: 'w', profile_id: 'p', agent_name: 'a' }
+    const { token } = await dispatcher.approvals.mintApprovalToken({ tool_id: 'ops__gate', scope, input: { x: 'a' } })
+    armed = true
+    const error = errorOf(await dispatcher.invoke({ tool_id: 'ops__gate', input: { x: 'a' }, scope, approval_token: token, signal: controller.signal }))
+    expect([error.code, error.reason]).toEqual(['tool_execution_failed', 'call_aborted'])
+    expect(grantReads).toEqual([])
+  })
+
+  it('an abort whose event was stopped, while a policy hangs, ends as call_aborted when the policy budget runs out (not policy_failed)', async () => {
+    const controller = new AbortController()
+    controller.signal.addEventListener('abort', (event) => event.stopImmediatePropagation())
+    const tool = defineTool({ id: 'ok', description: 'd', input: Type.Object({}), output: Type.Object({}), handler: () => ({}) })
+    const dispatcher = createDispatcher({ tools: [tool], policy: { decide: () => new Promise<never>(() => undefined) }, approvals: { timeoutMs: 40 } })
+    const outcome = dispatcher.invoke({ tool_id: 'ok', input: {}, signal: controller.signal })
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    controller.abort()
+    const error = errorOf(await outcome)
+    expect([error.code, error.reason]).toEqual(['tool_execution_failed', 'call_aborted'])
+  })
+
   it('a signal-like object without listener methods is request_invalid', async () => {
     const dispatcher = createDispatcher({ tools: [hungTool()] })
     const error = errorOf(await dispatcher.invoke({ tool_id: 'slow__wait', input: {}, signal: { aborted: false } as AbortSignal }))

@@ -90,6 +90,14 @@ describe('a union tag that is not JSON', () => {
     expect(thrownBy(() => projectTagged({ u: { kind: tag, a: 's' } }))).toMatchObject({ code: 'non_json_value', pointer: '/u/kind', problem })
   })
 
+  it.each([
+    ['an array holding a Date', [new Date(0)], '/u/kind/0', 'non_plain_object'],
+    ['an object holding NaN', { n: Number.NaN }, '/u/kind/n', 'non_finite_number'],
+    ['an object holding a function', { f: () => 1 }, '/u/kind/f', 'function'],
+  ])('a tag that is %s is refused at the bad value inside it', (_label, tag, pointer, problem) => {
+    expect(thrownBy(() => projectTagged({ u: { kind: tag, a: 's' } }))).toMatchObject({ code: 'non_json_value', pointer, problem })
+  })
+
   it('a JSON tag no branch has still gives an empty object there', () => {
     expect(projectTagged({ u: { kind: 'z', a: 's' } })).toEqual({ u: {} })
     expect(projectTagged({ u: { kind: ['x'], a: 's' } })).toEqual({ u: {} })
