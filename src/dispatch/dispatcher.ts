@@ -117,11 +117,14 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     const authorized = approvals.allowsAtOnce(call) ? RUN : await approvals.authorize(call)
     if (authorized.kind === 'error') return fail(call, authorized.error)
     if (authorized.kind === 'pending') return { status: 'approval_pending', tool_call_id: call.tool_call_id, approval_id: authorized.approval_id }
-    return finish(call, execute(call, handlerTimeoutMs))
+    return complete(call)
   }
 
-  /** Runs an authorized call to its outcome, emitting `tool.post_call` or `tool.post_error`. */
-  async function complete(call: Call): Promise<InvokeOutcome> {
+  /**
+   * Runs an authorized call to its outcome, emitting `tool.post_call` or `tool.post_error`;
+   * synchronous when the handler answered at once and nothing listens (see `finish`).
+   */
+  function complete(call: Call): InvokeOutcome | Promise<InvokeOutcome> {
     return finish(call, execute(call, handlerTimeoutMs))
   }
 
@@ -142,7 +145,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
 
   /** Runs the call of an approved pending approval (see `resumeApproved`). */
   function resume(record: PendingApprovalRecord, held: HeldInput | undefined): Promise<InvokeOk | InvokeError> {
-    return resumeApproved(record, held, { tools: catalog, complete, fail, recheck: approvals.recheck })
+    return resumeApproved(record, held, { tools: catalog, complete: async (call) => complete(call), fail, recheck: approvals.recheck })
   }
 
   async function fail(call: EventCall, error: ToolError): Promise<InvokeOutcome> {

@@ -35,9 +35,9 @@ export function execute(call: Call, defaultTimeoutMs: number): ToolResult | Tool
   // The handler gets its own copy: nothing it changes reaches the call's input, its events or the
   // caller's object.
   // `started`: whether the handler was called, for `call_aborted`'s `details.handler_started`.
-  const run = { started: false }
-  const answer = callHost(() => ((run.started = true), tool.handler(cloneJson(call.handlerInput), context)), { timeoutMs, signal })
-  return answer instanceof Promise ? answer.then((settled) => outcomeOf(call, settled, abort, timeoutMs, run.started)) : outcomeOf(call, answer, abort, timeoutMs, run.started)
+  let started = false
+  const answer = callHost(() => ((started = true), tool.handler(cloneJson(call.handlerInput), context)), { timeoutMs, signal })
+  return answer instanceof Promise ? answer.then((settled) => outcomeOf(call, settled, abort, timeoutMs, started)) : outcomeOf(call, answer, abort, timeoutMs, started)
 }
 
 /**

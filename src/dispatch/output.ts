@@ -100,25 +100,7 @@ const VALID: Judgement = Object.freeze({ kind: 'valid' })
  * whole arrays (`contains`) gets the plain-JSON check first.
  */
 function validateUnchecked(tool: Tool, record: unknown): Judgement {
-  const schema = fullSchemaOf(tool)
-  let validate
-  try {
-    validate = firstErrorValidatorFor(schema)
-  } catch (error) {
-    return { kind: 'invalid', error: schemaCompileFailed(tool, 'output', error) }
-  }
-  if (searchesArrays(schema)) {
-    const notPlain = notPlainProblem(tool, record)
-    if (notPlain !== undefined) return { kind: 'invalid', error: notPlain }
-  }
-  try {
-    if (validate(record)) return VALID
-  } catch (thrown) {
-    return { kind: 'unreadable', thrown }
-  }
-  const notPlain = notPlainProblem(tool, record)
-  if (notPlain !== undefined) return { kind: 'invalid', error: notPlain }
-  return everyIssue(tool, record)
+  return judge(tool, record, true)
 }
 
 /** `tool_output_invalid` naming the first value of the record that is not plain JSON, or `undefined` when it is plain JSON. */
@@ -138,6 +120,11 @@ function notPlainProblem(tool: Tool, record: unknown): ToolError | undefined {
  * is validated again for every issue.
  */
 function validateOutput(tool: Tool, record: unknown): Judgement {
+  return judge(tool, record, false)
+}
+
+/** Both judgements: `unchecked`, the record may not be plain JSON, and is checked where a walk over it could cost more than its first hole. */
+function judge(tool: Tool, record: unknown, unchecked: boolean): Judgement {
   const schema = fullSchemaOf(tool)
   let decide
   try {
@@ -145,10 +132,18 @@ function validateOutput(tool: Tool, record: unknown): Judgement {
   } catch (error) {
     return { kind: 'invalid', error: schemaCompileFailed(tool, 'output', error) }
   }
+  if (unchecked && searchesArrays(schema)) {
+    const notPlain = notPlainProblem(tool, record)
+    if (notPlain !== undefined) return { kind: 'invalid', error: notPlain }
+  }
   try {
     if (decide(record)) return VALID
   } catch (thrown) {
     return { kind: 'unreadable', thrown }
+  }
+  if (unchecked) {
+    const notPlain = notPlainProblem(tool, record)
+    if (notPlain !== undefined) return { kind: 'invalid', error: notPlain }
   }
   return everyIssue(tool, record)
 }
