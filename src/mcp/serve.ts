@@ -1,0 +1,221 @@
+import { randomUUID } from 'node:crypto'
+import { outcomeForModel, type CallScope, type Dispatcher, type InvokeOutcome, type InvokeRequest, type UsageProblem } from 'result-views'
+import type { ContinuationStoreOptions } from '../continuation/continuation-store.js'
+import { checkLimitOptions, CONTINUE_INPUT_SCHEMA, continueHandleOf, continueResult, CONTINUE_TOOL, createResultLimit, limitResult, type ResultLimit } from '../continuation/result-limit.js'
+import { quoted } from '../errors/quote.js'
+import { scopeResolverFailed } from '../framework-call/framework-call.js'
+import { appendPointer } from '../json/pointer.js'
+import { McpOptionsError } from './mcp-options-error.js'
+import { toCallToolResult, toMcpToolList, toPartCallToolResult, type McpCallToolResult, type McpToolListing } from './project.js'
+
+// The SDK-free core of serving a dispatcher over MCP (`docs/mcp.md`): the options, `tools/list`
+// and `tools/call`, shared by the v1 server (`@modelcontextprotocol/sdk`, `server.ts`) and the v2
+// one (`@modelcontextprotocol/server`, `result-views/mcp-v2`). Each SDK's server only wires these
+// into its own request handlers.
+
+/** What a {@link McpScopeResolver} knows about one `tools/call` request. */
+export interface McpCallInfo {
+  /** The called tool's name (`params.name`). */
+  readonly tool_id: string
+  /** The JSON-RPC request ID (unique per connection, not across connections). */
+  readonly request_id: string | number
+  /** The transport's session ID (Streamable HTTP), `undefined` on stdio and in-memory transports. */
+  readonly session_id: string | undefined
+}
+
+/**
+ * Picks the scope of one call, e.g. from the MCP session a host bound to a workspace and agent.
+ * A resolver that throws fails that call with `tool_invalid_input` / `request_invalid`.
+ */
+export type McpScopeResolver = (call: McpCallInfo) => CallScope | undefined
+
+/** Options of {@link createMcpServer}. */
+export interface McpServerOptions {
+  /** Server name reported in the MCP `initialize` result (`serverInfo.name`). Non-empty. */
+  name: string
+  /** Server version reported in `serverInfo.version`. Non-empty. */
+  version: string
+  /**
+   * The scope every call runs with (policies, grants and approvals match on it): a fixed
+   * `CallScope`, or a function of the call. Default: no scope.
+   */
+  scope?: CallScope | McpScopeResolver
+  /**
+   * When set, each call's `tool_call_id` is this prefix followed by the JSON-RPC request ID
+   * (`"mcp-7"` for prefix `"mcp-"` and request 7). Request IDs repeat across connections, so give
+   * each connection's server its own prefix. Default: the dispatcher generates a random UUID.
+   */
+  toolCallIdPrefix?: string
+  /** Optional MCP `instructions` sent to the client on `initialize`. */
+  instructions?: string
+  /**
+   * Largest result, in UTF-8 bytes of the selected view's JSON text, returned whole
+   * (`docs/mcp.md` "Result size limits"). A larger one is returned as its first part, with a note
+   * and a continuation handle for the `<continuationToolPrefix>result_continue` tool, which is
+   * listed only when this is set. Integer ≥ 256. Default: no limit.
+   */
+  maxResultBytes?: number
+  /** Bounds of the store that keeps the rest of cut results (entries, bytes, `ttlMs`). Only with `maxResultBytes`. */
+  continuations?: ContinuationStoreOptions
+  /** Prefix of the continuation tool's name (`"compozy__"` gives `compozy__result_continue`). Default `""`. */
+  continuationToolPrefix?: string
+}
+
+/** Every key {@link McpServerOptions} knows; any other key is a mistake (a typo, a stale name). */
+export const MCP_OPTION_KEYS: readonly string[] = ['name', 'version', 'scope', 'toolCallIdPrefix', 'instructions', 'maxResultBytes', 'continuations', 'continuationToolPrefix']
+
+/** One `tools/call` request as the SDKs hand it over. */
+export interface McpCall {
+  readonly toolId: string
+  readonly args: unknown
+  readonly requestId: string | number
+  readonly sessionId: string | undefined
+  readonly signal: AbortSignal
+}
+
+/** A `tools/call` that reached the dispatcher, before its outcome is mapped. */
+export interface McpDispatched {
+  readonly outcome: InvokeOutcome
+  readonly scope: CallScope | undefined
+}
+
+/** The serving core of one set of options: shared by every server instance built from them. */
+export interface McpServing {
+  readonly dispatcher: Dispatcher
+  readonly options: McpServerOptions
+  /** The `tools/list` entries (the continuation tool last, when listed). */
+  list(): McpToolListing[]
+  /** The resolved scope of a call, or the typed error result of a resolver that threw. */
+  scopeOf(call: McpCall): { ok: true; scope: CallScope | undefined } | { ok: false; result: McpCallToolResult }
+  /** The call's `tool_call_id`, when `toolCallIdPrefix` is set. */
+  toolCallIdOf(call: McpCall): string | undefined
+  /**
+   * Serves one `tools/call` whole: the continuation tool, or `dispatcher.invoke` then
+   * {@link McpServing.toResult}. `onPending` may answer an `approval_pending` outcome itself
+   * (the v2 server's elicitation); `undefined` keeps the pending text.
+   */
+  call<T>(call: McpCall, onPending?: (dispatched: McpDispatched, call: McpCall) => Promise<T | undefined>): Promise<McpCallToolResult | T>
+  /** The `tools/call` result of an outcome: `toCallToolResult`, or its first part under `maxResultBytes`. */
+  toResult(outcome: InvokeOutcome, toolId: string, scope: CallScope | undefined): McpCallToolResult
+}
+
+/**
+ * Checks the options (every problem listed, unknown keys refused; `extraKeys` are the keys a
+ * caller reads itself) and builds the serving core: one continuation store for every server
+ * instance made from it.
+ *
+ * @throws McpOptionsError (`mcp_options_invalid`) for a dispatcher that is not one or bad options.
+ */
+export function createMcpServing(dispatcher: Dispatcher, options: McpServerOptions, extra?: McpExtraOptions): McpServing {
+  const bounds = checkOptions(dispatcher, options, extra)
+  const { scope, toolCallIdPrefix } = options
+  const limit = createResultLimit(options.maxResultBytes, bounds, (options.continuationToolPrefix ?? '') + CONTINUE_TOOL)
+  const toResult = (outcome: InvokeOutcome, toolId: string, callScope: CallScope | undefined): McpCallToolResult => {
+    if (limit !== undefined && outcome.status === 'ok') {
+      const model = outcomeForModel(outcome, toolId)
+      const part = limitResult(limit, model.text, toolId, outcome.result_view, callScope)
+      if (part !== undefined) return toPartCallToolResult(part, outcome.tool_call_id)
+    }
+    return toCallToolResult(outcome, toolId)
+  }
+  const serving: McpServing = {
+    dispatcher,
+    options,
+    list() {
+      const tools = toMcpToolList(dispatcher.list())
+      return limit === undefined ? tools : [...tools, continueToolListing(limit)]
+    },
+    toolCallIdOf: (call) => (toolCallIdPrefix === undefined ? undefined : toolCallIdPrefix + String(call.requestId)),
+    scopeOf(call) {
+      if (typeof scope !== 'function') return { ok: true, scope }
+      // The resolver is the host's code: a throw is a typed error result, never a JSON-RPC error.
+      try {
+        return { ok: true, scope: scope({ tool_id: call.toolId, request_id: call.requestId, session_id: call.sessionId }) }
+      } catch {
+        return { ok: false, result: toCallToolResult(scopeResolverFailed(serving.toolCallIdOf(call)), call.toolId) }
+      }
+    },
+    toResult,
+    async call(call, onPending) {
+      const resolved = serving.scopeOf(call)
+      if (!resolved.ok) return resolved.result
+      const callScope = resolved.scope
+      const toolCallId = serving.toolCallIdOf(call)
+      if (limit !== undefined && call.toolId === limit.continueTool) return continueCall(limit, call.args, callScope, toolCallId ?? randomUUID())
+      const invocation: InvokeRequest = { tool_id: call.toolId, input: call.args ?? {} }
+      if (callScope !== undefined) invocation.scope = callScope
+      if (toolCallId !== undefined) invocation.tool_call_id = toolCallId
+      // The client's `notifications/cancelled` aborts the SDK's request signal: the call stops, and
+      // the handler's `context.signal` aborts with it.
+      invocation.signal = call.signal
+      const outcome = await dispatcher.invoke(invocation)
+      if (outcome.status === 'approval_pending' && onPending !== undefined) {
+        const answered = await onPending({ outcome, scope: callScope }, call)
+        if (answered !== undefined) return answered
+      }
+      return toResult(outcome, call.toolId, callScope)
+    },
+  }
+  return serving
+}
+
+/** Options a server reads beyond {@link McpServerOptions}: their keys, and a reader that pushes problems. */
+export interface McpExtraOptions {
+  readonly keys: readonly string[]
+  read(options: Record<string, unknown>, problem: (path: string, code: string, message: string) => void): void
+}
+
+/** The `tools/list` entry of the continuation tool. */
+function continueToolListing(limit: ResultLimit): McpToolListing {
+  return {
+    name: limit.continueTool,
+    description:
+      `Returns the next part of a result that was too large to return whole (over ${limit.maxResultBytes} bytes of JSON). ` +
+      'Pass the "continuation" handle of the previous part; join the parts in order to get the exact JSON text.',
+    inputSchema: structuredClone(CONTINUE_INPUT_SCHEMA) as McpToolListing['inputSchema'],
+  }
+}
+
+/** A call of the continuation tool: the next part, or its typed error as a tool error result. */
+function continueCall(limit: ResultLimit, args: unknown, scope: CallScope | undefined, toolCallId: string): McpCallToolResult {
+  // Checked against the listed input schema first, as any tool's input is.
+  const handle = continueHandleOf(limit, args)
+  const part = typeof handle === 'string' ? continueResult(limit, handle, scope) : handle
+  if ('result_part' in part) return toPartCallToolResult(part, toolCallId)
+  return toCallToolResult({ status: 'error', tool_call_id: toolCallId, error: part }, limit.continueTool)
+}
+
+/** Checks the arguments; returns a copy of the `continuations` bounds. */
+function checkOptions(dispatcher: Dispatcher, options: McpServerOptions, extra: McpExtraOptions | undefined): ContinuationStoreOptions {
+  const problems: UsageProblem[] = []
+  const problem = (path: string, code: string, message: string): void => void problems.push({ path, code, message })
+  const d = dispatcher as unknown as Record<string, unknown> | null | undefined
+  if (typeof d !== 'object' || d === null || typeof d.invoke !== 'function' || typeof d.list !== 'function') {
+    problem('/dispatcher', 'invalid_dispatcher', 'dispatcher must be a dispatcher from createDispatcher (with invoke and list)')
+  }
+  const o = options as unknown as Record<string, unknown> | null | undefined
+  if (typeof o !== 'object' || o === null) {
+    problem('', 'invalid_options', 'options must be an object with name and version')
+    throw new McpOptionsError(problems)
+  }
+  if (typeof o.name !== 'string' || o.name.length === 0) problem('/name', 'invalid_option', 'name must be a non-empty string')
+  if (typeof o.version !== 'string' || o.version.length === 0) problem('/version', 'invalid_option', 'version must be a non-empty string')
+  if (o.scope !== undefined && typeof o.scope !== 'function' && (typeof o.scope !== 'object' || o.scope === null || Array.isArray(o.scope))) {
+    problem('/scope', 'invalid_option', 'scope must be a CallScope object or a function returning one')
+  }
+  if (o.toolCallIdPrefix !== undefined && typeof o.toolCallIdPrefix !== 'string') problem('/toolCallIdPrefix', 'invalid_option', 'toolCallIdPrefix must be a string')
+  if (o.instructions !== undefined && typeof o.instructions !== 'string') problem('/instructions', 'invalid_option', 'instructions must be a string')
+  const bounds = checkLimitOptions(o.maxResultBytes, o.continuations, problem)
+  if (o.continuationToolPrefix !== undefined && typeof o.continuationToolPrefix !== 'string') problem('/continuationToolPrefix', 'invalid_option', 'continuationToolPrefix must be a string')
+  else if (o.maxResultBytes !== undefined && problems.length === 0) {
+    const name = (typeof o.continuationToolPrefix === 'string' ? o.continuationToolPrefix : '') + CONTINUE_TOOL
+    if (dispatcher.list().some((descriptor) => descriptor.tool_id === name)) problem('/continuationToolPrefix', 'tool_name_taken', `the catalog has a tool named ${JSON.stringify(name)}: choose a continuationToolPrefix`)
+  }
+  extra?.read(o, problem)
+  const known = extra === undefined ? MCP_OPTION_KEYS : [...MCP_OPTION_KEYS, ...extra.keys]
+  for (const key of Object.keys(o)) {
+    if (!known.includes(key)) problem(appendPointer('', key), 'unknown_option', `unknown option ${quoted(key, 64)} (known: ${known.join(', ')})`)
+  }
+  if (problems.length > 0) throw new McpOptionsError(problems)
+  return bounds
+}
