@@ -30,7 +30,7 @@ const BASE64URL = /^[A-Za-z0-9_-]*$/
 const KEY_ID = /^[0-9a-f]{16}$/
 
 /** A seal key, held as a `KeyObject` (it never prints), with its key ID. */
-interface SealKey {
+export interface SealKey {
   readonly id: string
   readonly key: KeyObject
 }
@@ -49,57 +49,107 @@ export interface SealKeys {
  * @returns the keys, `undefined` when neither option is given or a problem was found.
  */
 export function resolveSealKeys(sealKey: unknown, previous: unknown, problems: UsageProblem[]): SealKeys | undefined {
+  return resolveKeyRing(sealKey, previous, SEAL_KEY_RING, problems)
+}
+
+/** How one option pair of secret keys is named, sized and told about (see {@link resolveKeyRing}). */
+export interface KeyRingSpec {
+  /** JSON Pointer of the current key, e.g. `/approvals/sealKey`. */
+  readonly path: string
+  /** JSON Pointer of the older keys, e.g. `/approvals/previousSealKeys`. */
+  readonly previousPath: string
+  /** The problem code of a bad key. */
+  readonly invalidCode: string
+  /** The problem code of older keys without a current one. */
+  readonly missingCode: string
+  /** Least bytes of a key. */
+  readonly minBytes: number
+  /** Most bytes of a key (`minBytes` for a fixed size). */
+  readonly maxBytes: number
+  /** What a bad key must be, e.g. "a seal key must be a Uint8Array (a Buffer) of 32 bytes, ...". */
+  readonly sizeMessage: string
+  /** Said of a key of zero bytes only. */
+  readonly zeroMessage: string
+  /** Said of older keys without a current one. */
+  readonly missingMessage: string
+  /** Said of older keys that are not an array. */
+  readonly arrayMessage: string
+  /** The label the key ID is an HMAC of (a key ID names a key without revealing it). */
+  readonly idLabel: string
+}
+
+const SEAL_KEY_RING: KeyRingSpec = {
+  path: '/approvals/sealKey',
+  previousPath: '/approvals/previousSealKeys',
+  invalidCode: 'invalid_seal_key',
+  missingCode: 'seal_key_missing',
+  minBytes: SEAL_KEY_BYTES,
+  maxBytes: SEAL_KEY_BYTES,
+  sizeMessage: `a seal key must be a Uint8Array (a Buffer) of ${SEAL_KEY_BYTES} bytes, e.g. Buffer.from(process.env.SEAL_KEY, 'base64') or randomBytes(32)`,
+  zeroMessage: 'a seal key must be 32 random bytes, not 32 zero bytes',
+  missingMessage: 'previousSealKeys only open older seals: give the key that seals new ones as sealKey',
+  arrayMessage: 'previousSealKeys must be an array of 32-byte Uint8Arrays',
+  idLabel: KEY_ID_LABEL,
+}
+
+/**
+ * Reads a current secret key and its older ones (key rotation: the current key makes, every key
+ * checks), pushing one problem per bad value at its JSON Pointer. Each key is copied into a
+ * `KeyObject`, so a host that changes its buffer afterwards changes nothing here; hostile values
+ * (a Proxy, a throwing getter, holes) are problems, never the host's own error.
+ *
+ * @returns the keys, `undefined` when no current key is given or a problem was found.
+ */
+export function resolveKeyRing(current: unknown, previous: unknown, spec: KeyRingSpec, problems: UsageProblem[]): SealKeys | undefined {
   const before = problems.length
-  const current = sealKey === undefined ? undefined : keyOf(sealKey, '/approvals/sealKey', problems)
+  const first = current === undefined ? undefined : keyOf(current, spec.path, spec, problems)
   const older: SealKey[] = []
   if (previous !== undefined) {
-    if (sealKey === undefined) {
-      problems.push({ path: '/approvals/previousSealKeys', code: 'seal_key_missing', message: 'previousSealKeys only open older seals: give the key that seals new ones as sealKey' })
-    }
+    if (current === undefined) problems.push({ path: spec.previousPath, code: spec.missingCode, message: spec.missingMessage })
     // Read inside a guard: a Proxy or getter that throws (a revoked Proxy throws even in
     // `Array.isArray`) is an `unreadable_option` problem, never the host's own error.
-    let path = '/approvals/previousSealKeys'
+    let path = spec.previousPath
     try {
       if (!Array.isArray(previous)) {
-        problems.push({ path, code: 'invalid_seal_key', message: 'previousSealKeys must be an array of 32-byte Uint8Arrays' })
+        problems.push({ path, code: spec.invalidCode, message: spec.arrayMessage })
       } else {
         const hole = firstHole(previous)
         if (hole !== -1) {
-          problems.push({ path: `${path}/${hole}`, code: 'invalid_seal_key', message: 'previousSealKeys must not have holes' })
+          problems.push({ path: `${path}/${hole}`, code: spec.invalidCode, message: `${spec.previousPath.slice(spec.previousPath.lastIndexOf('/') + 1)} must not have holes` })
         } else {
           // Each element read once (a getter runs once).
           const length = previous.length
           for (let i = 0; i < length; i++) {
-            path = `/approvals/previousSealKeys/${i}`
-            const key = keyOf(previous[i], path, problems)
+            path = `${spec.previousPath}/${i}`
+            const key = keyOf(previous[i], path, spec, problems)
             if (key !== undefined) older.push(key)
           }
         }
       }
     } catch {
-      problems.push({ path, code: 'unreadable_option', message: 'previousSealKeys could not be read (a getter or a Proxy threw)' })
+      problems.push({ path, code: 'unreadable_option', message: `${spec.previousPath.slice(spec.previousPath.lastIndexOf('/') + 1)} could not be read (a getter or a Proxy threw)` })
     }
   }
-  if (current === undefined || problems.length > before) return undefined
+  if (first === undefined || problems.length > before) return undefined
   const byId = new Map<string, SealKey>()
-  for (const key of [current, ...older]) if (!byId.has(key.id)) byId.set(key.id, key)
-  return { current, byId }
+  for (const key of [first, ...older]) if (!byId.has(key.id)) byId.set(key.id, key)
+  return { current: first, byId }
 }
 
-function keyOf(value: unknown, path: string, problems: UsageProblem[]): SealKey | undefined {
+function keyOf(value: unknown, path: string, spec: KeyRingSpec, problems: UsageProblem[]): SealKey | undefined {
   // `isUint8Array` reads no property (a Proxy is not one), so nothing of a hostile value runs.
-  if (!types.isUint8Array(value) || value.byteLength !== SEAL_KEY_BYTES) {
-    problems.push({ path, code: 'invalid_seal_key', message: `a seal key must be a Uint8Array (a Buffer) of ${SEAL_KEY_BYTES} bytes, e.g. Buffer.from(process.env.SEAL_KEY, 'base64') or randomBytes(32)` })
+  if (!types.isUint8Array(value) || value.byteLength < spec.minBytes || value.byteLength > spec.maxBytes) {
+    problems.push({ path, code: spec.invalidCode, message: spec.sizeMessage })
     return undefined
   }
   const bytes = Buffer.from(value)
   if (bytes.every((byte) => byte === 0)) {
-    problems.push({ path, code: 'invalid_seal_key', message: 'a seal key must be 32 random bytes, not 32 zero bytes' })
+    problems.push({ path, code: spec.invalidCode, message: spec.zeroMessage })
     return undefined
   }
   const key = createSecretKey(bytes)
   bytes.fill(0)
-  return { id: createHmac('sha256', key).update(KEY_ID_LABEL, 'utf8').digest('hex').slice(0, 16), key }
+  return { id: createHmac('sha256', key).update(spec.idLabel, 'utf8').digest('hex').slice(0, 16), key }
 }
 
 /**
