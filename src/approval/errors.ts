@@ -55,8 +55,11 @@ export function policyFailed(tool: ToolFacts, problem: 'threw' | 'timeout' | 'in
 }
 
 /** A remembered reject or a reject answer at the prompt: `tool_denied` / `approval_rejected`. */
-export function approvalRejected(tool: ToolFacts, details: { source: 'grant'; grant_id: string; scope: string } | { source: 'prompt'; answer: string }): ToolError {
-  const by = details.source === 'grant' ? `a remembered ${details.scope}-scope decision` : 'the approval prompt'
+export function approvalRejected(
+  tool: Pick<ToolFacts, 'id'>,
+  details: { source: 'grant'; grant_id: string; scope: string } | { source: 'prompt'; answer: string } | { source: 'elicitation'; approval_id: string },
+): ToolError {
+  const by = details.source === 'grant' ? `a remembered ${details.scope}-scope decision` : details.source === 'prompt' ? 'the approval prompt' : `the user (approval ${details.approval_id})`
   return new ToolError({ code: 'tool_denied', reason: 'approval_rejected', message: `tool "${tool.id}" invocation rejected by ${by}`, details })
 }
 
@@ -236,4 +239,33 @@ export class ApprovalConfigError extends UsageError {
 /** True for an {@link ApprovalConfigError} from any copy of this library (checks its own global brand, not `instanceof`). */
 export function isApprovalConfigError(value: unknown): value is ApprovalConfigError {
   return configBrand.has(value)
+}
+
+/** Why an approval request state (`docs/mcp.md` "Approvals as `input_required`") was refused. */
+export type ApprovalStateProblem = 'state_invalid' | 'state_expired' | 'state_mismatch' | 'state_replayed'
+
+/**
+ * An approval request state was refused: `approval_invalid` with one reason per problem
+ * (`docs/errors.md` "`approval_invalid`"). Never echoes the state.
+ */
+export function approvalStateInvalid(
+  toolId: string,
+  problem: ApprovalStateProblem,
+  extra: { expires_at?: string; mismatch?: readonly ('tool' | 'input' | 'scope')[]; approval_id?: string } = {},
+): ToolError {
+  const messages: Record<ApprovalStateProblem, string> = {
+    state_invalid: `approval request state for tool "${toolId}" is not one this server signed (malformed, changed, or signed with a key it does not hold)`,
+    state_expired: `approval request state for tool "${toolId}" expired at ${extra.expires_at ?? 'an earlier time'}`,
+    state_mismatch: `approval request state does not match this call of tool "${toolId}": issued for another ${(extra.mismatch ?? ['call']).join(', ')}`,
+    state_replayed: `approval request state for tool "${toolId}" was already answered: its approval ${extra.approval_id ?? ''} is decided, and nothing ran again`,
+  }
+  const details =
+    problem === 'state_expired'
+      ? { expires_at: extra.expires_at }
+      : problem === 'state_mismatch'
+        ? { mismatch: [...(extra.mismatch ?? [])] }
+        : problem === 'state_replayed'
+          ? { approval_id: extra.approval_id }
+          : undefined
+  return new ToolError({ code: 'approval_invalid', reason: problem, message: messages[problem], ...(details === undefined ? {} : { details }) })
 }

@@ -22,8 +22,8 @@ export const ToolErrorCodes = {
   tool_hook_failed: { kind: 'failure', reasons: ['hook_threw', 'hook_timeout', 'hook_patch_invalid'] },
   /** The handler returned a record that is not plain JSON or that the tool's full output schema rejects. */
   tool_output_invalid: { kind: 'failure', reasons: ['output_schema_invalid'] },
-  /** A supplied approval token is unknown, replayed, expired, or minted for another tool, scope or input. */
-  approval_invalid: { kind: 'denial', reasons: ['token_unknown', 'token_replayed', 'token_expired', 'token_mismatch'] },
+  /** A supplied approval token, or an MCP approval request state, is unknown or not signed here, replayed, expired, or issued for another tool, scope or input. */
+  approval_invalid: { kind: 'denial', reasons: ['token_unknown', 'token_replayed', 'token_expired', 'token_mismatch', 'state_invalid', 'state_replayed', 'state_expired', 'state_mismatch'] },
   /** An approval store, the prompt callback, the owner check or the clock failed or timed out, or an approved record no longer reproduces its call or its sealed input does not open: nothing that needs approval runs. */
   approval_unavailable: { kind: 'failure', reasons: ['store_failed', 'store_timeout', 'prompt_failed', 'prompt_timeout', 'owner_check_failed', 'clock_failed', 'record_invalid', 'seal_key_unknown', 'seal_invalid'] },
   /** No pending approval (or, on the HTTP and CLI surfaces and the `_revoke` management tool, no remembered grant of the workspace) has the given ID. */

@@ -28,6 +28,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['tokens'],
   ['contracts', 'framework-call', 'continuation'],
   ['sqlite', 'postgres', 'mcp', 'loop', 'testing', 'http', 'ai', 'openai-agents'],
+  ['mcp-v2'],
   ['cli'],
 ]
 

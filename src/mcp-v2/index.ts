@@ -1,0 +1,18 @@
+/**
+ * result-views/mcp-v2: exposes a dispatcher's catalog over the Model Context Protocol with the
+ * official TypeScript SDK v2 (`@modelcontextprotocol/server` 2.x, an optional peer dependency
+ * needed only by this entry), on the 2026-07-28 revision (stateless requests, approvals as
+ * `input_required`) and the 2025 ones. `result-views/mcp` keeps serving v1
+ * (`@modelcontextprotocol/sdk`); the projection (`toMcpTool`, `toCallToolResult`,
+ * `measureCatalog`, ...) is the same and stays exported there (`docs/mcp.md` "MCP SDK v2").
+ *
+ * Every export here is public API. Named exports only; no `export *`; the SDK's own API is
+ * never re-exported (import it from the SDK).
+ *
+ * @packageDocumentation
+ */
+
+export { createMcpServerFactory } from './server.js'
+export type { McpV2ServerFactory, McpV2ServerOptions } from './server.js'
+export type { McpCallInfo, McpScopeResolver, McpServerOptions } from '../mcp/serve.js'
+export { APPROVAL_INPUT_KEY } from './approval-elicitation.js'
