@@ -1,6 +1,7 @@
 // The MCP contract of the example catalog (examples/mcp-server.ts), checked with the SDK's own
-// Client. Run once per transport: in memory (in-memory.test.ts) and over stdio against a child
-// process (stdio.test.ts), so both transports are held to the same assertions.
+// Client. Run once per transport and SDK line: v1 in memory (in-memory.test.ts) and over stdio
+// against a child process (stdio.test.ts), and v2 in memory, over stdio and over stateless
+// Streamable HTTP (test/mcp-v2/), so every transport is held to the same assertions.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { describeTool } from 'result-views'
@@ -9,9 +10,12 @@ import { activeSessionCompact, activeSessionFull, spawnedCompact } from '../../e
 import { testingSkillFull } from '../../examples/fixtures/skills.js'
 import { sessionStatusTool, skillViewTool } from '../../examples/tools/catalog.js'
 
+/** What the contract needs of a client: v1's `Client`, and v2's (`@modelcontextprotocol/client`), which answers the same shapes. */
+export type McpTestClient = Pick<Client, 'listTools' | 'callTool'>
+
 /** A connected client and how to close it. */
 export interface Connection {
-  client: Client
+  client: McpTestClient
   close(): Promise<void>
 }
 
