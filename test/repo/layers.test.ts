@@ -151,7 +151,7 @@ describe('layers of src/', () => {
     // are the `name/` words (and `index.ts`) in it, in order.
     const rows = drawing
       .split(/^\s*[├┌└].*$/m)
-      .map((floor) => [...floor.matchAll(/(?<![\w-])([a-z][a-z-]*)\/|\bindex\.ts\b/g)].map((m) => m[1] ?? 'index.ts'))
+      .map((floor) => [...floor.matchAll(/(?<![\w-])([a-z][a-z0-9-]*)\/|\bindex\.ts\b/g)].map((m) => m[1] ?? 'index.ts'))
       .filter((row) => row.length > 0)
     expect(rows).toEqual([...LAYERS].reverse())
   })
