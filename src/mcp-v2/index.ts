@@ -15,4 +15,5 @@
 export { createMcpServerFactory } from './server.js'
 export type { McpV2ServerFactory, McpV2ServerOptions } from './server.js'
 export type { McpCallInfo, McpScopeResolver, McpServerOptions } from '../mcp/serve.js'
+export type { ContinuationStoreOptions } from '../continuation/continuation-store.js'
 export { APPROVAL_INPUT_KEY } from './approval-elicitation.js'
