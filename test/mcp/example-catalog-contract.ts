@@ -13,9 +13,9 @@ import { sessionStatusTool, skillViewTool } from '../../examples/tools/catalog.j
 /** What the contract needs of a client: v1's `Client`, and v2's (`@modelcontextprotocol/client`), which answers the same shapes. */
 export type McpTestClient = Pick<Client, 'listTools' | 'callTool'>
 
-/** A connected client and how to close it. */
-export interface Connection {
-  client: McpTestClient
+/** A connected client (v1's `Client` unless said otherwise) and how to close it. */
+export interface Connection<C extends McpTestClient = Client> {
+  client: C
   close(): Promise<void>
 }
 
@@ -56,10 +56,10 @@ function keyPaths(value: unknown, prefix = ''): string[] {
 const VIEWED = ['compozy__session_status', 'compozy__session_create', 'compozy__session_archive', 'compozy__session_spawn', 'compozy__skill_list', 'compozy__skill_search']
 const SINGLE = ['compozy__skill_view', 'compozy__tool_info']
 
-export function describeExampleCatalogOverMcp(transport: string, connect: () => Promise<Connection>): void {
+export function describeExampleCatalogOverMcp(transport: string, connect: () => Promise<Connection<McpTestClient>>): void {
   describe(`the example catalog over MCP (${transport})`, () => {
-    let connection: Connection
-    let client: Client
+    let connection: Connection<McpTestClient>
+    let client: McpTestClient
     beforeAll(async () => {
       connection = await connect()
       client = connection.client
