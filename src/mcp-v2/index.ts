@@ -3,8 +3,9 @@
  * official TypeScript SDK v2 (`@modelcontextprotocol/server` 2.x, an optional peer dependency
  * needed only by this entry), on the 2026-07-28 revision (stateless requests, approvals as
  * `input_required`) and the 2025 ones. `result-views/mcp` keeps serving v1
- * (`@modelcontextprotocol/sdk`); the projection (`toMcpTool`, `toCallToolResult`,
- * `measureCatalog`, ...) is the same and stays exported there (`docs/mcp.md` "MCP SDK v2").
+ * (`@modelcontextprotocol/sdk`). The SDK-free projection and measurement are the same functions
+ * as there, exported here too, so that a host on v2 never loads the v1 SDK (`docs/mcp.md` "MCP
+ * SDK v2").
  *
  * Every export here is public API. Named exports only; no `export *`; the SDK's own API is
  * never re-exported (import it from the SDK).
@@ -17,3 +18,9 @@ export type { McpV2ServerFactory, McpV2ServerOptions } from './server.js'
 export type { McpCallInfo, McpScopeResolver, McpServerOptions } from '../mcp/serve.js'
 export type { ContinuationStoreOptions } from '../continuation/continuation-store.js'
 export { APPROVAL_INPUT_KEY } from './approval-elicitation.js'
+export { MCP_OUTCOME_META_KEY, toCallToolResult, toMcpTool, toMcpToolList } from '../mcp/project.js'
+export type { McpCallToolResult, McpOutcomeMeta, McpTextContent, McpToolAnnotations, McpToolListing } from '../mcp/project.js'
+export { measureCatalog } from '../mcp/measure.js'
+export type { CatalogSize, MeasureCatalogOptions } from '../mcp/measure.js'
+export type { CountTokens } from '../tokens/count-tokens.js'
+export { McpOptionsError, isMcpOptionsError } from '../mcp/mcp-options-error.js'

@@ -26,6 +26,14 @@ function packagesReached(entry: string): Set<string> {
 }
 
 describe('the MCP entries and their SDK lines', () => {
+  it('result-views/mcp-v2 exports the SDK-free projection, measurement and options error too (a v2 host cannot load result-views/mcp)', async () => {
+    const v2 = await import('result-views/mcp-v2')
+    const v1 = await import('result-views/mcp')
+    for (const name of ['MCP_OUTCOME_META_KEY', 'toCallToolResult', 'toMcpTool', 'toMcpToolList', 'measureCatalog', 'McpOptionsError', 'isMcpOptionsError'] as const) {
+      expect(v2[name], name).toBe(v1[name])
+    }
+  })
+
   it('result-views/mcp-v2 reaches @modelcontextprotocol/server and never @modelcontextprotocol/sdk', () => {
     const reached = [...packagesReached('mcp-v2/index.ts')]
     expect(reached.some((name) => name.startsWith('@modelcontextprotocol/server'))).toBe(true)
