@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { inputRequired, type InputRequiredResult } from '@modelcontextprotocol/server'
-import { inputDigest, isToolError, type CallScope, type InvokeOutcome } from 'result-views'
+import { inputDigest, isToolError, type InvokeOutcome } from 'result-views'
 import { approvalRejected, approvalStateInvalid } from '../approval/errors.js'
 import { scopeDigest, signApprovalState, verifyApprovalState } from '../approval/request-state.js'
 import type { SealKeys } from '../approval/seal.js'
@@ -130,7 +130,8 @@ export async function answerApproval(
   if (decision === 'dismissed') return serving.toResult({ status: 'approval_pending', tool_call_id: toolCallId, approval_id: approvalId }, call.toolId, scope)
   // The state binds the scope digest, and the owner check compares the profile: a state is only
   // ever answered by the profile that was asked.
-  const profileId = (scope as CallScope).profile_id as string
+  const profileId = scope?.profile_id
+  if (typeof profileId !== 'string' || profileId.length === 0) return refuse(approvalStateInvalid(call.toolId, 'state_invalid'))
   let outcome: InvokeOutcome
   try {
     const view = await serving.dispatcher.approvals.resolve(approvalId, { decision, profile_id: profileId })
