@@ -9,7 +9,9 @@ import fc from 'fast-check'
 import Type from 'typebox'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createDispatcher, createMemoryApprovalStores, defineTool } from 'result-views'
-import { createMcpServerFactory, isMcpOptionsError, MCP_OUTCOME_META_KEY, type McpOptionsError, type McpV2ServerOptions } from 'result-views/mcp-v2'
+import { createMcpServer } from 'result-views/mcp'
+import { createMcpServerFactory, isMcpOptionsError, MCP_OUTCOME_META_KEY, measureCatalog, type McpOptionsError, type McpV2ServerOptions } from 'result-views/mcp-v2'
+import { exampleDispatcher } from '../../examples/mcp-server.js'
 import { noteTool } from '../support/tools.js'
 import { waitingTool } from '../support/waiting-tool.js'
 import { approvalDispatcher, DEPLOY } from './support/approval-catalog.js'
@@ -126,6 +128,19 @@ describe('createMcpServerFactory (SDK v2)', () => {
       { numRuns: 60 },
     )
     expect(runs.count).toBe(0)
+  })
+
+  it('measureCatalog sizes the listing a v2 client receives, byte for byte', async () => {
+    const dispatcher = exampleDispatcher()
+    const connection = await connectInMemory(createMcpServerFactory(dispatcher, { name: 't', version: '1' }))
+    open.push(connection.close)
+    const { tools } = await connection.client.listTools()
+    expect(Buffer.byteLength(JSON.stringify(tools), 'utf8')).toBe(measureCatalog(dispatcher.list(), { tokens: false }).mcp_bytes)
+  })
+
+  it('the v1 server refuses the v2-only options as unknown keys (one options reader, two key sets)', () => {
+    const error = optionsError(() => createMcpServer(createDispatcher({ tools: [noteTool()] }), { name: 'a', version: '1', approvalStateKey: randomBytes(32) } as never))
+    expect(error.problems).toEqual([expect.objectContaining({ path: '/approvalStateKey', code: 'unknown_option' })])
   })
 
   it('refuses bad options with every problem listed, in the shape of createMcpServer', () => {
