@@ -190,6 +190,21 @@ export function approvalForbidden(approvalId: string, reason: 'profile_mismatch'
   return new ToolError({ code: 'approval_forbidden', reason, message: messages[reason] })
 }
 
+/**
+ * An approval was asked for a call a remembered reject blocks (`approval_forbidden` /
+ * `remembered_reject`, `docs/approvals.md` "Precedence"): `mintApprovalToken` mints no token for
+ * it, and `resolve` (`approved`) leaves the pending approval pending. `details` names the most
+ * specific matching reject, `{ grant_id, scope }`.
+ */
+export function rememberedReject(toolId: string, grant: { grant_id: string; scope: string }, approvalId?: string): ToolError {
+  const by = `a remembered ${grant.scope}-scope reject (grant ${shown(grant.grant_id)})`
+  const message =
+    approvalId === undefined
+      ? `no approval token is minted for tool ${shown(toolId)}: ${by} blocks the call; revoke the grant first`
+      : `pending approval ${shown(approvalId)} cannot be approved: ${by} blocks its call of tool ${shown(toolId)}; revoke the grant or deny the approval (it stays pending)`
+  return new ToolError({ code: 'approval_forbidden', reason: 'remembered_reject', message, details: { grant_id: grant.grant_id, scope: grant.scope } })
+}
+
 /** The approval is no longer pending (`approval_state`): it never runs again. */
 export function approvalState(approvalId: string, reason: 'approval_expired' | 'approval_resolved' | 'approval_canceled', status: string): ToolError {
   const messages = {

@@ -5,6 +5,7 @@ import { ToolError, type ToolErrorPayload } from '../errors/tool-error.js'
 import { safeLog, thrownName } from '../log/logger.js'
 import { invalid, oneOf, recordOf, type ApprovalOwnerRequest, type ApprovalStatus, type ExecutionStatus, type PendingApprovalView, type ResolveApprovalRequest } from './approvals-api.js'
 import { approvalForbidden, approvalNotFound, approvalState, ownerCheckFailed, recordInvalid } from './errors.js'
+import { refuseOverReject } from './grants.js'
 import { toStoredInput, type HeldInput } from './held-inputs.js'
 import type { DispatchHost, ResolvedApprovals } from './options.js'
 import { openSealedInput, sealInput } from './seal.js'
@@ -168,8 +169,11 @@ export async function cancelApproval(deps: ResolvedApprovals, approvalId: string
  * A sealed input (`docs/approvals.md` "Sealed pending inputs") is opened before an approval is
  * recorded; one this dispatcher cannot open rejects and leaves the approval pending.
  *
+ * An approval of a call a remembered reject matches is refused and leaves the approval pending
+ * (`docs/approvals.md` "Precedence").
+ *
  * @throws ToolError `approval_not_found`; `approval_forbidden` (`profile_mismatch`,
- *   `profile_unavailable`, `session_unbound`); `approval_state`; `approval_request_invalid`;
+ *   `profile_unavailable`, `session_unbound`, `remembered_reject`); `approval_state`; `approval_request_invalid`;
  *   `approval_unavailable` (a failing store; `seal_key_unknown`, `seal_invalid` for a sealed input
  *   that does not open). The approved call's own failure is not thrown: it is the view's outcome.
  */
@@ -188,6 +192,8 @@ export async function resolveApproval(deps: ResolvedApprovals, host: DispatchHos
     deps.held.drop(approvalId)
     return toView(denied, deps.now())
   }
+  // A remembered reject of the call refuses the approval (it stays pending).
+  await refuseOverReject(deps, record.tool_id, record.scope, record.input_digest, record.approval_id)
   // A sealed input is opened before the decision is recorded: one that does not open leaves the
   // approval pending (another process may hold its key).
   const sealed = record.sealed_input === undefined ? undefined : openSealed(deps, record)

@@ -28,8 +28,8 @@ export const ToolErrorCodes = {
   approval_unavailable: { kind: 'failure', reasons: ['store_failed', 'store_timeout', 'prompt_failed', 'prompt_timeout', 'owner_check_failed', 'clock_failed', 'record_invalid', 'seal_key_unknown', 'seal_invalid'] },
   /** No pending approval (or, on the HTTP and CLI surfaces and the `_revoke` management tool, no remembered grant of the workspace) has the given ID. */
   approval_not_found: { kind: 'input', reasons: ['unknown_approval', 'unknown_grant'] },
-  /** A pending approval was shown, resolved or canceled by another profile, or its owner is no longer available. */
-  approval_forbidden: { kind: 'denial', reasons: ['profile_mismatch', 'profile_unavailable', 'session_unbound'] },
+  /** A pending approval was shown, resolved or canceled by another profile, or its owner is no longer available; or an approval was asked for a call a remembered reject blocks. */
+  approval_forbidden: { kind: 'denial', reasons: ['profile_mismatch', 'profile_unavailable', 'session_unbound', 'remembered_reject'] },
   /** A pending approval is no longer pending (expired, resolved or canceled): it never runs again. */
   approval_state: { kind: 'denial', reasons: ['approval_expired', 'approval_resolved', 'approval_canceled'] },
   /** A management call (`dispatcher.approvals`, or a `defineApprovalTools` tool) got bad arguments. */
