@@ -162,6 +162,19 @@ export function recordInvalid(approvalId: string, problem: string): ToolError {
 }
 
 /**
+ * The real input of a pending approval stored redacted, with no seal, is held only in the memory
+ * of the process that opened it, and this dispatcher does not hold it (`approval_unavailable` /
+ * `input_held_elsewhere`). The decision is not accepted: the approval stays pending.
+ */
+export function inputHeldElsewhere(approvalId: string): ToolError {
+  return new ToolError({
+    code: 'approval_unavailable',
+    reason: 'input_held_elsewhere',
+    message: `pending approval ${shown(approvalId)} has sensitive input held only in the memory of the process that opened it: resolve it there, or give every instance the same approvals.sealKey so the record carries it sealed; the approval stays pending`,
+  })
+}
+
+/**
  * The sealed input of a pending approval does not open (`approval_unavailable`): `seal_key_unknown`
  * when it was sealed with a key this dispatcher does not have (`details.key_id` names it), or
  * `seal_invalid` when its ciphertext, nonce, tag or associated data (the approval ID) were
