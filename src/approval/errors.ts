@@ -96,14 +96,38 @@ export function storeFailed(store: ApprovalStoreName, operation: string, cause: 
   )
 }
 
-/** An approval store did not answer within `timeoutMs`: fail closed (`approval_unavailable` / `store_timeout`). */
-export function storeTimeout(store: ApprovalStoreName, operation: string, timeoutMs: number): ToolError {
-  return new ToolError({
-    code: 'approval_unavailable',
-    reason: 'store_timeout',
-    message: `approval ${store} store did not answer within ${timeoutMs} ms during ${operation}; nothing that needs approval runs`,
-    details: { store, operation, timeout_ms: timeoutMs },
-  })
+/**
+ * An approval store did not answer within `timeoutMs`, or said it gave up on time and wrote
+ * nothing (a thrown error with `code: 'store_timeout'`, then the `cause`): fail closed
+ * (`approval_unavailable` / `store_timeout`).
+ */
+export function storeTimeout(store: ApprovalStoreName, operation: string, timeoutMs: number, cause?: unknown): ToolError {
+  return withCause(
+    new ToolError({
+      code: 'approval_unavailable',
+      reason: 'store_timeout',
+      message: `approval ${store} store did not answer within ${timeoutMs} ms during ${operation}; nothing that needs approval runs`,
+      details: { store, operation, timeout_ms: timeoutMs },
+    }),
+    cause,
+  )
+}
+
+/**
+ * An approval store cannot tell whether a write took effect (a thrown error with `code:
+ * 'store_outcome_unknown'`, e.g. the connection failed after COMMIT was sent): fail closed
+ * (`approval_unavailable` / `store_outcome_unknown`). The thrown value is the `cause`.
+ */
+export function storeOutcomeUnknown(store: ApprovalStoreName, operation: string, cause: unknown): ToolError {
+  return withCause(
+    new ToolError({
+      code: 'approval_unavailable',
+      reason: 'store_outcome_unknown',
+      message: `approval ${store} store cannot tell whether ${operation} took effect; nothing that needs approval runs: read the state back before trying again`,
+      details: { store, operation },
+    }),
+    cause,
+  )
 }
 
 /** The host's prompt callback threw, rejected or gave no valid answer (`approval_unavailable` / `prompt_failed`). */

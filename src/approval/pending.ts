@@ -26,7 +26,8 @@ import type { PendingApprovalRecord, PendingState, StoredOutcome } from './store
  * `docs/approvals.md` "Sealed pending inputs"), or else this process holds it (`HeldInputs`) until
  * the approval is decided or expires.
  *
- * @returns the inserted record, or `approval_unavailable` when the pending store fails.
+ * @returns the inserted record, or `approval_unavailable` when the pending store fails (with
+ *   `details.approval_id` for `store_outcome_unknown`: the record may exist).
  */
 export async function openPending(call: Call, digest: string, reason: string | undefined, deps: ResolvedApprovals): Promise<PendingApprovalRecord | ToolError> {
   const now = deps.now()
@@ -50,9 +51,17 @@ export async function openPending(call: Call, digest: string, reason: string | u
     expires_at: new Date(now + deps.pendingTtlMs).toISOString(),
   }
   const inserted = await callStore(deps.guard, 'pending', 'insert', () => deps.stores.pending.insert(record), ignoredAnswer)
-  if (!inserted.ok) return inserted.error
+  // An insert that may have landed names the approval, so the host can find and cancel it.
+  if (!inserted.ok) return inserted.error.reason === 'store_outcome_unknown' ? withApprovalId(inserted.error, approvalId) : inserted.error
   if (redacted && deps.seal === undefined) deps.held.hold(approvalId, call.input, now + deps.pendingTtlMs, now)
   return record
+}
+
+/** The error with `details.approval_id` added (the cause kept). */
+function withApprovalId(error: ToolError, approvalId: string): ToolError {
+  const named = new ToolError({ code: error.code, reason: error.reason, message: error.message, details: { ...(error.details ?? {}), approval_id: approvalId } })
+  if ('cause' in error) Object.defineProperty(named, 'cause', { value: (error as { cause?: unknown }).cause, enumerable: false })
+  return named
 }
 
 /** The record's state at `now`: a `pending` record past `expires_at` is `expired`. */
