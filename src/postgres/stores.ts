@@ -21,8 +21,11 @@ export interface PostgresApprovalStores extends ApprovalStores {
   close(): Promise<void>
 }
 
-/** How long one store write may take on the server (`createPostgresApprovalStores` only; `migrate` has its own `lockTimeoutMs`). */
-export interface PostgresStoreBounds {
+/**
+ * Options of `createPostgresApprovalStores`: the connection and table prefix `migrate` takes too,
+ * and how long one store write may take on the server (`migrate` has its own `lockTimeoutMs`).
+ */
+export interface PostgresStoresOptions extends PostgresApprovalStoresOptions {
   /**
    * The bound of each write (`insert`, `put`, `update`, `consume`, `delete`, `deleteExpired`), in
    * milliseconds, from asking the pool for a connection to the end of the statement: it runs in
@@ -58,7 +61,7 @@ function checkStatementTimeout(values: Record<string, unknown>, problems: UsageP
  * missing tables fail closed (`approval_unavailable` / `store_failed`, the cause is PostgreSQL's
  * `relation … does not exist`). See `docs/approvals.md` "Running on several machines".
  *
- * Every write is bounded on the server by `statementTimeoutMs` (see {@link PostgresStoreBounds}):
+ * Every write is bounded on the server by `statementTimeoutMs` (see {@link PostgresStoresOptions}):
  * a write the dispatcher reports as `approval_unavailable` / `store_timeout` was rolled back or
  * never sent. A write whose COMMIT was sent and never answered (the connection failed) is reported
  * as `store_outcome_unknown`: read it back before trying again.
@@ -68,7 +71,7 @@ function checkStatementTimeout(values: Record<string, unknown>, problems: UsageP
  * @returns `{ tokens, grants, pending, database, close }`.
  * @throws PostgresOptionsError (`code: 'postgres_options_invalid'`) listing every bad option.
  */
-export function createPostgresApprovalStores(options: PostgresApprovalStoresOptions & PostgresStoreBounds): PostgresApprovalStores {
+export function createPostgresApprovalStores(options: PostgresStoresOptions): PostgresApprovalStores {
   const read = readOptions('createPostgresApprovalStores(options)', options, ['statementTimeoutMs'], checkStatementTimeout)
   const { pool, owned, tables } = read.connect()
   const query = queryOn(pool)
