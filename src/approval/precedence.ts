@@ -42,8 +42,8 @@ export type ApprovalVerdict =
 const SCOPES: readonly GrantScope[] = ['exact', 'agent', 'tool']
 
 /**
- * The approval step's precedence (`docs/approvals.md` "Precedence"), in spec 001's order: "a
- * supplied single-use approval token first. Without one, the remembered decision":
+ * The approval step's precedence (`docs/approvals.md` "Precedence"): a supplied single-use
+ * approval token first; without one, the remembered decision:
  *
  * 1. A policy `deny` ends the call; nothing else is looked up.
  * 2. A supplied token is checked next: refused → `token_invalid` (final, never a fall-through);

@@ -44,7 +44,7 @@ export async function callStore<A, T = A>(
 }
 
 /**
- * What a store said of its own failure (`docs/approvals.md` "Implementing the stores"): an error
+ * What a store said of its own failure (`docs/approvals.md` "Implementing the stores (for hosts)"): an error
  * whose `code` is `'store_timeout'` (it gave up on time, and nothing was written) or
  * `'store_outcome_unknown'` (it cannot tell whether the write took effect). Read inside a guard:
  * a thrown value's getter can throw too.

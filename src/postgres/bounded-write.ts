@@ -11,7 +11,7 @@ const CANCELED = new Set(['57014', '55P03'])
  * The error a store throws when it gave up on a write and nothing was written (`code:
  * 'store_timeout'`), or when it cannot tell whether the write took effect (`code:
  * 'store_outcome_unknown'`): the dispatcher reports each with that reason (`docs/approvals.md`
- * "Implementing the stores"). The driver's error is the `cause`.
+ * "Implementing the stores (for hosts)"). The driver's error is the `cause`.
  */
 function storeError(code: 'store_timeout' | 'store_outcome_unknown', message: string, cause?: unknown): Error {
   const error = new Error(message, cause === undefined ? undefined : { cause })
@@ -20,7 +20,7 @@ function storeError(code: 'store_timeout' | 'store_outcome_unknown', message: st
 }
 
 /**
- * A query function for writes, bounded on the server (`docs/approvals.md` "PostgreSQL"): each
+ * A query function for writes, bounded on the server (`docs/approvals.md` "PostgreSQL: `result-views/postgres`"): each
  * write runs in its own transaction on a connection of the pool, `BEGIN; SET LOCAL
  * statement_timeout; SET LOCAL lock_timeout` to what is left of `timeoutMs`, the statement, then
  * `COMMIT`. So a write that waits on a lock, a busy server or a full pool past `timeoutMs` is
