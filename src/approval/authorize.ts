@@ -42,10 +42,10 @@ const fail = (error: ToolError): AuthorizeResult => ({ kind: 'error', error })
  * - `deny` → `tool_denied` / `policy_denied`;
  * - a supplied approval token that does not fit → `approval_invalid` (`token_unknown |
  *   token_replayed | token_expired | token_mismatch`), never a fall-through;
- * - a remembered reject at any scope of the call's workspace (exact, agent or tool) →
- *   `tool_denied` / `approval_rejected`, naming the most specific reject; the token, if any, is not
- *   consumed;
- * - a fitting token → consumed, then the call runs (of concurrent calls one wins the token);
+ * - a fitting token → consumed, then the call runs (of concurrent calls one wins the token); no
+ *   remembered decision is read for it (`mintApprovalToken` refused to mint it over a reject);
+ * - without a token, a remembered reject at any scope of the call's workspace (exact, agent or
+ *   tool) → `tool_denied` / `approval_rejected`, naming the most specific reject;
  * - a policy `allow` → the call runs;
  * - `approval_required` with an allow grant → the call runs;
  * - otherwise the prompt callback, when the host gave one (`allow_always`/`reject_always` store an

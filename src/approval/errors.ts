@@ -99,14 +99,38 @@ export function storeFailed(store: ApprovalStoreName, operation: string, cause: 
   )
 }
 
-/** An approval store did not answer within `timeoutMs`: fail closed (`approval_unavailable` / `store_timeout`). */
-export function storeTimeout(store: ApprovalStoreName, operation: string, timeoutMs: number): ToolError {
-  return new ToolError({
-    code: 'approval_unavailable',
-    reason: 'store_timeout',
-    message: `approval ${store} store did not answer within ${timeoutMs} ms during ${operation}; nothing that needs approval runs`,
-    details: { store, operation, timeout_ms: timeoutMs },
-  })
+/**
+ * An approval store did not answer within `timeoutMs`, or said it gave up on time and wrote
+ * nothing (a thrown error with `code: 'store_timeout'`, then the `cause`): fail closed
+ * (`approval_unavailable` / `store_timeout`).
+ */
+export function storeTimeout(store: ApprovalStoreName, operation: string, timeoutMs: number, cause?: unknown): ToolError {
+  return withCause(
+    new ToolError({
+      code: 'approval_unavailable',
+      reason: 'store_timeout',
+      message: `approval ${store} store did not answer within ${timeoutMs} ms during ${operation}; nothing that needs approval runs`,
+      details: { store, operation, timeout_ms: timeoutMs },
+    }),
+    cause,
+  )
+}
+
+/**
+ * An approval store cannot tell whether a write took effect (a thrown error with `code:
+ * 'store_outcome_unknown'`, e.g. the connection failed after COMMIT was sent): fail closed
+ * (`approval_unavailable` / `store_outcome_unknown`). The thrown value is the `cause`.
+ */
+export function storeOutcomeUnknown(store: ApprovalStoreName, operation: string, cause: unknown): ToolError {
+  return withCause(
+    new ToolError({
+      code: 'approval_unavailable',
+      reason: 'store_outcome_unknown',
+      message: `approval ${store} store cannot tell whether ${operation} took effect; nothing that needs approval runs: read the state back before trying again`,
+      details: { store, operation },
+    }),
+    cause,
+  )
 }
 
 /** The host's prompt callback threw, rejected or gave no valid answer (`approval_unavailable` / `prompt_failed`). */
@@ -165,6 +189,19 @@ export function recordInvalid(approvalId: string, problem: string): ToolError {
 }
 
 /**
+ * The real input of a pending approval stored redacted, with no seal, is held only in the memory
+ * of the process that opened it, and this dispatcher does not hold it (`approval_unavailable` /
+ * `input_held_elsewhere`). The decision is not accepted: the approval stays pending.
+ */
+export function inputHeldElsewhere(approvalId: string): ToolError {
+  return new ToolError({
+    code: 'approval_unavailable',
+    reason: 'input_held_elsewhere',
+    message: `pending approval ${shown(approvalId)} has sensitive input held only in the memory of the process that opened it: resolve it there, or give every instance the same approvals.sealKey so the record carries it sealed; the approval stays pending`,
+  })
+}
+
+/**
  * The sealed input of a pending approval does not open (`approval_unavailable`): `seal_key_unknown`
  * when it was sealed with a key this dispatcher does not have (`details.key_id` names it), or
  * `seal_invalid` when its ciphertext, nonce, tag or associated data (the approval ID) were
@@ -191,6 +228,21 @@ export function approvalForbidden(approvalId: string, reason: 'profile_mismatch'
     session_unbound: `the session of pending approval ${shown(approvalId)} is no longer bound to its profile`,
   }
   return new ToolError({ code: 'approval_forbidden', reason, message: messages[reason] })
+}
+
+/**
+ * An approval was asked for a call a remembered reject blocks (`approval_forbidden` /
+ * `remembered_reject`, `docs/approvals.md` "Precedence"): `mintApprovalToken` mints no token for
+ * it, and `resolve` (`approved`) leaves the pending approval pending. `details` names the most
+ * specific matching reject, `{ grant_id, scope }`.
+ */
+export function rememberedReject(toolId: string, grant: { grant_id: string; scope: string }, approvalId?: string): ToolError {
+  const by = `a remembered ${grant.scope}-scope reject (grant ${shown(grant.grant_id)})`
+  const message =
+    approvalId === undefined
+      ? `no approval token is minted for tool ${shown(toolId)}: ${by} blocks the call; revoke the grant first`
+      : `pending approval ${shown(approvalId)} cannot be approved: ${by} blocks its call of tool ${shown(toolId)}; revoke the grant or deny the approval (it stays pending)`
+  return new ToolError({ code: 'approval_forbidden', reason: 'remembered_reject', message, details: { grant_id: grant.grant_id, scope: grant.scope } })
 }
 
 /** The approval is no longer pending (`approval_state`): it never runs again. */

@@ -4,11 +4,11 @@ import type { ToolError } from '../errors/tool-error.js'
 import type { CallScope, Tool } from '../tool/types.js'
 import { unknownTool } from '../tool/unknown-tool.js'
 import { nonEmptyString, oneOf, optionalString, recordOf, type ListGrantsRequest, type RevokeGrantRequest, type SetGrantRequest } from './approvals-api.js'
-import { approvalRequestInvalid } from './errors.js'
+import { approvalRequestInvalid, rememberedReject } from './errors.js'
 import type { ResolvedApprovals } from './options.js'
 import { booleanAnswer, grantAnswerFor, grantListAnswer, ignoredAnswer } from './store-answers.js'
 import { callStore, type StoreGuard } from './store-call.js'
-import type { MatchingGrants } from './precedence.js'
+import { mostSpecificMatch, type MatchingGrants } from './precedence.js'
 import { grantKeyText, type ApprovalGrant, type ApprovalGrantStore, type GrantKey, type GrantScope } from './stores.js'
 
 // Remembered decisions (grants): looked up by the approval step, stored from `_always` prompt
@@ -81,6 +81,21 @@ export function matchListedGrants(listed: readonly ApprovalGrant[], toolIds: rea
 }
 
 const NO_GRANTS: MatchingGrants = Object.freeze({})
+
+/**
+ * Refuses to give an approval (mint a token, approve a pending approval) for a call a remembered
+ * reject matches (`docs/approvals.md` "Precedence": a supplied token is checked before the
+ * remembered decision, so the refusal is made where the token is given).
+ *
+ * @throws ToolError `approval_forbidden` / `remembered_reject` naming the most specific reject;
+ *   `approval_unavailable` when the grant store fails (fail closed).
+ */
+export async function refuseOverReject(deps: ResolvedApprovals, toolId: string, scope: Readonly<CallScope>, inputDigest: string, approvalId?: string): Promise<void> {
+  const found = await findGrants(deps.stores.grants, deps.guard, toolId, scope, inputDigest)
+  if (!found.ok) throw found.error
+  const reject = mostSpecificMatch(found.grants, 'reject')
+  if (reject !== undefined) throw rememberedReject(toolId, reject, approvalId)
+}
 
 /**
  * Stores the exact grant of an `_always` answer: workspace + agent + tool + input digest

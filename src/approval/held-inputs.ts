@@ -11,9 +11,9 @@ export interface HeldInput {
  * "Secrets": stored approval records never hold a sensitive value in clear), when the dispatcher
  * has no seal key (with one, the record carries the real input sealed: `docs/approvals.md` "Sealed
  * pending inputs"). They live only in the memory of the process that opened the approval, until
- * it is resolved, canceled or expires; an approval
- * whose real input is gone (another process, a restart) fails closed when approved
- * (`approval_unavailable` / `record_invalid`) and never runs on `"[REDACTED]"`.
+ * it is resolved, canceled or expires; approving one whose real input is not held here (another
+ * process, a restart) is refused and leaves it pending (`approval_unavailable` /
+ * `input_held_elsewhere`): it never runs on `"[REDACTED]"`.
  */
 export class HeldInputs {
   readonly #inputs = new Map<string, { readonly input: unknown; readonly expiresAtMs: number }>()
@@ -22,6 +22,11 @@ export class HeldInputs {
   hold(approvalId: string, input: unknown, expiresAtMs: number, nowMs: number): void {
     this.sweep(nowMs)
     this.#inputs.set(approvalId, { input, expiresAtMs })
+  }
+
+  /** Whether this process holds the real input of an approval (it is not taken). */
+  has(approvalId: string): boolean {
+    return this.#inputs.has(approvalId)
   }
 
   /** Removes and returns the real input of an approval, if this process holds it. */

@@ -2,9 +2,11 @@ import { randomUUID } from 'node:crypto'
 import { callHost } from '../async/deadline.js'
 import type { Call, InvokeError, InvokeOk, InvokeOutcome } from '../call/call.js'
 import { ToolError, type ToolErrorPayload } from '../errors/tool-error.js'
+import { inputDigest } from '../digest/input-digest.js'
 import { safeLog, thrownName } from '../log/logger.js'
 import { invalid, oneOf, recordOf, type ApprovalOwnerRequest, type ApprovalStatus, type ExecutionStatus, type PendingApprovalView, type ResolveApprovalRequest } from './approvals-api.js'
-import { approvalForbidden, approvalNotFound, approvalState, ownerCheckFailed, recordInvalid } from './errors.js'
+import { approvalForbidden, approvalNotFound, approvalState, inputHeldElsewhere, ownerCheckFailed, recordInvalid } from './errors.js'
+import { refuseOverReject } from './grants.js'
 import { toStoredInput, type HeldInput } from './held-inputs.js'
 import type { DispatchHost, ResolvedApprovals } from './options.js'
 import { openSealedInput, sealInput } from './seal.js'
@@ -24,7 +26,8 @@ import type { PendingApprovalRecord, PendingState, StoredOutcome } from './store
  * `docs/approvals.md` "Sealed pending inputs"), or else this process holds it (`HeldInputs`) until
  * the approval is decided or expires.
  *
- * @returns the inserted record, or `approval_unavailable` when the pending store fails.
+ * @returns the inserted record, or `approval_unavailable` when the pending store fails (with
+ *   `details.approval_id` for `store_outcome_unknown`: the record may exist).
  */
 export async function openPending(call: Call, digest: string, reason: string | undefined, deps: ResolvedApprovals): Promise<PendingApprovalRecord | ToolError> {
   const now = deps.now()
@@ -48,9 +51,17 @@ export async function openPending(call: Call, digest: string, reason: string | u
     expires_at: new Date(now + deps.pendingTtlMs).toISOString(),
   }
   const inserted = await callStore(deps.guard, 'pending', 'insert', () => deps.stores.pending.insert(record), ignoredAnswer)
-  if (!inserted.ok) return inserted.error
+  // An insert that may have landed names the approval, so the host can find and cancel it.
+  if (!inserted.ok) return inserted.error.reason === 'store_outcome_unknown' ? withApprovalId(inserted.error, approvalId) : inserted.error
   if (redacted && deps.seal === undefined) deps.held.hold(approvalId, call.input, now + deps.pendingTtlMs, now)
   return record
+}
+
+/** The error with `details.approval_id` added (the cause kept). */
+function withApprovalId(error: ToolError, approvalId: string): ToolError {
+  const named = new ToolError({ code: error.code, reason: error.reason, message: error.message, details: { ...(error.details ?? {}), approval_id: approvalId } })
+  if ('cause' in error) Object.defineProperty(named, 'cause', { value: (error as { cause?: unknown }).cause, enumerable: false })
+  return named
 }
 
 /** The record's state at `now`: a `pending` record past `expires_at` is `expired`. */
@@ -166,12 +177,17 @@ export async function cancelApproval(deps: ResolvedApprovals, approvalId: string
  * later `show` calls read `dispatching` with no outcome, and the call never runs again.
  *
  * A sealed input (`docs/approvals.md` "Sealed pending inputs") is opened before an approval is
- * recorded; one this dispatcher cannot open rejects and leaves the approval pending.
+ * recorded; one this dispatcher cannot open rejects and leaves the approval pending. So does a
+ * redacted input with no seal that only the process that opened the approval holds
+ * (`input_held_elsewhere`).
+ *
+ * An approval of a call a remembered reject matches is refused and leaves the approval pending
+ * (`docs/approvals.md` "Precedence").
  *
  * @throws ToolError `approval_not_found`; `approval_forbidden` (`profile_mismatch`,
- *   `profile_unavailable`, `session_unbound`); `approval_state`; `approval_request_invalid`;
+ *   `profile_unavailable`, `session_unbound`, `remembered_reject`); `approval_state`; `approval_request_invalid`;
  *   `approval_unavailable` (a failing store; `seal_key_unknown`, `seal_invalid` for a sealed input
- *   that does not open). The approved call's own failure is not thrown: it is the view's outcome.
+ *   that does not open; `input_held_elsewhere` for a redacted input this process does not hold). The approved call's own failure is not thrown: it is the view's outcome.
  */
 export async function resolveApproval(deps: ResolvedApprovals, host: DispatchHost, approvalId: string, request: ResolveApprovalRequest): Promise<PendingApprovalView> {
   const r = ownerOf(request, ['profile_id', 'decision', 'wait'])
@@ -188,9 +204,12 @@ export async function resolveApproval(deps: ResolvedApprovals, host: DispatchHos
     deps.held.drop(approvalId)
     return toView(denied, deps.now())
   }
+  // A remembered reject of the call refuses the approval (it stays pending).
+  await refuseOverReject(deps, record.tool_id, record.scope, record.input_digest, record.approval_id)
   // A sealed input is opened before the decision is recorded: one that does not open leaves the
-  // approval pending (another process may hold its key).
+  // approval pending (another process may hold its key); so does a redacted input held elsewhere.
   const sealed = record.sealed_input === undefined ? undefined : openSealed(deps, record)
+  if (sealed === undefined && !deps.held.has(record.approval_id) && heldElsewhere(record, host)) throw inputHeldElsewhere(record.approval_id)
   const dispatching = decided(record, 'dispatching', decidedAt)
   await transition(deps, record, dispatching)
   const run = dispatch(deps, host, dispatching, sealed ?? deps.held.take(record.approval_id))
@@ -313,6 +332,23 @@ function openSealed(deps: ResolvedApprovals, record: PendingApprovalRecord): Hel
   if (opened.ok) return { input: opened.input }
   safeLog(deps.guard.logger, 'error', { event: 'approval.sealed_input_refused', approval_id: record.approval_id, reason: opened.error.reason }, 'a sealed pending input did not open; the approval stays pending')
   throw opened.error
+}
+
+/**
+ * Whether a record with no seal stores its input redacted (its stored input no longer has the
+ * approved digest), so that only the process that opened it can run it. A record this cannot
+ * judge (a tool no longer in the catalog, a stored input that is not plain JSON) is left to the
+ * resume, which fails it closed.
+ */
+function heldElsewhere(record: PendingApprovalRecord, host: DispatchHost): boolean {
+  if (record.sensitive_input_fields === undefined || record.sensitive_input_fields.length === 0) return false
+  const tool = host.tools.get(record.tool_id)
+  if (tool === undefined) return false
+  try {
+    return inputDigest(record.input, { origin: tool.origin }) !== record.input_digest
+  } catch {
+    return false
+  }
 }
 
 function stateError(approvalId: string, state: PendingState): ToolError {

@@ -42,36 +42,41 @@ export type ApprovalVerdict =
 const SCOPES: readonly GrantScope[] = ['exact', 'agent', 'tool']
 
 /**
- * The approval step's precedence, fail closed (`docs/approvals.md` "Precedence"):
+ * The approval step's precedence (`docs/approvals.md` "Precedence"): a supplied single-use
+ * approval token first; without one, the remembered decision:
  *
  * 1. A policy `deny` ends the call; nothing else is looked up.
- * 2. A supplied token is checked next: refused → `token_invalid` (final, never a fall-through).
- * 3. A remembered reject at any scope (exact, agent or tool) blocks the call, whatever the policy
- *    said, whatever allow grant also matches, and even when a valid token or an approved pending
- *    approval authorizes it (fail closed: of two authorities that disagree, the refusal wins).
- * 4. A valid token or an approved pending approval runs the call.
+ * 2. A supplied token is checked next: refused → `token_invalid` (final, never a fall-through);
+ *    valid → the call runs, and no remembered decision is read for it. The refusal a remembered
+ *    reject stands for is made where a token is given: `mintApprovalToken` refuses to mint one
+ *    for a call a reject matches (`approval_forbidden` / `remembered_reject`).
+ * 3. Without a token, a remembered reject at any scope (exact, agent or tool) blocks the call,
+ *    whatever the policy said, whatever allow grant also matches, and also for an approved pending
+ *    approval about to run (its resolution refused a matching reject too; one set since stops it).
+ * 4. An approved pending approval runs the call.
  * 5. A policy `allow` runs it (it needs no grant).
  * 6. A policy `approval_required`: an allow grant (the most specific) runs it; otherwise `ask`.
  *
  * Returns `need` while a fact the answer depends on is unknown, so callers look up only what
  * decides: no token and no grant store call for a call the policy denies, no grant lookup for a
- * refused token.
+ * supplied token.
  */
 export function approvalVerdict(facts: ApprovalFacts): ApprovalVerdict {
   if (facts.policy === 'deny') return { kind: 'denied' }
   if (facts.presented === undefined) return { kind: 'need', fact: 'presented' }
   if (facts.presented === 'invalid_token') return { kind: 'token_invalid' }
-  if (facts.grants === undefined) return { kind: 'need', fact: 'grants' }
-  const reject = mostSpecific(facts.grants, 'reject')
-  if (reject !== undefined) return { kind: 'rejected', grant: reject }
   if (facts.presented === 'valid_token') return { kind: 'run', by: 'token' }
+  if (facts.grants === undefined) return { kind: 'need', fact: 'grants' }
+  const reject = mostSpecificMatch(facts.grants, 'reject')
+  if (reject !== undefined) return { kind: 'rejected', grant: reject }
   if (facts.presented === 'approved_pending') return { kind: 'run', by: 'approval' }
   if (facts.policy === 'allow') return { kind: 'run', by: 'policy' }
-  const allow = mostSpecific(facts.grants, 'allow')
+  const allow = mostSpecificMatch(facts.grants, 'allow')
   return allow === undefined ? { kind: 'ask' } : { kind: 'run', by: 'grant', grant: allow }
 }
 
-function mostSpecific(grants: MatchingGrants, decision: ApprovalGrant['decision']): ApprovalGrant | undefined {
+/** The most specific grant of `decision` among the grants matching a call (exact, then agent, then tool). */
+export function mostSpecificMatch(grants: MatchingGrants, decision: ApprovalGrant['decision']): ApprovalGrant | undefined {
   for (const scope of SCOPES) {
     const grant = grants[scope]
     if (grant !== undefined && grant.decision === decision) return grant

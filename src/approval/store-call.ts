@@ -1,7 +1,7 @@
 import type { ToolError } from '../errors/tool-error.js'
 import { safeLog, type Logger } from '../log/logger.js'
 import { callHost } from '../async/deadline.js'
-import { storeFailed, storeTimeout, type ApprovalStoreName } from './errors.js'
+import { storeFailed, storeOutcomeUnknown, storeTimeout, type ApprovalStoreName } from './errors.js'
 import { copiedAnswer, type StoreAnswer } from './store-answers.js'
 import type { Awaitable } from './stores.js'
 
@@ -15,7 +15,9 @@ export interface StoreGuard {
  * Calls one store method under the approval timeout (fail closed: `docs/approvals.md` "The order,
  * on the final input"): its answer, or `approval_unavailable` (`store_failed` when it threw,
  * rejected or answered something `read` refuses; `store_timeout` when it took longer than
- * `timeoutMs`, judged by a timer and by the clock when it answers). The answer is read once,
+ * `timeoutMs`, judged by a timer and by the clock when it answers, or threw an error whose `code`
+ * is `'store_timeout'`; `store_outcome_unknown` when it threw one whose `code` is
+ * `'store_outcome_unknown'`). The answer is read once,
  * inside this guard, by `read` (`store-answers.ts`: a checked plain JSON copy of the shape the
  * caller relies on, a boolean, or nothing at all): a getter or Proxy that throws, a cycle, a
  * sparse array or a field of the wrong type fails the call closed instead of escaping as an
@@ -34,7 +36,25 @@ export async function callStore<A, T = A>(
 ): Promise<{ ok: true; value: T } | { ok: false; error: ToolError }> {
   const result = await callHost(work, { timeoutMs: guard.timeoutMs }, (read ?? copiedAnswer) as (answer: A) => T)
   if (result.ok) return { ok: true, value: result.value }
-  const timedOut = result.failure === 'timeout'
-  safeLog(guard.logger, 'error', { event: 'approval.store_failed', store, operation, timed_out: timedOut }, 'approval store failed')
-  return { ok: false, error: timedOut ? storeTimeout(store, operation, guard.timeoutMs) : storeFailed(store, operation, result.cause) }
+  const declared = result.failure === 'timeout' ? 'store_timeout' : declaredFailure(result.cause)
+  safeLog(guard.logger, 'error', { event: 'approval.store_failed', store, operation, timed_out: declared === 'store_timeout', ...(declared === 'store_outcome_unknown' ? { outcome_unknown: true } : {}) }, 'approval store failed')
+  if (declared === 'store_timeout') return { ok: false, error: storeTimeout(store, operation, guard.timeoutMs, result.failure === 'timeout' ? undefined : result.cause) }
+  if (declared === 'store_outcome_unknown') return { ok: false, error: storeOutcomeUnknown(store, operation, result.cause) }
+  return { ok: false, error: storeFailed(store, operation, result.cause) }
+}
+
+/**
+ * What a store said of its own failure (`docs/approvals.md` "Implementing the stores (for hosts)"): an error
+ * whose `code` is `'store_timeout'` (it gave up on time, and nothing was written) or
+ * `'store_outcome_unknown'` (it cannot tell whether the write took effect). Read inside a guard:
+ * a thrown value's getter can throw too.
+ */
+function declaredFailure(thrown: unknown): 'store_timeout' | 'store_outcome_unknown' | undefined {
+  try {
+    if (!(thrown instanceof Error)) return undefined
+    const code = (thrown as { code?: unknown }).code
+    return code === 'store_timeout' || code === 'store_outcome_unknown' ? code : undefined
+  } catch {
+    return undefined
+  }
 }

@@ -8,6 +8,7 @@ import type { CallScope, Tool } from '../tool/types.js'
 import { unknownTool } from '../tool/unknown-tool.js'
 import { invalid, recordOf, scopeOf, type MintApprovalTokenRequest, type MintedApprovalToken } from './approvals-api.js'
 import { tokenInvalid, type TokenBinding } from './errors.js'
+import { refuseOverReject } from './grants.js'
 import type { ResolvedApprovals } from './options.js'
 import { booleanAnswer, countAnswer, ignoredAnswer, tokenRecordAnswer } from './store-answers.js'
 import { callStore, type StoreGuard } from './store-call.js'
@@ -111,8 +112,13 @@ const DIGEST = /^sha256:[0-9a-f]{64}$/
  * purged on the way (`deleteExpired`, when the store has it; a failing purge is logged and
  * ignored).
  *
+ * A token is refused for a call a remembered reject matches (exact, agent or tool scope of the
+ * token's workspace): a supplied token runs without the remembered decision being read, so the
+ * reject is honoured here, where the token is given.
+ *
  * @throws ToolError `approval_request_invalid` / `field_invalid` for bad arguments; `tool_not_found`
- *   for an unknown tool; `approval_unavailable` when the store fails.
+ *   for an unknown tool; `approval_forbidden` / `remembered_reject` when a remembered reject
+ *   matches; `approval_unavailable` when a store fails.
  */
 export async function mintApprovalToken(deps: ResolvedApprovals, tools: ReadonlyMap<string, Tool>, request: MintApprovalTokenRequest): Promise<MintedApprovalToken> {
   const r = recordOf(request, 'mintApprovalToken request', ['tool_id', 'scope', 'input', 'input_digest', 'ttlMs'])
@@ -123,6 +129,7 @@ export async function mintApprovalToken(deps: ResolvedApprovals, tools: Readonly
   const ttlMs = r.ttlMs ?? DEFAULT_TOKEN_TTL_MS
   if (!isLife(ttlMs)) invalid(`ttlMs must be a positive integer of milliseconds of at most ${MAX_TTL_MS} (100 years)`)
   const digest = requestDigest(tool, r)
+  await refuseOverReject(deps, tool.id, scope, digest)
 
   const now = deps.now()
   const token = newToken()

@@ -25,11 +25,11 @@ export const ToolErrorCodes = {
   /** A supplied approval token, or an MCP approval request state, is unknown or not signed here, replayed, expired, or issued for another tool, scope or input. */
   approval_invalid: { kind: 'denial', reasons: ['token_unknown', 'token_replayed', 'token_expired', 'token_mismatch', 'state_invalid', 'state_replayed', 'state_expired', 'state_mismatch'] },
   /** An approval store, the prompt callback, the owner check or the clock failed or timed out, or an approved record no longer reproduces its call or its sealed input does not open: nothing that needs approval runs. */
-  approval_unavailable: { kind: 'failure', reasons: ['store_failed', 'store_timeout', 'prompt_failed', 'prompt_timeout', 'owner_check_failed', 'clock_failed', 'record_invalid', 'seal_key_unknown', 'seal_invalid'] },
+  approval_unavailable: { kind: 'failure', reasons: ['store_failed', 'store_timeout', 'store_outcome_unknown', 'prompt_failed', 'prompt_timeout', 'owner_check_failed', 'clock_failed', 'record_invalid', 'seal_key_unknown', 'seal_invalid', 'input_held_elsewhere'] },
   /** No pending approval (or, on the HTTP and CLI surfaces and the `_revoke` management tool, no remembered grant of the workspace) has the given ID. */
   approval_not_found: { kind: 'input', reasons: ['unknown_approval', 'unknown_grant'] },
-  /** A pending approval was shown, resolved or canceled by another profile, or its owner is no longer available. */
-  approval_forbidden: { kind: 'denial', reasons: ['profile_mismatch', 'profile_unavailable', 'session_unbound'] },
+  /** A pending approval was shown, resolved or canceled by another profile, or its owner is no longer available; or an approval was asked for a call a remembered reject blocks. */
+  approval_forbidden: { kind: 'denial', reasons: ['profile_mismatch', 'profile_unavailable', 'session_unbound', 'remembered_reject'] },
   /** A pending approval is no longer pending (expired, resolved or canceled): it never runs again. */
   approval_state: { kind: 'denial', reasons: ['approval_expired', 'approval_resolved', 'approval_canceled'] },
   /** A management call (`dispatcher.approvals`, or a `defineApprovalTools` tool) got bad arguments. */

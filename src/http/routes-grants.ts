@@ -1,6 +1,6 @@
 import type { SetGrantRequest } from 'result-views'
 import { field, unknownKey, type RouteContext } from './context.js'
-import { approvalFieldInvalid, scopeForbidden, shown, unknownGrant } from './errors.js'
+import { approvalFieldInvalid, requestInvalid, scopeForbidden, shown, unknownGrant } from './errors.js'
 import { ok, type Reply } from './exchange.js'
 
 /**
@@ -11,9 +11,11 @@ import { ok, type Reply } from './exchange.js'
 const GRANT_FIELDS = ['workspace_id', 'tool_id', 'decision', 'scope', 'agent_name', 'input_digest'] as const
 
 /**
- * `PUT /tool-approval-grants` with `{ workspace_id, tool_id, decision: 'allow' | 'reject', scope:
- * 'agent' | 'tool', agent_name? }` (loopback or Unix socket only): `{ grant }`. `agent_name` is
- * required for agent scope and forbidden for tool scope (`approval_request_invalid`).
+ * `PUT /tool-approval-grants[?workspace_id=]` with `{ workspace_id?, tool_id, decision: 'allow' |
+ * 'reject', scope: 'agent' | 'tool', agent_name? }` (loopback or Unix socket only): `{ grant }`.
+ * The workspace is the query parameter (as GET and DELETE take it), the body's `workspace_id`, or
+ * both when they are equal; two that differ are `http_request_invalid` / `query_invalid` (400).
+ * `agent_name` is required for agent scope and forbidden for tool scope (`approval_request_invalid`).
  */
 export async function setGrant(context: RouteContext): Promise<Reply> {
   const extra = unknownKey(context.body, GRANT_FIELDS)
@@ -23,7 +25,7 @@ export async function setGrant(context: RouteContext): Promise<Reply> {
     const value = field(context.body, name)
     if (value !== undefined) request[name] = value
   }
-  const workspace = workspaceOf(context, request.workspace_id)
+  const workspace = workspaceOf(context, bodyOrQueryWorkspace(request.workspace_id, context.query.get('workspace_id')))
   if (workspace !== undefined) request.workspace_id = workspace
   const grant = await context.dispatcher.approvals.setGrant(request as unknown as SetGrantRequest)
   return ok({ grant })
@@ -45,6 +47,13 @@ export async function revokeGrant(context: RouteContext): Promise<Reply> {
   const revoked = await context.dispatcher.approvals.revokeGrant({ workspace_id: workspaceOf(context, context.query.get('workspace_id')) as string, grant_id: grantId })
   if (!revoked) throw unknownGrant(grantId)
   return ok({ revoked: true, grant_id: grantId })
+}
+
+/** The workspace a PUT names: in its query, its body, or both alike (`query_invalid` when they differ). */
+function bodyOrQueryWorkspace(body: unknown, query: string | undefined): unknown {
+  if (query === undefined) return body
+  if (body !== undefined && body !== query) throw requestInvalid('query_invalid', 'query parameter "workspace_id" and the body\'s workspace_id differ: give one, or the same in both')
+  return query
 }
 
 /** The workspace: the one the request names, or the one `authenticate` fixed (they must agree). Left to `dispatcher.approvals` to check. */

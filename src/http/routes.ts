@@ -14,7 +14,7 @@ export const ROUTES: readonly RouteSpec<RouteRun>[] = Object.freeze([
   { method: 'GET', path: ['tools', 'approvals', ':approval_id'], query: ['profile'], body: 'none', localOnly: false, run: showApproval },
   { method: 'POST', path: ['tools', 'approvals', ':approval_id', 'resolve'], query: ['profile'], body: 'required', localOnly: true, run: resolveApproval },
   { method: 'POST', path: ['tools', 'approvals', ':approval_id', 'cancel'], query: ['profile'], body: 'optional', localOnly: true, run: cancelApproval },
-  { method: 'PUT', path: ['tool-approval-grants'], query: [], body: 'required', localOnly: true, run: setGrant },
+  { method: 'PUT', path: ['tool-approval-grants'], query: ['workspace_id'], body: 'required', localOnly: true, run: setGrant },
   { method: 'GET', path: ['tool-approval-grants'], query: ['workspace_id', 'tool_id'], body: 'none', localOnly: false, run: listGrants },
   { method: 'DELETE', path: ['tool-approval-grants', ':grant_id'], query: ['workspace_id'], body: 'none', localOnly: true, run: revokeGrant },
 ] as const satisfies readonly RouteSpec<RouteRun>[])

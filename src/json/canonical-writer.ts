@@ -1,4 +1,5 @@
 import { hash } from 'node:crypto'
+import { isOverlongProxy } from './guards.js'
 
 /**
  * The one-pass canonical JSON writer: writes the UTF-8 bytes of the canonical text of a value and
@@ -115,6 +116,7 @@ export class CanonicalWriter {
           if (Array.isArray(current)) {
             if (typeof (current as { toJSON?: unknown }).toJSON === 'function') throw REFUSED
             length = current.length
+            if (isOverlongProxy(current, length)) throw REFUSED
             this.#byte(0x5b)
           } else {
             const proto = Object.getPrototypeOf(current)

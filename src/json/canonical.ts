@@ -1,5 +1,6 @@
 import { withCanonicalWriter, type CanonicalWriter } from './canonical-writer.js'
 import { JsonValueError, type JsonValueProblem } from './json-value-error.js'
+import { MAX_ARRAY_LENGTH, isOverlongProxy } from './guards.js'
 import { appendPointer } from './pointer.js'
 
 /** A plain JSON value: what `assertPlainJson` accepts. */
@@ -87,7 +88,7 @@ function isPlainFast(value: unknown, depth: number, strings: boolean, absent: bo
   if (value === null) return true
   if (depth >= FAST_DEPTH) return false
   if (Array.isArray(value)) {
-    if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return false
+    if (isOverlongProxy(value, value.length) || typeof (value as { toJSON?: unknown }).toJSON === 'function') return false
     for (let i = 0; i < value.length; i++) if (!(i in value) || !isPlainFast(value[i], depth + 1, strings, absent)) return false
     return true
   }
@@ -216,7 +217,11 @@ function frameOf(container: object, frames: readonly Frame[], token: string | nu
     throw fail('non_plain_object', frames, token, `an instance of ${name}, not a plain object`)
   }
   if (typeof (container as { toJSON?: unknown }).toJSON === 'function') throw fail('to_json', frames, token, 'an object with toJSON')
-  if (isArray) return { container, token, keys: undefined, length: (container as unknown[]).length, index: 0 }
+  if (isArray) {
+    const length = (container as unknown[]).length
+    if (isOverlongProxy(container as unknown[], length)) throw fail('array_too_long', frames, token, `a Proxy array claiming ${length} elements, more than the ${MAX_ARRAY_LENGTH} read`)
+    return { container, token, keys: undefined, length, index: 0 }
+  }
   const keys = Object.keys(container)
   return { container, token, keys, length: keys.length, index: 0 }
 }

@@ -1,3 +1,5 @@
+import { types } from 'node:util'
+
 /**
  * What kind of object an unknown value is: the checks every reader of caller, tool and host
  * values shares. They read `typeof`, `Array.isArray` and the prototype only, never a property, so
@@ -21,12 +23,33 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 }
 
 /**
+ * The longest Proxy array the library reads from a caller or a host: 16,777,216 (2^24) elements.
+ * A Proxy can claim `length: 2 ** 32 - 1` with every index present (its `has` and `get` traps
+ * answer for each), and a copy of it would run until the process runs out of memory; a longer
+ * Proxy array is refused before any element is read, as a sparse array is at its first hole. A
+ * real array holds what its length says (or has holes, found at once), so it is not bounded.
+ */
+export const MAX_ARRAY_LENGTH = 2 ** 24
+
+/**
+ * True for a Proxy array whose `length` (read once by the caller and passed in) is above
+ * {@link MAX_ARRAY_LENGTH}: refuse it before reading any element.
+ */
+export function isOverlongProxy(array: readonly unknown[], length: number): boolean {
+  return length > MAX_ARRAY_LENGTH && types.isProxy(array)
+}
+
+/**
  * The index of an array's first hole, or `-1` when it has none. Checks index by index and stops at
  * the first hole, so `a.length = 2 ** 32 - 1` costs one check: call it before anything spreads,
- * maps or lists the indices of an array a caller or host handed over. `in` runs a Proxy's `has`
+ * maps or lists the indices of an array a caller or host handed over. A Proxy array longer than
+ * {@link MAX_ARRAY_LENGTH} answers `MAX_ARRAY_LENGTH`, the first index the library never reads,
+ * at once (a Proxy claiming 2^32 − 1 present elements costs no walk). `in` runs a Proxy's `has`
  * trap, which can throw: call it inside the guard that types the failure.
  */
 export function firstHole(array: readonly unknown[]): number {
-  for (let i = 0; i < array.length; i++) if (!(i in array)) return i
+  const length = array.length
+  if (isOverlongProxy(array, length)) return MAX_ARRAY_LENGTH
+  for (let i = 0; i < length; i++) if (!(i in array)) return i
   return -1
 }

@@ -16,6 +16,7 @@ export type JsonValueProblem =
   | 'to_json'
   | 'non_plain_object'
   | 'sparse_array'
+  | 'array_too_long'
   | 'too_deep'
   | 'unreadable'
 

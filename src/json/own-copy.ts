@@ -1,6 +1,7 @@
 import { assertPlainJson, type JsonValue, type PlainJsonOptions } from './canonical.js'
 import { cloneJson, setOwn } from './clone.js'
 import { deepFreeze } from './freeze.js'
+import { isOverlongProxy } from './guards.js'
 import { JsonValueError } from './json-value-error.js'
 
 /**
@@ -79,7 +80,7 @@ function copyPlain(value: unknown, depth: number, freeze: boolean, strings: bool
   if (value === null) return null
   if (depth >= FAST_DEPTH) return NOT_PLAIN
   if (Array.isArray(value)) {
-    if (hasToJson(value)) return NOT_PLAIN
+    if (isOverlongProxy(value, value.length) || hasToJson(value)) return NOT_PLAIN
     const items: unknown[] = []
     for (let i = 0; i < value.length; i++) {
       if (!(i in value)) return NOT_PLAIN

@@ -9,7 +9,7 @@ import { q, type TableNames } from './schema.js'
  * `workspace_key` is the workspace ID as a JSON string. `list` returns grants in the order they
  * were first put.
  */
-export function postgresGrantStore(query: Query, t: TableNames): ApprovalGrantStore {
+export function postgresGrantStore(query: Query, write: Query, t: TableNames): ApprovalGrantStore {
   const table = q(t.grants)
   const put = `INSERT INTO ${table} (grant_key, workspace_key, grant_id, record) VALUES ($1, $2, $3, $4)
 ON CONFLICT (grant_key) DO UPDATE SET workspace_key = EXCLUDED.workspace_key, grant_id = EXCLUDED.grant_id, record = EXCLUDED.record`
@@ -18,7 +18,7 @@ ON CONFLICT (grant_key) DO UPDATE SET workspace_key = EXCLUDED.workspace_key, gr
   const remove = `DELETE FROM ${table} WHERE workspace_key = $1 AND grant_id = $2`
   return {
     async put(grant: ApprovalGrant): Promise<void> {
-      await query(put, [grantKeyText(grant), JSON.stringify(grant.workspace_id), requireTextKey(grant.grant_id, 'grant_id'), JSON.stringify(grant)])
+      await write(put, [grantKeyText(grant), JSON.stringify(grant.workspace_id), requireTextKey(grant.grant_id, 'grant_id'), JSON.stringify(grant)])
     },
     async get(key: GrantKey): Promise<ApprovalGrant | undefined> {
       return parseRecord<ApprovalGrant>((await query(get, [grantKeyText(key)])).rows[0])
@@ -29,7 +29,7 @@ ON CONFLICT (grant_key) DO UPDATE SET workspace_key = EXCLUDED.workspace_key, gr
     },
     async delete(workspaceId: string, grantId: string): Promise<boolean> {
       if (!isTextKey(grantId)) return false
-      return ((await query(remove, [JSON.stringify(workspaceId), grantId])).rowCount ?? 0) > 0
+      return ((await write(remove, [JSON.stringify(workspaceId), grantId])).rowCount ?? 0) > 0
     },
   }
 }

@@ -5,7 +5,7 @@
  * `export *`), each with a doc comment.
  */
 export { createPostgresApprovalStores } from './stores.js'
-export type { PostgresApprovalStores } from './stores.js'
+export type { PostgresApprovalStores, PostgresStoresOptions } from './stores.js'
 export type { PostgresApprovalStoresOptions } from './options.js'
 export { migrate } from './migrate.js'
 export type { MigrateOptions, MigrateResult } from './migrate.js'

@@ -8,14 +8,14 @@ import { q, type TableNames } from './schema.js'
  * updates from one state, in any number of processes, exactly one wins. The record, input
  * included, is opaque JSON text to the database.
  */
-export function postgresPendingStore(query: Query, t: TableNames): PendingApprovalStore {
+export function postgresPendingStore(query: Query, write: Query, t: TableNames): PendingApprovalStore {
   const table = q(t.pending)
   const insert = `INSERT INTO ${table} (approval_id, state, expires_at, record) VALUES ($1, $2, ${instant('$3')}, $4)`
   const get = `SELECT record FROM ${table} WHERE approval_id = $1`
   const update = `UPDATE ${table} SET state = $3, expires_at = ${instant('$4')}, record = $5 WHERE approval_id = $1 AND state = $2`
   return {
     async insert(record: PendingApprovalRecord): Promise<void> {
-      await query(insert, [requireTextKey(record.approval_id, 'approval_id'), record.state, Date.parse(record.expires_at), JSON.stringify(record)])
+      await write(insert, [requireTextKey(record.approval_id, 'approval_id'), record.state, Date.parse(record.expires_at), JSON.stringify(record)])
     },
     async get(approvalId: string): Promise<PendingApprovalRecord | undefined> {
       if (!isTextKey(approvalId)) return undefined
@@ -24,7 +24,7 @@ export function postgresPendingStore(query: Query, t: TableNames): PendingApprov
     async update(approvalId: string, from: PendingState, next: PendingApprovalRecord): Promise<boolean> {
       if (!isTextKey(approvalId) || !isTextKey(from)) return false
       const record = { ...next, approval_id: approvalId }
-      return (await query(update, [approvalId, from, record.state, Date.parse(record.expires_at), JSON.stringify(record)])).rowCount === 1
+      return (await write(update, [approvalId, from, record.state, Date.parse(record.expires_at), JSON.stringify(record)])).rowCount === 1
     },
   }
 }

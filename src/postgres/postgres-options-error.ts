@@ -15,6 +15,7 @@ const brand = defineBrand('result-views.PostgresOptionsError')
  * - `invalid_table_prefix`: `tablePrefix` is not a lowercase SQL identifier prefix
  *   (`[a-z_][a-z0-9_]*`, at most 30 characters, or `''`);
  * - `invalid_lock_timeout`: `migrate`'s `lockTimeoutMs` is not a positive integer of milliseconds;
+ * - `invalid_statement_timeout`: `createPostgresApprovalStores`' `statementTimeoutMs` is not a positive integer of milliseconds;
  * - `unknown_option`: a key the function does not know;
  * - `unreadable_option`: reading the option threw (a getter or a Proxy);
  * - `schema_too_new`: `migrate` found tables written by a newer schema version than this release

@@ -1,9 +1,10 @@
 import type pg from 'pg'
-import type { ApprovalStores } from 'result-views'
+import type { ApprovalStores, UsageProblem } from 'result-views'
 import { postgresGrantStore } from './grant-store.js'
 import { readOptions, type PostgresApprovalStoresOptions } from './options.js'
 import { postgresPendingStore } from './pending-store.js'
 import { queryOn } from './rows.js'
+import { boundedWrites, DEFAULT_STATEMENT_TIMEOUT_MS } from './bounded-write.js'
 import { postgresTokenStore } from './token-store.js'
 
 /**
@@ -18,6 +19,30 @@ export interface PostgresApprovalStores extends ApprovalStores {
    * Calling it again does nothing. Store calls after it fail closed (`approval_unavailable`).
    */
   close(): Promise<void>
+}
+
+/**
+ * Options of `createPostgresApprovalStores`: the connection and table prefix `migrate` takes too,
+ * and how long one store write may take on the server (`migrate` has its own `lockTimeoutMs`).
+ */
+export interface PostgresStoresOptions extends PostgresApprovalStoresOptions {
+  /**
+   * The bound of each write (`insert`, `put`, `update`, `consume`, `delete`, `deleteExpired`), in
+   * milliseconds, from asking the pool for a connection to the end of the statement: it runs in
+   * its own transaction with `SET LOCAL statement_timeout` and `lock_timeout` set to what is left,
+   * so a write past it is rolled back (or never sent) and never lands afterwards. A positive
+   * integer of at most 2147483647; default 4000. Keep it below the dispatcher's
+   * `approvals.timeoutMs` (default 5000) by the COMMIT round trip, or the dispatcher may give up on
+   * a write that still commits (`docs/approvals.md` "PostgreSQL: `result-views/postgres`").
+   */
+  statementTimeoutMs?: number
+}
+
+function checkStatementTimeout(values: Record<string, unknown>, problems: UsageProblem[]): void {
+  const bound = values.statementTimeoutMs
+  if (bound !== undefined && !(Number.isInteger(bound) && (bound as number) > 0 && (bound as number) <= 2 ** 31 - 1)) {
+    problems.push({ path: '/statementTimeoutMs', code: 'invalid_statement_timeout', message: 'statementTimeoutMs must be a positive integer of milliseconds of at most 2147483647' })
+  }
 }
 
 /**
@@ -36,18 +61,26 @@ export interface PostgresApprovalStores extends ApprovalStores {
  * missing tables fail closed (`approval_unavailable` / `store_failed`, the cause is PostgreSQL's
  * `relation … does not exist`). See `docs/approvals.md` "Running on several machines".
  *
- * @param options - `{ pool }` or `{ connectionString }`, and `tablePrefix?` (default `'result_views_'`).
+ * Every write is bounded on the server by `statementTimeoutMs` (see {@link PostgresStoresOptions}):
+ * a write the dispatcher reports as `approval_unavailable` / `store_timeout` was rolled back or
+ * never sent. A write whose COMMIT was sent and never answered (the connection failed) is reported
+ * as `store_outcome_unknown`: read it back before trying again.
+ *
+ * @param options - `{ pool }` or `{ connectionString }`, `tablePrefix?` (default `'result_views_'`),
+ *   `statementTimeoutMs?` (default 4000).
  * @returns `{ tokens, grants, pending, database, close }`.
  * @throws PostgresOptionsError (`code: 'postgres_options_invalid'`) listing every bad option.
  */
-export function createPostgresApprovalStores(options: PostgresApprovalStoresOptions): PostgresApprovalStores {
-  const { pool, owned, tables } = readOptions('createPostgresApprovalStores(options)', options, [], () => undefined).connect()
+export function createPostgresApprovalStores(options: PostgresStoresOptions): PostgresApprovalStores {
+  const read = readOptions('createPostgresApprovalStores(options)', options, ['statementTimeoutMs'], checkStatementTimeout)
+  const { pool, owned, tables } = read.connect()
   const query = queryOn(pool)
+  const write = boundedWrites(pool, (read.values.statementTimeoutMs as number | undefined) ?? DEFAULT_STATEMENT_TIMEOUT_MS)
   let closing: Promise<void> | undefined
   return Object.freeze({
-    tokens: postgresTokenStore(query, tables),
-    grants: postgresGrantStore(query, tables),
-    pending: postgresPendingStore(query, tables),
+    tokens: postgresTokenStore(query, write, tables),
+    grants: postgresGrantStore(query, write, tables),
+    pending: postgresPendingStore(query, write, tables),
     database: pool,
     close: (): Promise<void> => (closing ??= owned ? pool.end() : Promise.resolve()),
   })

@@ -10,7 +10,7 @@ const HEX_HASH = /^[0-9a-f]{64}$/
  * concurrent callers, in any number of processes, exactly one gets `true`, and never for a token
  * past its `expires_at` at the consuming instant (the dispatcher's clock, passed as `consumed_at`).
  */
-export function postgresTokenStore(query: Query, t: TableNames): ApprovalTokenStore {
+export function postgresTokenStore(query: Query, write: Query, t: TableNames): ApprovalTokenStore {
   const table = q(t.tokens)
   const insert = `INSERT INTO ${table} (token_hash, expires_at, consumed_at, record) VALUES ($1, ${instant('$2')}, $3, $4)`
   const get = `SELECT record, consumed_at FROM ${table} WHERE token_hash = $1`
@@ -19,7 +19,7 @@ export function postgresTokenStore(query: Query, t: TableNames): ApprovalTokenSt
   return {
     async insert(record: ApprovalTokenRecord): Promise<void> {
       const { consumed_at: consumedAt, ...rest } = record
-      await query(insert, [record.token_hash, Date.parse(record.expires_at), consumedAt ?? null, JSON.stringify(rest)])
+      await write(insert, [record.token_hash, Date.parse(record.expires_at), consumedAt ?? null, JSON.stringify(rest)])
     },
     async get(tokenHash: string): Promise<ApprovalTokenRecord | undefined> {
       if (typeof tokenHash !== 'string' || !HEX_HASH.test(tokenHash)) return undefined
@@ -30,10 +30,10 @@ export function postgresTokenStore(query: Query, t: TableNames): ApprovalTokenSt
     },
     async consume(tokenHash: string, consumedAt: string): Promise<boolean> {
       if (typeof tokenHash !== 'string' || !HEX_HASH.test(tokenHash)) return false
-      return (await query(consume, [tokenHash, consumedAt, Date.parse(consumedAt)])).rowCount === 1
+      return (await write(consume, [tokenHash, consumedAt, Date.parse(consumedAt)])).rowCount === 1
     },
     async deleteExpired(before: string): Promise<number> {
-      return (await query(purge, [Date.parse(before)])).rowCount ?? 0
+      return (await write(purge, [Date.parse(before)])).rowCount ?? 0
     },
   }
 }

@@ -1,3 +1,4 @@
+import { isOverlongProxy } from '../json/guards.js'
 import type { SensitivePath } from './sensitive-paths.js'
 
 /** An object or an array: what a sensitive path steps through. */
@@ -40,6 +41,12 @@ export function forEachLocation(
     let length: number
     try {
       length = items.length
+    } catch {
+      return
+    }
+    // A Proxy array longer than any the library reads is refused anyway: nothing in it is visited.
+    try {
+      if (isOverlongProxy(items, length)) return
     } catch {
       return
     }

@@ -1,4 +1,5 @@
 import { cloneJson } from '../json/clone.js'
+import { isOverlongProxy } from '../json/guards.js'
 import { escapePointerToken } from '../json/pointer.js'
 import { forEachLocation } from './locations.js'
 import { REDACTED, type SensitivePath } from './sensitive-paths.js'
@@ -61,7 +62,10 @@ function collectBelow(root: unknown, add: (text: string) => void, seen: Set<obje
     seen.add(value)
     try {
       if (Array.isArray(value)) {
-        for (let i = 0; i < value.length; i++) {
+        // A Proxy array longer than any the library reads is refused anyway: its elements are not walked.
+        const length = value.length
+        if (isOverlongProxy(value, length)) continue
+        for (let i = 0; i < length; i++) {
           if (!(i in value)) break
           stack.push(value[i])
         }

@@ -16,8 +16,8 @@ function expected(policy: PolicyDecision['decision'], token: Token, grants: Reco
   if (policy === 'deny') return 'tool_denied/policy_denied'
   if (token === 'mismatched') return 'approval_invalid/token_mismatch'
   if (token === 'unknown') return 'approval_invalid/token_unknown'
-  if (Object.values(grants).includes('reject')) return 'tool_denied/approval_rejected'
   if (token === 'valid') return 'runs'
+  if (Object.values(grants).includes('reject')) return 'tool_denied/approval_rejected'
   if (policy === 'allow') return 'runs'
   if (Object.values(grants).includes('allow')) return 'runs'
   return 'pending'
@@ -37,17 +37,20 @@ function grantOf(scope: GrantScope, decision: 'allow' | 'reject'): ApprovalGrant
 const calls: unknown[] = []
 const deploy = deployTool(calls)
 
-async function setup(policy: PolicyDecision['decision'], grants: Record<GrantScope, Remembered>) {
+async function setup(policy: PolicyDecision['decision'], grants: Record<GrantScope, Remembered>, mintFirst?: readonly unknown[]) {
   calls.length = 0
   const stores = createMemoryApprovalStores()
   const decision: PolicyDecision = policy === 'deny' ? { decision: 'deny', reason: 'no' } : policy === 'allow' ? { decision: 'allow' } : { decision: 'approval_required', reason: 'asks' }
   const state = { decision }
   const dispatcher = createDispatcher({ tools: [deploy], policy: { decide: () => state.decision }, approvals: stores, clock: manualClock().now })
+  // Tokens are minted before the grants are set: a token is never minted over a matching reject.
+  const tokens: string[] = []
+  for (const input of mintFirst ?? []) tokens.push((await dispatcher.approvals.mintApprovalToken({ tool_id: 'ops__deploy', scope: SCOPE, input })).token)
   for (const scope of SCOPES) {
     const remembered = grants[scope]
     if (remembered !== 'none') stores.grants.put(grantOf(scope, remembered))
   }
-  return { dispatcher, stores, calls, state }
+  return { dispatcher, stores, calls, state, tokens }
 }
 
 const decisions = fc.constantFrom<PolicyDecision['decision']>('allow', 'deny', 'approval_required')
@@ -58,12 +61,10 @@ describe('approval precedence (docs/approvals.md "Precedence")', () => {
   it('runs a call only when the table says so, for every policy decision × grants at every scope × token', async () => {
     await fc.assert(
       fc.asyncProperty(decisions, grantSets, fc.constantFrom<Token>('absent', 'valid', 'mismatched', 'unknown'), async (policy, grants, token) => {
-        const { dispatcher, stores, calls } = await setup(policy, grants)
-        let approval_token: string | undefined
-        if (token === 'valid' || token === 'mismatched') {
-          const input = token === 'valid' ? INPUT : { target: 'staging' }
-          approval_token = (await dispatcher.approvals.mintApprovalToken({ tool_id: 'ops__deploy', scope: SCOPE, input })).token
-        } else if (token === 'unknown') approval_token = 'not-a-minted-token'
+        const minted = token === 'valid' ? [INPUT] : token === 'mismatched' ? [{ target: 'staging' }] : []
+        const { dispatcher, stores, calls, tokens } = await setup(policy, grants, minted)
+        let approval_token: string | undefined = tokens[0]
+        if (token === 'unknown') approval_token = 'not-a-minted-token'
         const outcome = await dispatcher.invoke({ tool_id: 'ops__deploy', input: INPUT, scope: SCOPE, ...(approval_token === undefined ? {} : { approval_token }) })
         const want = expected(policy, token, grants)
         if (want === 'runs') expect(outcome.status).toBe('ok')
@@ -93,14 +94,12 @@ describe('approval precedence (docs/approvals.md "Precedence")', () => {
     )
   })
 
-  it('lets a valid token run once the reject that blocked it is revoked: the blocked call did not consume it', async () => {
-    const { dispatcher, calls } = await setup('approval_required', { exact: 'none', agent: 'none', tool: 'reject' })
-    const { token } = await dispatcher.approvals.mintApprovalToken({ tool_id: 'ops__deploy', scope: SCOPE, input: INPUT })
-    const call = () => dispatcher.invoke({ tool_id: 'ops__deploy', input: INPUT, scope: SCOPE, approval_token: token })
+  it('runs a valid token minted before a reject once, while calls without it stay rejected', async () => {
+    const { dispatcher, calls, tokens } = await setup('approval_required', { exact: 'none', agent: 'none', tool: 'reject' }, [INPUT])
+    const call = (approval_token?: string) => dispatcher.invoke({ tool_id: 'ops__deploy', input: INPUT, scope: SCOPE, ...(approval_token === undefined ? {} : { approval_token }) })
     expect(errorOf(await call())).toMatchObject({ code: 'tool_denied', reason: 'approval_rejected', details: { source: 'grant', grant_id: 'tool-reject', scope: 'tool' } })
-    expect(await dispatcher.approvals.revokeGrant({ workspace_id: SCOPE.workspace_id, grant_id: 'tool-reject' })).toBe(true)
-    expect((await call()).status).toBe('ok')
-    expect(errorOf(await call())).toMatchObject({ code: 'approval_invalid', reason: 'token_replayed' })
+    expect((await call(tokens[0])).status).toBe('ok')
+    expect(errorOf(await call(tokens[0]))).toMatchObject({ code: 'approval_invalid', reason: 'token_replayed' })
     expect(calls).toHaveLength(1)
   })
 
@@ -113,18 +112,26 @@ describe('approval precedence (docs/approvals.md "Precedence")', () => {
     expect(asked).toBe(0)
   })
 
-  it('stops an approved pending approval at a reject set after it was opened, as it stops one the policy now denies', async () => {
+  it('refuses to approve a pending approval a reject set since matches, and stops an approved one at a reject set while it is dispatched', async () => {
     const { dispatcher, stores, calls, state } = await setup('approval_required', { exact: 'none', agent: 'none', tool: 'none' })
     const first = approvalIdOf(await dispatcher.invoke({ tool_id: 'ops__deploy', input: INPUT, scope: SCOPE }))
     const second = approvalIdOf(await dispatcher.invoke({ tool_id: 'ops__deploy', input: INPUT, scope: SCOPE }))
     const reject = await dispatcher.approvals.setGrant({ workspace_id: SCOPE.workspace_id, tool_id: 'ops__deploy', decision: 'reject', scope: 'agent', agent_name: SCOPE.agent_name })
-    const view = await dispatcher.approvals.resolve(first, { decision: 'approved', profile_id: SCOPE.profile_id })
-    expect(view).toMatchObject({ execution_status: 'failed', outcome: { status: 'error', error: { code: 'tool_denied', reason: 'approval_rejected', details: { source: 'grant', grant_id: reject.grant_id, scope: 'agent' } } } })
+    await expect(dispatcher.approvals.resolve(first, { decision: 'approved', profile_id: SCOPE.profile_id })).rejects.toMatchObject({ code: 'approval_forbidden', reason: 'remembered_reject', details: { grant_id: reject.grant_id, scope: 'agent' } })
+    expect(stores.pending.get(first)).toMatchObject({ state: 'pending' })
     await dispatcher.approvals.revokeGrant({ workspace_id: SCOPE.workspace_id, grant_id: reject.grant_id })
+    // A reject set once the approval was accepted (here: while the current policy is asked again) stops the call.
+    const asks = { decision: 'approval_required', reason: 'asks' } as const
+    let setDuringRecheck: Promise<unknown> | undefined
+    state.decision = { get decision() { setDuringRecheck ??= dispatcher.approvals.setGrant({ workspace_id: SCOPE.workspace_id, tool_id: 'ops__deploy', decision: 'reject', scope: 'tool' }); return asks.decision }, reason: 'asks' } as unknown as PolicyDecision // prettier-ignore
+    const view = await dispatcher.approvals.resolve(first, { decision: 'approved', profile_id: SCOPE.profile_id })
+    expect(view).toMatchObject({ execution_status: 'failed', outcome: { status: 'error', error: { code: 'tool_denied', reason: 'approval_rejected', details: { source: 'grant', scope: 'tool' } } } })
+    expect(stores.pending.get(first)).toMatchObject({ state: 'failed' })
+    const [tool] = await dispatcher.approvals.listGrants({ workspace_id: SCOPE.workspace_id })
+    await dispatcher.approvals.revokeGrant({ workspace_id: SCOPE.workspace_id, grant_id: tool!.grant_id })
     state.decision = { decision: 'allow' }
     expect(await dispatcher.approvals.resolve(second, { decision: 'approved', profile_id: SCOPE.profile_id })).toMatchObject({ execution_status: 'completed' })
     expect(calls).toHaveLength(1)
-    expect(stores.pending.get(first)).toMatchObject({ state: 'failed' })
   })
 
   it('agrees with the scoped diagnostics: callable exactly when an input-free call with no token runs', async () => {

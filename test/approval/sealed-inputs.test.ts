@@ -94,12 +94,13 @@ describe('a sealed pending input', () => {
     expect(runs).toEqual([])
   })
 
-  it('keeps the old behaviour without a key: held in memory, fails closed in another dispatcher', async () => {
+  it('keeps the input held in memory without a key: another dispatcher refuses to approve it, and it stays pending', async () => {
     const stores = createMemoryApprovalStores()
     const { opener, resolver, runs } = instances(stores, {})
     const id = approvalIdOf(await opener.invoke(secretCall))
     expect(await storedRecord(stores, id)).not.toHaveProperty('sealed_input')
-    expect(await resolver.approvals.resolve(id, approve)).toMatchObject({ execution_status: 'failed', outcome: { error: { code: 'approval_unavailable', reason: 'record_invalid' } } })
+    expect(await rejectionOf(resolver.approvals.resolve(id, approve))).toEqual(['approval_unavailable', 'input_held_elsewhere'])
+    expect((await storedRecord(stores, id)).state).toBe('pending')
     expect(runs).toEqual([])
   })
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { REDACTED, createDispatcher, createMemoryApprovalStores, type ApprovalStores } from 'result-views'
+import { REDACTED, createDispatcher, createMemoryApprovalStores, type ApprovalStores, type ToolError } from 'result-views'
 import { SCOPE, deployTool } from './fixtures.js'
 
 const CANARY = 'canary-stored-9d41e2'
@@ -50,9 +50,9 @@ describe('stored approval records never hold a sensitive value (issue 4)', () =>
     const second = createDispatcher({ tools: [deployTool(calls)], approvals: shared })
     const outcome = await first.invoke({ tool_id: 'ops__deploy', input: { target: 'prod', note: CANARY }, scope: SCOPE, sensitive_input_fields: ['note'] })
     const approvalId = (outcome as { approval_id: string }).approval_id
-    const resolved = await second.approvals.resolve(approvalId, { decision: 'approved', profile_id: SCOPE.profile_id })
-    expect(resolved).toMatchObject({ execution_status: 'failed', outcome: { status: 'error', error: { code: 'approval_unavailable', reason: 'record_invalid' } } })
-    expect(JSON.stringify(resolved)).toContain('held only by the process that opened it')
+    const refused = await second.approvals.resolve(approvalId, { decision: 'approved', profile_id: SCOPE.profile_id }).catch((error: unknown) => error as ToolError)
+    expect(refused).toMatchObject({ code: 'approval_unavailable', reason: 'input_held_elsewhere', message: expect.stringContaining('held only in the memory of the process that opened it') })
+    expect((await second.approvals.show(approvalId, { profile_id: SCOPE.profile_id })).status).toBe('pending')
     expect(calls).toEqual([])
   })
 

@@ -392,6 +392,8 @@ describe('following a caller signal', () => {
     const dispatcher = createDispatcher({ tools: [tool], approvals: { tokens, grants, pending: stores.pending } })
     const scope = { workspace_id: 'w', profile_id: 'p', agent_name: 'a' }
     const { token } = await dispatcher.approvals.mintApprovalToken({ tool_id: 'ops__gate', scope, input: { x: 'a' } })
+    // Minting reads the call's grants (a remembered reject refuses it); the call's own reads count.
+    grantReads.length = 0
     armed = true
     const error = errorOf(await dispatcher.invoke({ tool_id: 'ops__gate', input: { x: 'a' }, scope, approval_token: token, signal: controller.signal }))
     expect([error.code, error.reason]).toEqual(['tool_execution_failed', 'call_aborted'])

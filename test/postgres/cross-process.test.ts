@@ -105,11 +105,13 @@ describe('pending approvals across processes', () => {
     for (const id of ids) expect((await stores.pending.get(id))?.state).toBe('completed')
   })
 
-  it('an approval with a sensitive input field opened in one process fails closed in another: the tool never runs', async () => {
-    const outcome = await parent().invoke({ tool_id: 'ops__deploy', input: { target: 'prod', note: 'hunter2' }, scope: SCOPE, sensitive_input_fields: ['note'] })
+  it('an approval with a sensitive input field opened in one process is refused in another and stays pending: the tool never runs there', async () => {
+    const opener = parent()
+    const outcome = await opener.invoke({ tool_id: 'ops__deploy', input: { target: 'prod', note: 'hunter2' }, scope: SCOPE, sensitive_input_fields: ['note'] })
     const id = (outcome as { approval_id: string }).approval_id
     const result = await workers[0]!.send<{ outcomes: string[]; runs: unknown[] }>('resolve', { approval_ids: [id] })
-    expect(result).toEqual({ outcomes: ['failed:record_invalid'], runs: [] })
+    expect(result).toEqual({ outcomes: ['input_held_elsewhere'], runs: [] })
+    expect(await opener.approvals.show(id, { profile_id: SCOPE.profile_id })).toMatchObject({ status: 'pending' })
   })
 
   it('with the seal key, two other processes approving the same sealed approvals: each runs once, on the real input', async () => {

@@ -1,0 +1,119 @@
+import type pg from 'pg'
+import type { Query } from './rows.js'
+
+/** Default server-side bound of one store write, in milliseconds: below the dispatcher's default `approvals.timeoutMs` (5000), leaving a second for the COMMIT round trip. */
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 4_000
+
+/** SQLSTATEs of a statement the server canceled at its bound (`statement_timeout`, `lock_timeout`): the transaction rolled back. */
+const CANCELED = new Set(['57014', '55P03'])
+
+/**
+ * The error a store throws when it gave up on a write and nothing was written (`code:
+ * 'store_timeout'`), or when it cannot tell whether the write took effect (`code:
+ * 'store_outcome_unknown'`): the dispatcher reports each with that reason (`docs/approvals.md`
+ * "Implementing the stores (for hosts)"). The driver's error is the `cause`.
+ */
+function storeError(code: 'store_timeout' | 'store_outcome_unknown', message: string, cause?: unknown): Error {
+  const error = new Error(message, cause === undefined ? undefined : { cause })
+  Object.defineProperty(error, 'code', { value: code, enumerable: true })
+  return error
+}
+
+/**
+ * A query function for writes, bounded on the server (`docs/approvals.md` "PostgreSQL: `result-views/postgres`"): each
+ * write runs in its own transaction on a connection of the pool, `BEGIN; SET LOCAL
+ * statement_timeout; SET LOCAL lock_timeout` to what is left of `timeoutMs`, the statement, then
+ * `COMMIT`. So a write that waits on a lock, a busy server or a full pool past `timeoutMs` is
+ * rolled back (or never sent) and can never land afterwards:
+ *
+ * - no connection within `timeoutMs` (the pool is exhausted): nothing is sent; a connection that
+ *   arrives later is handed back at once. Throws `code: 'store_timeout'`.
+ * - the server canceled the statement at its bound (SQLSTATE 57014, 55P03): rolled back. Throws
+ *   `code: 'store_timeout'`.
+ * - the connection failed, or COMMIT got no answer within what is left of `timeoutMs` (at least
+ *   250 ms), after COMMIT was sent: the outcome is unknown. The connection is destroyed. Throws
+ *   `code: 'store_outcome_unknown'`.
+ * - any other error before COMMIT: rolled back, the driver's error is thrown as it is.
+ */
+export function boundedWrites(pool: pg.Pool, timeoutMs: number): Query {
+  return async (text, values) => {
+    const started = performance.now()
+    const left = (): number => Math.max(1, Math.floor(timeoutMs - (performance.now() - started)))
+    const client = await connectWithin(pool, timeoutMs)
+    let committing = false
+    let broken: Error | undefined
+    try {
+      const bound = left()
+      await client.query(`BEGIN; SET LOCAL statement_timeout = ${bound}; SET LOCAL lock_timeout = ${bound}`)
+      const result = await client.query(text, values as unknown[])
+      committing = true
+      await commitWithin(client, Math.max(250, left()))
+      return result
+    } catch (error) {
+      // A COMMIT the server answered with an error rolled back; any other failure after it was sent leaves the outcome unknown.
+      if (committing && !serverAnswered(error)) {
+        broken = error instanceof Error ? error : new Error('COMMIT failed')
+        throw storeError('store_outcome_unknown', 'the connection failed after COMMIT was sent: the write may or may not have taken effect', error)
+      }
+      if (committing) throw error
+      try {
+        await client.query('ROLLBACK')
+      } catch (rollback) {
+        broken = rollback instanceof Error ? rollback : new Error('ROLLBACK failed')
+      }
+      if (serverAnswered(error) && CANCELED.has((error as { code: string }).code)) throw storeError('store_timeout', `the write was canceled on the server after ${timeoutMs} ms and rolled back`, error)
+      throw error
+    } finally {
+      // A connection in an unknown state is destroyed, never handed to the next caller.
+      client.release(broken)
+    }
+  }
+}
+
+/** True for an error the server sent (node-postgres' `DatabaseError`: a SQLSTATE and a severity), not a failing connection. */
+function serverAnswered(error: unknown): boolean {
+  try {
+    return typeof (error as { severity?: unknown }).severity === 'string' && typeof (error as { code?: unknown }).code === 'string'
+  } catch {
+    return false
+  }
+}
+
+/** A pool connection within `timeoutMs`; one that arrives later is released unused. */
+function connectWithin(pool: pg.Pool, timeoutMs: number): Promise<pg.PoolClient> {
+  return new Promise((resolve, reject) => {
+    let late = false
+    const timer = setTimeout(() => {
+      late = true
+      reject(storeError('store_timeout', `no connection of the pool within ${timeoutMs} ms: nothing was sent`))
+    }, timeoutMs)
+    pool.connect().then(
+      (client) => {
+        clearTimeout(timer)
+        if (late) client.release()
+        else resolve(client)
+      },
+      (error: unknown) => {
+        clearTimeout(timer)
+        if (!late) reject(error)
+      },
+    )
+  })
+}
+
+/** `COMMIT`, or a rejection once `waitMs` passed without its answer (the caller then destroys the connection). */
+function commitWithin(client: pg.PoolClient, waitMs: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`COMMIT got no answer within ${waitMs} ms`)), waitMs)
+    client.query('COMMIT').then(
+      () => {
+        clearTimeout(timer)
+        resolve()
+      },
+      (error: unknown) => {
+        clearTimeout(timer)
+        reject(error)
+      },
+    )
+  })
+}
