@@ -44,9 +44,9 @@ export const MAX_ANSWER_DEPTH = MAX_JSON_DEPTH + 8
  * Prints a target's answer and returns the exit code (`docs/cli.md` "Exit codes"):
  * - 200: the body (`-o json`, one line) or `text(body)`: exit 0;
  * - 202: `{ "approval_id": … }` or `approval pending: …`: exit 3;
- * - an error answer, or no answer: `{ "error": { code, reason, message } }` on stdout (`-o json`)
- *   or `error: <message> (<code>/<reason>)` on stderr, the message redacted by
- *   `forSurface('cli')`: exit 1.
+ * - an error answer, or no answer: `{ "error": { code, reason, message, details? } }` on stdout
+ *   (`-o json`) or `error: <message> (<code>/<reason>)` and its issue and hint lines on stderr,
+ *   the message redacted by `forSurface('cli')` (`docs/cli.md` "Output"): exit 1.
  */
 export function report(answer: ApiAnswer, format: OutputFormat, io: CliIo, view: AnswerView): ExitCodeValue {
   const checked = checkAnswer(answer, view.shape)
