@@ -106,6 +106,12 @@ const toolBrand = defineBrand('result-views.Tool')
  *   tokens are counted and `gpt-tokenizer` cannot be loaded.
  */
 export function measureViews(tool: ViewedTool, records: readonly unknown[], options: MeasureViewsOptions & { tokens: false }): ViewByteMeasurement
+/**
+ * Measures bytes and tokens of a viewed tool's records (the overload above describes every
+ * figure, option and error; `docs/contracts.md` "Token budgets").
+ *
+ * @returns per record and in total: `compact_bytes`, `compact_tokens`, `full_bytes`, `full_tokens`, `savings_ratio`.
+ */
 export function measureViews(tool: ViewedTool, records: readonly unknown[], options?: MeasureViewsOptions): ViewMeasurement
 export function measureViews(tool: ViewedTool, records: readonly unknown[], options: MeasureViewsOptions = {}): ViewMeasurement | ViewByteMeasurement {
   const subject = 'measureViews arguments'

@@ -39,7 +39,9 @@ export type TokenBudgetOptions = ViewBudgetOptions & ({ maxCompactTokens: number
  * @throws TokenizerUnavailableError when tokens are counted, no `countTokens` is given and `gpt-tokenizer` is missing.
  */
 export function assertViewBudget(tool: ViewedTool, options: ByteBudgetOptions): ViewByteMeasurement
+/** {@link assertViewBudget} with a token limit, a savings ratio or a `countTokens`: the measurement holds tokens too. */
 export function assertViewBudget(tool: ViewedTool, options: TokenBudgetOptions): ViewMeasurement
+/** {@link assertViewBudget} with options whose limits are not known statically: bytes only, or bytes and tokens. */
 export function assertViewBudget(tool: ViewedTool, options: ViewBudgetOptions): ViewMeasurement | ViewByteMeasurement
 export function assertViewBudget(tool: ViewedTool, options: ViewBudgetOptions): ViewMeasurement | ViewByteMeasurement {
   const read = readOptions(options)
