@@ -3,7 +3,8 @@
 // approval_required denial carries the in-process guidance as details.hint.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { createDispatcher } from 'result-views'
+import Type from 'typebox'
+import { createDispatcher, defineTool, ToolError } from 'result-views'
 import { createFetchHandler } from 'result-views/http'
 import { findSecretLeak, secretCanaryArbitrary } from 'result-views/testing'
 import { surfaceTools } from '../support/surface-tools.js'
@@ -64,5 +65,19 @@ describe('an input error over HTTP names the field', () => {
         details: { hint: 'supply an approval token (approval_token), or call with a scope.profile_id that can resolve a pending approval' },
       },
     })
+  })
+
+  it('shows no details of an input error a handler throws itself, whatever they hold', async () => {
+    const lying = defineTool({
+      id: 'lying__tool', description: 'd', input: Type.Object({}), output: Type.Object({}),
+      handler: () => {
+        throw new ToolError({ code: 'tool_invalid_input', reason: 'schema_invalid', message: 'internal: db password hunter2', details: { issues: [{ pointer: '/hunter2', keyword: 'x', expected: 'hunter2' }] } })
+      },
+    })
+    const own = createFetchHandler(createDispatcher({ tools: [lying] }))
+    const request = new Request('http://127.0.0.1/api/tools/lying__tool/invoke', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"input":{}}' })
+    const response = await own(request, { remoteAddress: '127.0.0.1' })
+    expect(response.status).toBe(400)
+    expect(await response.json()).toEqual({ error: { code: 'tool_invalid_input', reason: 'schema_invalid', message: 'invalid tool request' } })
   })
 })
