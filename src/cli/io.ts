@@ -34,6 +34,8 @@ export const ExitCode = {
   usage: 2,
   /** The call waits on an approval: its ID is printed. */
   pending: 3,
+  /** `contracts check`: the contracts drifted, every change compatible, and `--fail-on drift` (the default) fails on drift. */
+  drifted: 4,
 } as const
 
 /** One of {@link ExitCode}'s values. */

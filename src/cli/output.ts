@@ -1,5 +1,6 @@
 import { Option } from 'commander'
-import { ToolError, ToolErrorCodes, type ToolErrorPayload } from 'result-views'
+import { ToolError, ToolErrorCodes, type SurfaceDetails, type SurfaceIssue, type ToolErrorPayload } from 'result-views'
+import { MAX_SURFACE_ISSUES } from '../errors/surface-details.js'
 import { MAX_JSON_DEPTH } from '../json/canonical.js'
 import { isRecord } from '../json/guards.js'
 import type { AnswerShape } from './answers.js'
@@ -43,9 +44,9 @@ export const MAX_ANSWER_DEPTH = MAX_JSON_DEPTH + 8
  * Prints a target's answer and returns the exit code (`docs/cli.md` "Exit codes"):
  * - 200: the body (`-o json`, one line) or `text(body)`: exit 0;
  * - 202: `{ "approval_id": … }` or `approval pending: …`: exit 3;
- * - an error answer, or no answer: `{ "error": { code, reason, message } }` on stdout (`-o json`)
- *   or `error: <message> (<code>/<reason>)` on stderr, the message redacted by
- *   `forSurface('cli')`: exit 1.
+ * - an error answer, or no answer: `{ "error": { code, reason, message, details? } }` on stdout
+ *   (`-o json`) or `error: <message> (<code>/<reason>)` and its issue and hint lines on stderr,
+ *   the message redacted by `forSurface('cli')` (`docs/cli.md` "Output"): exit 1.
  */
 export function report(answer: ApiAnswer, format: OutputFormat, io: CliIo, view: AnswerView): ExitCodeValue {
   const checked = checkAnswer(answer, view.shape)
@@ -61,7 +62,7 @@ export function report(answer: ApiAnswer, format: OutputFormat, io: CliIo, view:
     return ExitCode.pending
   }
   const error = body.error as Record<string, unknown>
-  return printError(cliError(error.code as string, error.reason as string, error.message), format, io)
+  return printError(cliError(error.code as string, error.reason as string, error.message, error.details), format, io)
 }
 
 /**
@@ -93,22 +94,63 @@ export function textOf(value: unknown): string {
   return value === undefined ? '' : stringifyJson(value)
 }
 
-/** Prints an error as the CLI shows it; returns exit code 1. */
+/**
+ * Prints an error as the CLI shows it; returns exit code 1. `-o json`: `{ "error": { code, reason,
+ * message, details? } }` on stdout; text: `error: <message> (<code>/<reason>)` on stderr, then one
+ * line per input issue (`  <pointer>: expected <expected> (<keyword>)`) and the hint (`  hint: …`).
+ */
 export function printError(error: ToolErrorPayload, format: OutputFormat, io: CliIo): ExitCodeValue {
-  const shown = { code: error.code, reason: error.reason, message: error.message }
-  if (format === 'json') io.stdout.write(`${JSON.stringify({ error: shown })}\n`)
-  else io.stderr.write(`${terminalSafe(`error: ${shown.message} (${shown.code}/${shown.reason})`)}\n`)
+  const shown = error.details === undefined
+    ? { code: error.code, reason: error.reason, message: error.message }
+    : { code: error.code, reason: error.reason, message: error.message, details: error.details }
+  if (format === 'json') {
+    io.stdout.write(`${JSON.stringify({ error: shown })}\n`)
+    return ExitCode.failed
+  }
+  const lines = [`error: ${shown.message} (${shown.code}/${shown.reason})`]
+  const details = (error.details ?? {}) as SurfaceDetails
+  for (const issue of details.issues ?? []) lines.push(`  ${issue.pointer === '' ? '(the input)' : issue.pointer}: expected ${issue.expected} (${issue.keyword})`)
+  if (details.issue_count !== undefined) lines.push(`  and ${details.issue_count - (details.issues?.length ?? 0)} more`)
+  if (details.hint !== undefined) lines.push(`  hint: ${details.hint}`)
+  io.stderr.write(`${lines.map(terminalSafe).join('\n')}\n`)
   return ExitCode.failed
 }
 
+/** Longest text of a target's answer an error line shows: a reported message, an issue's pointer or expectation. */
+const MAX_SHOWN = 500
+
 /**
  * The error as `forSurface('cli')` shows it, rebuilt from the code and reason a target sent (so a
- * server's wording never reaches the terminal); a code this version does not know keeps its
- * message, cut to 200 characters.
+ * server's wording never reaches the terminal), with the hint of this version. From the answer it
+ * keeps only what that surface shows: the message of a code a tool reports (kind `reported`) and
+ * well-formed input issues (`details.issues`), each cut to 500 characters. A code this version
+ * does not know keeps its message, cut to 200 characters.
  */
-function cliError(code: string, reason: string, message: unknown): ToolErrorPayload {
-  if (Object.hasOwn(ToolErrorCodes, code)) return new ToolError({ code: code as ToolErrorPayload['code'], reason, message: '' }).forSurface('cli')
-  return { code, reason, message: typeof message === 'string' ? message.slice(0, 200) : 'the call failed' } as ToolErrorPayload
+function cliError(code: string, reason: string, message: unknown, details: unknown): ToolErrorPayload {
+  if (!Object.hasOwn(ToolErrorCodes, code)) return { code, reason, message: typeof message === 'string' ? message.slice(0, 200) : 'the call failed' } as ToolErrorPayload
+  const known = code as ToolErrorPayload['code']
+  const reported = ToolErrorCodes[known].kind === 'reported'
+  const text = reported && typeof message === 'string' && message !== '' ? cut(message) : reported ? 'the tool reported an error' : ''
+  const rebuilt = new ToolError({ code: known, reason, message: text }).forSurface('cli')
+  const issues = ToolErrorCodes[known].kind === 'input' ? issuesOf(details) : undefined
+  if (issues === undefined) return rebuilt
+  return { ...rebuilt, details: { ...issues, ...(rebuilt.details ?? {}) } }
+}
+
+/** The input issues of an answer's `details`, when they have the surface's shape; `undefined` otherwise. */
+function issuesOf(details: unknown): SurfaceDetails | undefined {
+  if (!isRecord(details) || !Array.isArray(details.issues)) return undefined
+  const issues: SurfaceIssue[] = []
+  for (const issue of details.issues.slice(0, MAX_SURFACE_ISSUES) as unknown[]) {
+    if (!isRecord(issue) || typeof issue.pointer !== 'string' || typeof issue.keyword !== 'string' || typeof issue.expected !== 'string') return undefined
+    issues.push({ pointer: cut(issue.pointer), keyword: cut(issue.keyword), expected: cut(issue.expected) })
+  }
+  const count = details.issue_count
+  return typeof count === 'number' && Number.isSafeInteger(count) && count > issues.length ? { issues, issue_count: count } : { issues }
+}
+
+function cut(text: string): string {
+  return text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN)}…` : text
 }
 
 function pendingText(approvalId: string): string {

@@ -12,10 +12,18 @@ import { formatComparisonTable } from './report-table.js'
 import { readOptions } from './options.js'
 import { contractLock } from './sources.js'
 
-/** What a command produced: its exit code (0 ok, 1 the check failed, 2 usage) and its output. */
+/**
+ * What a command produced: its exit code (0 ok, 1 a breaking change, 2 usage, 4 compatible drift
+ * that `failOn: 'drift'` fails on) and its output.
+ */
 export interface CommandOutput {
-  /** 0: ok (no drift, lock written, note printed); 1: the check found drift; 2: a usage problem. */
-  readonly exitCode: 0 | 1 | 2
+  /**
+   * 0: ok (no drift, or only compatible drift with `failOn: 'breaking'`; lock written, note
+   * printed); 1: the check found a breaking change (an unaccepted unproven one, a removed tool or
+   * a budget grown past its tolerance included); 2: a usage problem; 4: the contracts drifted,
+   * compatibly, and `failOn` is `'drift'` (the default): update the lock.
+   */
+  readonly exitCode: 0 | 1 | 2 | 4
   /** What the command prints on standard output (ends with a newline when not empty). */
   readonly stdout: string
   /** What it prints on standard error: the reason of an exit 2. */
@@ -38,6 +46,12 @@ export interface ContractsCheckOptions {
   acceptUnproven?: boolean | readonly string[]
   /** `--budget-tolerance`: how far a compact budget may grow, as a ratio. Default 0.05. */
   budgetTolerance?: number
+  /**
+   * `--fail-on`: what fails the check. `'drift'` (default): any drift, exit 1 when a change is
+   * breaking and 4 when every change is compatible; `'breaking'`: only a breaking change (exit 1),
+   * compatible drift prints its table and exits 0.
+   */
+  failOn?: 'breaking' | 'drift'
   /** Counts tokens for the budgets. Default: `gpt-tokenizer` o200k. */
   countTokens?: CountTokens
   /** The name recorded for `countTokens` (see `contractLock`); unnamed, two budgets are `incomparable`. */
@@ -56,7 +70,7 @@ export interface ReleaseNoteOptions {
   cwd?: string
 }
 
-const CHECK_OPTIONS = ['catalog', 'lockPath', 'update', 'format', 'cwd', 'acceptUnproven', 'budgetTolerance', 'countTokens', 'tokenizer']
+const CHECK_OPTIONS = ['catalog', 'lockPath', 'update', 'format', 'cwd', 'acceptUnproven', 'budgetTolerance', 'failOn', 'countTokens', 'tokenizer']
 const RELEASE_NOTE_OPTIONS = ['from', 'catalog', 'format', 'cwd']
 
 const ok = (stdout: string): CommandOutput => ({ exitCode: 0, stdout, stderr: '' })
@@ -66,7 +80,9 @@ const usage = (stderr: string): CommandOutput => ({ exitCode: 2, stdout: '', std
  * `result-views contracts check --catalog <module> [--lock <file>] [--update] [-o json]`
  * (`docs/contracts.md` "CI usage"). Checks the catalog against the lock: exit 0 when nothing
  * drifted; exit 1 with the drift table (tool, schema, verdict, field, reason) and a summary that
- * names the breaking changes, or the comparison as JSON with `format: 'json'`. With `update`, it
+ * names the breaking changes, or the comparison as JSON with `format: 'json'`; exit 4 (the same
+ * output) when every change is compatible and `failOn` is `'drift'` (the default), 0 with
+ * `failOn: 'breaking'`. With `update`, it
  * writes the catalog's lock (atomically: a temporary file, then a rename) with the compact budgets
  * of the module's `fixtures`, and exits 0 (exit 2, the file untouched, when the lock there has a
  * newer format version than this library writes). Never throws: an unreadable catalog module, a missing or
@@ -75,8 +91,9 @@ const usage = (stderr: string): CommandOutput => ({ exitCode: 2, stdout: '', std
 export async function runContractsCheck(options: ContractsCheckOptions): Promise<CommandOutput> {
   try {
     const read = readOptions(options, CHECK_OPTIONS, 'runContractsCheck options') as unknown as ContractsCheckOptions
-    const { catalog: modulePath, lockPath = DEFAULT_LOCK_FILE, update = false, format = 'table', cwd = process.cwd() } = read
+    const { catalog: modulePath, lockPath = DEFAULT_LOCK_FILE, update = false, format = 'table', cwd = process.cwd(), failOn = 'drift' } = read
     if (typeof update !== 'boolean') return usage('contracts check: update must be a boolean')
+    if (failOn !== 'breaking' && failOn !== 'drift') return usage(`contracts check: --fail-on must be "breaking" or "drift", not ${JSON.stringify(failOn)}`)
     if (format !== 'table' && format !== 'json') return usage(`contracts check: -o must be "table" or "json", not ${JSON.stringify(format)}`)
     if (typeof lockPath !== 'string' || lockPath === '') return usage('contracts check: --lock must be a file path')
     const loaded = await loadCatalogModule(modulePath, { cwd })
@@ -108,7 +125,7 @@ export async function runContractsCheck(options: ContractsCheckOptions): Promise
       ...(read.budgetTolerance === undefined ? {} : { budgetTolerance: read.budgetTolerance }),
     })
     const stdout = format === 'json' ? `${JSON.stringify(comparison)}\n` : formatComparisonTable(comparison)
-    return { exitCode: comparison.drifted ? 1 : 0, stdout, stderr: '' }
+    return { exitCode: comparison.breaking ? 1 : comparison.drifted && failOn === 'drift' ? 4 : 0, stdout, stderr: '' }
   } catch (error) {
     return usage(`contracts check: ${messageOf(error)}`)
   }

@@ -4,6 +4,7 @@ import { proveContainment } from '../schema/containment.js'
 import type { ViewViolation, ViewViolationCode } from '../schema/view-violation.js'
 import { ContractsError } from './contracts-error.js'
 import { fieldPathOfPointer } from './field-paths.js'
+import { parsePointer } from '../json/pointer.js'
 import { findUnsafePatterns } from './unsafe-patterns.js'
 
 /**
@@ -160,11 +161,32 @@ function reasonOf(violation: ViewViolation, role: SchemaRole, before: unknown, a
   const reason: ContractReason = {
     kind: decided && !asWritten ? 'breaking' : 'unproven',
     code: role === 'output' ? output : input,
-    message: translate(violation.message, role) + (asWritten ? ' (compared as written: the two may still agree)' : ''),
+    message: addedAsRequired(violation, role, before, newPath) ?? translate(violation.message, role) + (asWritten ? ' (compared as written: the two may still agree)' : ''),
     old_path: oldPath,
     new_path: newPath,
   }
   return field === undefined ? reason : { ...reason, field }
+}
+
+/**
+ * The sentence for an input field the new schema requires and the old one never declared (a new
+ * required field, not an optional one made required): `property "b" was added as required`.
+ */
+function addedAsRequired(violation: ViewViolation, role: SchemaRole, before: unknown, newPath: string): string | undefined {
+  if (role !== 'input' || violation.code !== 'required_optional_in_full' || declaresAt(before, violation.fullPath)) return undefined
+  const key = newPath === '' ? undefined : parsePointer(newPath).at(-1)
+  return key === undefined ? undefined : `property ${JSON.stringify(key)} was added as required`
+}
+
+/** Whether a JSON Pointer leads to a member of a schema (own members only). */
+function declaresAt(schema: unknown, pointer: string): boolean {
+  if (pointer === '') return true
+  let node: unknown = schema
+  for (const token of parsePointer(pointer)) {
+    if (typeof node !== 'object' || node === null || !Object.hasOwn(node, token)) return false
+    node = (node as Record<string, unknown>)[token]
+  }
+  return true
 }
 
 /**

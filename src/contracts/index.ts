@@ -40,7 +40,7 @@ export { supersededDigestTable } from './superseded.js'
 
 // Token budgets
 export { measureViews } from './measure.js'
-export type { MeasurementTotal, MeasureViewsOptions, RecordMeasurement, ViewMeasurement } from './measure.js'
+export type { MeasurementTotal, MeasureViewsOptions, RecordByteMeasurement, RecordMeasurement, ViewByteMeasurement, ViewMeasurement } from './measure.js'
 export type { CountTokens } from '../tokens/count-tokens.js'
 export { TokenizerUnavailableError, isTokenizerUnavailableError } from '../tokens/tokenizer-unavailable-error.js'
 

@@ -17,6 +17,26 @@ export interface MeasureViewsOptions {
    * different counters must not be compared as one). Only with `countTokens`.
    */
   tokenizer?: string
+  /**
+   * `false`: measure bytes only (`ViewByteMeasurement`); no tokenizer is loaded or needed, so
+   * `gpt-tokenizer` may be absent. Not with `countTokens` or `tokenizer`. Default: `true`.
+   */
+  tokens?: boolean
+}
+
+/** The byte sizes of one full record and of its compact projection (`measureViews` with `tokens: false`). */
+export type RecordByteMeasurement = Pick<RecordMeasurement, 'index' | 'compact_bytes' | 'full_bytes'>
+
+/** What {@link measureViews} returns with `tokens: false`: bytes only, no token was counted. */
+export interface ViewByteMeasurement {
+  /** The measured tool's ID. */
+  readonly tool_id: string
+  /** Always `null`: no tokenizer ran. */
+  readonly tokenizer: null
+  /** One measurement per record, in `records` order. */
+  readonly records: readonly RecordByteMeasurement[]
+  /** The byte totals over every record. */
+  readonly total: Pick<MeasurementTotal, 'compact_bytes' | 'full_bytes'>
 }
 
 /** The sizes of one full record and of its compact projection. */
@@ -75,15 +95,25 @@ const toolBrand = defineBrand('result-views.Tool')
  *
  * @param tool - a viewed tool from `defineTool`.
  * @param records - full records (e.g. the tool's fixtures); a dense array, at least one.
- * @returns per record and in total: `compact_bytes`, `compact_tokens`, `full_bytes`, `full_tokens`, `savings_ratio`.
+ * @param options - `countTokens` and its `tokenizer` name, or `tokens: false` for bytes only.
+ * @returns per record and in total: `compact_bytes`, `compact_tokens`, `full_bytes`, `full_tokens`,
+ *   `savings_ratio`; with `tokens: false`, `compact_bytes` and `full_bytes` only (`tokenizer: null`).
  * @throws ContractsError (`contracts_invalid`) listing every problem: a `tool` that is not a viewed
  *   tool from `defineTool` (`/tool`), `records` not a dense non-empty array (`/records`), a record
  *   that is not plain JSON or not full-valid (`/records/<index>`, with the first ajv message), a
  *   `countTokens` that throws or returns something other than a non-negative integer (`/countTokens`).
- * @throws TokenizerUnavailableError (`tokenizer_unavailable`) when no `countTokens` is given and
- *   `gpt-tokenizer` cannot be loaded.
+ * @throws TokenizerUnavailableError (`tokenizer_unavailable`) when no `countTokens` is given,
+ *   tokens are counted and `gpt-tokenizer` cannot be loaded.
  */
-export function measureViews(tool: ViewedTool, records: readonly unknown[], options: MeasureViewsOptions = {}): ViewMeasurement {
+export function measureViews(tool: ViewedTool, records: readonly unknown[], options: MeasureViewsOptions & { tokens: false }): ViewByteMeasurement
+/**
+ * Measures bytes and tokens of a viewed tool's records (the overload above describes every
+ * figure, option and error; `docs/contracts.md` "Token budgets").
+ *
+ * @returns per record and in total: `compact_bytes`, `compact_tokens`, `full_bytes`, `full_tokens`, `savings_ratio`.
+ */
+export function measureViews(tool: ViewedTool, records: readonly unknown[], options?: MeasureViewsOptions): ViewMeasurement
+export function measureViews(tool: ViewedTool, records: readonly unknown[], options: MeasureViewsOptions = {}): ViewMeasurement | ViewByteMeasurement {
   const subject = 'measureViews arguments'
   const fail = (problem: UsageProblem, cause?: unknown): never => {
     throw new ContractsError(subject, [problem], cause)
@@ -91,14 +121,23 @@ export function measureViews(tool: ViewedTool, records: readonly unknown[], opti
   if (!toolBrand.has(tool) || (tool as { kind?: unknown }).kind !== 'viewed') {
     fail({ path: '/tool', code: 'not_a_viewed_tool', message: 'tool must be a viewed tool from defineTool (output: { compact, full })' })
   }
-  const { countTokens, tokenizer } = readOptions(options, ['countTokens', 'tokenizer'], 'measureViews options')
+  const { countTokens, tokenizer, tokens } = readOptions(options, ['countTokens', 'tokenizer', 'tokens'], 'measureViews options')
+  if (tokens !== undefined && typeof tokens !== 'boolean') {
+    throw new ContractsError('measureViews options', [{ path: '/tokens', code: 'invalid_options', message: 'tokens must be a boolean (false: bytes only)' }])
+  }
+  if (tokens === false) {
+    if (countTokens !== undefined || tokenizer !== undefined) {
+      throw new ContractsError('measureViews options', [{ path: '/tokens', code: 'invalid_options', message: 'tokens: false measures bytes only: give no countTokens or tokenizer with it' }])
+    }
+    return measureBytes(tool, checkedRecords(tool, records, subject))
+  }
   const name = tokenizerName(countTokens, tokenizer, 'measureViews options')
   const full = checkedRecords(tool, records, subject)
   const count = tokenCounter(countTokens, subject, fail)
   const measured: RecordMeasurement[] = []
   for (let index = 0; index < full.length; index++) {
     const fullText = full[index]!
-    const compactText = canonicalJson(tool.project(JSON.parse(fullText), 'compact'))
+    const compactText = compactTextOf(tool, fullText)
     const sizes = sizesOf(compactText, fullText, count)
     measured.push({ index, ...sizes, savings_ratio: savings(sizes.compact_tokens, sizes.full_tokens) })
   }
@@ -118,6 +157,26 @@ export function measureViews(tool: ViewedTool, records: readonly unknown[], opti
     records: measured,
     total: { compact_bytes, compact_tokens, full_bytes, full_tokens, savings_ratio: savings(compact_tokens, full_tokens) },
   }
+}
+
+/** The canonical JSON of a full record's compact projection. */
+function compactTextOf(tool: ViewedTool, fullText: string): string {
+  return canonicalJson(tool.project(JSON.parse(fullText), 'compact'))
+}
+
+/** Bytes only: what `measureViews` measures with `tokens: false`. */
+function measureBytes(tool: ViewedTool, full: readonly string[]): ViewByteMeasurement {
+  const records: RecordByteMeasurement[] = []
+  let compact_bytes = 0
+  let full_bytes = 0
+  for (let index = 0; index < full.length; index++) {
+    const fullText = full[index]!
+    const measured = { index, compact_bytes: Buffer.byteLength(compactTextOf(tool, fullText), 'utf8'), full_bytes: Buffer.byteLength(fullText, 'utf8') }
+    compact_bytes += measured.compact_bytes
+    full_bytes += measured.full_bytes
+    records.push(measured)
+  }
+  return { tool_id: tool.id, tokenizer: null, records, total: { compact_bytes, full_bytes } }
 }
 
 /** What an unnamed caller's `countTokens` is recorded as: budgets so named never compare equal. */

@@ -23,7 +23,7 @@ import type { CallScope, Tool } from '../tool/types.js'
 import { unknownTool } from '../tool/unknown-tool.js'
 import { createCallBase } from './call-base.js'
 import { describeInScope, type ScopedToolDescription } from './diagnostics.js'
-import { emitPostCall, emitPostError, type EventCall } from './events.js'
+import { causeOf, emitPostCall, emitPostError, logFailure, type EventCall } from './events.js'
 import { requestInvalid } from './errors.js'
 import { DEFAULT_HANDLER_TIMEOUT_MS, execute } from './execute.js'
 import { holdDispatcher } from './held-dispatchers.js'
@@ -150,6 +150,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
 
   async function fail(call: EventCall, error: ToolError): Promise<InvokeOutcome> {
     const safe = scrubError(error, call.secrets)
+    logFailure(call, safe, causeOf(error), logger)
     await emitPostError(call, safe, hooks, logger)
     return { status: 'error', tool_call_id: call.tool_call_id, error: safe }
   }

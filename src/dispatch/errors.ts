@@ -7,26 +7,30 @@ import type { Tool } from '../tool/types.js'
 import type { View } from '../views/view.js'
 import { scrubbedCut } from '../redact/secrets.js'
 import { redactIssues } from '../redact/sensitive-pointer.js'
-import { describeIssues } from './input-issues.js'
+import { withSurfaceDetails } from '../errors/surface-details.js'
+import { describeIssues, surfaceIssues, surfacePointer } from './input-issues.js'
 import type { ValidationIssue } from './validators.js'
 
 /** An unknown `result_view` value, or one that is not a string (`docs/views.md` "The selector"). */
 export function resultViewInvalid(tool: Tool): ToolError {
-  return new ToolError({
+  const issues = [{ instancePath: '/result_view', schemaPath: '#/properties/result_view/enum', keyword: 'enum', message: 'must be one of "compact", "full"', params: { allowedValues: ['compact', 'full'] } }]
+  const error = new ToolError({
     code: tool.inputErrorCode,
     reason: 'schema_invalid',
     message: `tool "${tool.id}" input "result_view" must be one of "compact", "full"`,
-    details: { issues: [{ instancePath: '/result_view', schemaPath: '#/properties/result_view/enum', keyword: 'enum', message: 'must be one of "compact", "full"', params: { allowedValues: ['compact', 'full'] } }] },
+    details: { issues },
   })
+  return withSurfaceDetails(error, surfaceIssues(issues))
 }
 
 /** `result_view` sent to a single-result tool (`docs/views.md` "The selector"). */
 export function resultViewNotAccepted(tool: Tool): ToolError {
-  return new ToolError({
+  const error = new ToolError({
     code: tool.inputErrorCode,
     reason: 'schema_invalid',
     message: `tool "${tool.id}" returns a single result and does not accept "result_view"`,
   })
+  return withSurfaceDetails(error, { issues: [{ pointer: '/result_view', keyword: 'result_view', expected: 'no "result_view": the tool returns a single result' }] })
 }
 
 /** The view differs from the one the caller (a Loop node) pinned (`docs/views.md` "The selector"). */
@@ -46,12 +50,13 @@ export function resultViewPinned(tool: Tool, pinned: View): ToolError {
 export function inputSchemaInvalid(tool: Tool, issues: readonly ValidationIssue[], sensitivePaths: readonly SensitivePath[] = []): ToolError {
   const shown = redactIssues(issues, sensitivePaths)
   const where = shown.length === 0 ? '' : `: ${describeIssues(shown)}`
-  return new ToolError({
+  const error = new ToolError({
     code: tool.inputErrorCode,
     reason: 'schema_invalid',
     message: `tool "${tool.id}" input does not match its schema${where}`,
     details: { issues: shown },
   })
+  return withSurfaceDetails(error, surfaceIssues(shown))
 }
 
 /**
@@ -59,12 +64,13 @@ export function inputSchemaInvalid(tool: Tool, issues: readonly ValidationIssue[
  * sensitive field it points into (`redactPointer`).
  */
 export function inputNotJson(tool: Tool, error: JsonValueError, pointer: string = error.pointer): ToolError {
-  return new ToolError({
+  const refused = new ToolError({
     code: tool.inputErrorCode,
     reason: 'non_json_input',
     message: `tool "${tool.id}" input is not plain JSON at ${quoted(pointer)}`,
     details: { pointer, problem: error.problem },
   })
+  return withSurfaceDetails(refused, { issues: [{ pointer: surfacePointer(pointer), keyword: 'plain_json', expected: `plain JSON (found: ${error.problem})` }] })
 }
 
 /** The request itself is malformed (not an object, `tool_id` not a string, bad option types). */

@@ -1,3 +1,4 @@
+import { ToolErrorCodes } from '../errors/codes.js'
 import type { ToolError } from '../errors/tool-error.js'
 import type { PostCallPayload, PostErrorPayload } from '../hooks/events.js'
 import { payloadBase } from '../hooks/payload.js'
@@ -54,4 +55,28 @@ async function observe(event: string, run: () => unknown, call: EventCall, hooks
     { event, tool_id: call.tool.id, tool_call_id: call.tool_call_id, timed_out: observed.failure === 'timeout', error: thrownName(cause) },
     `${event} observer failed; the outcome is kept`,
   )
+}
+
+/**
+ * Logs a call that failed (an error of kind `failure`: the handler threw, timed out or answered
+ * an invalid record, a pre-call hook or an approval store failed, ...) at error level, as
+ * `tool.call_failed` with the tool, the call ID, `code`, `reason` and the name of what was thrown
+ * (`docs/hooks.md` "Logging"). `error` is already scrubbed of the call's secrets and its message
+ * is the log line's message; `cause` is the unscrubbed original, of which only the name is read.
+ * Input errors and denials are the caller's and are not logged.
+ */
+export function logFailure(call: Pick<EventCall, 'tool' | 'tool_call_id'>, error: ToolError, cause: unknown, logger: Logger): void {
+  if (!Object.hasOwn(ToolErrorCodes, error.code) || ToolErrorCodes[error.code].kind !== 'failure') return
+  const fields: Record<string, unknown> = { event: 'tool.call_failed', tool_id: call.tool.id, tool_call_id: call.tool_call_id, code: error.code, reason: error.reason }
+  if (cause !== undefined) fields.error = thrownName(cause)
+  safeLog(logger, 'error', fields, error.message)
+}
+
+/** The `cause` an error of ours keeps (non-enumerable), read once inside a guard; `undefined` when it has none. */
+export function causeOf(error: ToolError): unknown {
+  try {
+    return Object.prototype.hasOwnProperty.call(error, 'cause') ? (error as { cause?: unknown }).cause : undefined
+  } catch {
+    return undefined
+  }
 }

@@ -7,6 +7,9 @@ import { ownJsonCopy } from '../json/own-copy.js'
 import type { ToolContext } from '../tool/types.js'
 import type { Call, ToolResult } from '../call/call.js'
 import { callAborted } from '../call/call-aborted.js'
+import { MAX_THROWN_MESSAGE } from '../errors/describe-thrown.js'
+import { REPORTED_REASON } from '../errors/report-tool-error.js'
+import { scrubbedCut, scrubText } from '../redact/secrets.js'
 import { handlerFailed, handlerTimedOut, outputUnreadable } from './errors.js'
 import { resultOf } from './output.js'
 
@@ -97,7 +100,7 @@ function outcomeOf(call: Call, answer: HostAnswer<unknown>, abort: LazyAbort, ti
  * scrubbed of the call's secrets before it is cut.
  */
 function failure(call: Call, error: unknown): ToolError {
-  return reportedError(error) ?? handlerFailed(call.tool, error, call.secrets)
+  return reportedError(error, call.secrets) ?? handlerFailed(call.tool, error, call.secrets)
 }
 
 /**
@@ -105,14 +108,21 @@ function failure(call: Call, error: unknown): ToolError {
  * code with string reason and message passes (a look-alike with a foreign code is a handler
  * failure like any other throw).
  */
-function reportedError(error: unknown): ToolError | undefined {
+function reportedError(error: unknown, secrets: readonly string[]): ToolError | undefined {
   try {
     if (!isToolError(error)) return undefined
     // Each field is read once; details are copied by the checking walk, so a getter that
     // answers differently on a second read has nothing to swap in.
-    const { code, reason, message, details } = error as { code: unknown; reason: unknown; message: unknown; details: unknown }
+    const { code, reason: given, message: sent, details } = error as { code: unknown; reason: unknown; message: unknown; details: unknown }
     if (typeof code !== 'string' || !Object.prototype.hasOwnProperty.call(ToolErrorCodes, code)) return undefined
-    if (typeof reason !== 'string' || typeof message !== 'string') return undefined
+    if (typeof given !== 'string' || typeof sent !== 'string') return undefined
+    const entry = ToolErrorCodes[code as ToolErrorCode]
+    // A code a tool reports shows its reason and message on every surface: the reason must be a
+    // snake_case word that holds no secret of the call (else the code's own), the message is
+    // scrubbed of the call's secrets before it is cut, as a handler failure's is.
+    const reported = entry.kind === 'reported'
+    const reason = reported && !(REPORTED_REASON.test(given) && scrubText(given, secrets) === given) ? entry.reasons[0] : given
+    const message = reported ? scrubbedCut(sent, MAX_THROWN_MESSAGE, secrets) : sent
     if (details === undefined) return new ToolError({ code: code as ToolErrorCode, reason, message })
     const copy = ownJsonCopy(details)
     if (typeof copy !== 'object' || copy === null || Array.isArray(copy)) return undefined

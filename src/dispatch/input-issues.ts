@@ -1,4 +1,5 @@
 import { quoted } from '../errors/quote.js'
+import { MAX_SURFACE_ISSUES, type SurfaceDetails, type SurfaceIssue } from '../errors/surface-details.js'
 import type { ValidationIssue } from './validators.js'
 
 /** How many problems an input error's message names; the rest are counted (all are in `details.issues`). */
@@ -34,15 +35,66 @@ function describeIssue(issue: ValidationIssue): string {
     case 'type':
       return `wrong type${where === '' ? ' of the input' : where}: ${issue.message}`
     case 'enum': {
-      const allowed = params.allowedValues
-      if (Array.isArray(allowed) && allowed.length <= 8 && allowed.every(isScalar)) {
-        const listed = allowed.map((value) => (typeof value === 'string' ? quoted(value, 64) : String(value))).join(', ')
-        return `${issue.instancePath === '' ? 'the input' : quoted(issue.instancePath)} must be one of ${listed}`
-      }
+      const listed = allowedList(params.allowedValues)
+      if (listed !== undefined) return `${issue.instancePath === '' ? 'the input' : quoted(issue.instancePath)} must be one of ${listed}`
       break
     }
   }
   return `${issue.instancePath === '' ? 'the input' : quoted(issue.instancePath)} ${issue.message}`
+}
+
+/** A short list of allowed scalars as a message shows it (`"a", "b"`), or `undefined` for a long or structured one. */
+function allowedList(allowed: unknown): string | undefined {
+  if (!Array.isArray(allowed) || allowed.length > 8 || !allowed.every(isScalar)) return undefined
+  return allowed.map((value) => (typeof value === 'string' ? quoted(value, 64) : String(value))).join(', ')
+}
+
+/** Longest pointer a surface issue shows; a longer one is cut (with `…`). */
+const MAX_SURFACE_POINTER = 256
+
+/**
+ * What the redacting surfaces show of an input error's issues (`docs/errors.md` "On every
+ * surface"): the first {@link MAX_SURFACE_ISSUES}, each `{ pointer, keyword, expected }` with
+ * `expected` taken from the schema (`one of "compact", "full"`, `type string`, `property
+ * "ticket_id"`, `no property "bogus"`, else ajv's message), never from the value; `issue_count`
+ * when more. Issues must already be redacted (`redactIssues`).
+ */
+export function surfaceIssues(issues: readonly ValidationIssue[]): SurfaceDetails {
+  const shown = issues.slice(0, MAX_SURFACE_ISSUES).map(surfaceIssue)
+  return issues.length > shown.length ? { issues: shown, issue_count: issues.length } : { issues: shown }
+}
+
+function surfaceIssue(issue: ValidationIssue): SurfaceIssue {
+  return { pointer: surfacePointer(issue.instancePath), keyword: issue.keyword, expected: expectedBy(issue) }
+}
+
+/** A pointer as a surface issue shows it: cut past {@link MAX_SURFACE_POINTER} characters (with `…`). */
+export function surfacePointer(pointer: string): string {
+  return pointer.length > MAX_SURFACE_POINTER ? `${pointer.slice(0, MAX_SURFACE_POINTER)}…` : pointer
+}
+
+function expectedBy(issue: ValidationIssue): string {
+  const params = issue.params
+  switch (issue.keyword) {
+    case 'additionalProperties':
+    case 'unevaluatedProperties': {
+      const name = params.additionalProperty ?? params.unevaluatedProperty
+      if (typeof name === 'string') return `no property ${quoted(name)}`
+      break
+    }
+    case 'required':
+      if (typeof params.missingProperty === 'string') return `property ${quoted(params.missingProperty)}`
+      break
+    case 'type':
+      if (typeof params.type === 'string') return `type ${params.type}`
+      break
+    case 'enum': {
+      const listed = allowedList(params.allowedValues)
+      if (listed !== undefined) return `one of ${listed}`
+      break
+    }
+  }
+  return issue.message.length > MAX_SURFACE_POINTER ? `${issue.message.slice(0, MAX_SURFACE_POINTER)}…` : issue.message
 }
 
 function isScalar(value: unknown): value is string | number | boolean | null {

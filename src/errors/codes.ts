@@ -49,10 +49,24 @@ export const ToolErrorCodes = {
   http_handler_failed: { kind: 'failure', reasons: ['authenticate_failed', 'authenticate_timeout', 'body_already_read', 'unexpected_error'] },
   /** The `result-views` command could not reach its target or could not read its answer. */
   cli_target_unavailable: { kind: 'failure', reasons: ['connection_failed', 'timeout', 'response_invalid'] },
+  /** Reported by a tool: what the call names does not exist (a ticket, a file). HTTP 404. The tool's reason and message are shown on every surface. */
+  resource_not_found: { kind: 'reported', reasons: ['not_found'] },
+  /** Reported by a tool: the call conflicts with the state of what it names (already closed, edited since, taken). HTTP 409. */
+  resource_conflict: { kind: 'reported', reasons: ['conflict'] },
+  /** Reported by a tool: an argument the input schema accepts is still wrong (a date in the past, an unknown ID format). HTTP 422. */
+  argument_invalid: { kind: 'reported', reasons: ['argument_invalid'] },
 } as const satisfies Record<string, { kind: ToolErrorKind; reasons: readonly string[] }>
 
-/** How a code is treated on redacting surfaces. */
-export type ToolErrorKind = 'input' | 'denial' | 'failure'
+/**
+ * How a code is treated on redacting surfaces: `input`, `denial` and `failure` messages are
+ * replaced by a fixed one; a `reported` code's message is the tool's, written for the caller and
+ * shown on every surface (its reasons are the tool's own: the registered one is the default of
+ * `reportToolError`).
+ */
+export type ToolErrorKind = 'input' | 'denial' | 'failure' | 'reported'
+
+/** The codes a tool reports an outcome the caller can act on with (`reportToolError`, `docs/errors.md` "Errors a tool reports"). */
+export type ReportedErrorCode = 'resource_not_found' | 'resource_conflict' | 'argument_invalid'
 
 /** Every stable error code (`keyof typeof ToolErrorCodes`). */
 export type ToolErrorCode = keyof typeof ToolErrorCodes

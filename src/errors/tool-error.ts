@@ -1,5 +1,6 @@
 import { defineBrand } from './brand.js'
 import { ToolErrorCodes, type ToolErrorCode } from './codes.js'
+import { SURFACE_HINTS, surfaceDetailsOf, type SurfaceDetails } from './surface-details.js'
 
 const brand = defineBrand('result-views.ToolError')
 
@@ -49,10 +50,13 @@ export class ToolError extends Error {
   }
 
   /**
-   * The error as a given surface shows it. `'dispatch'` keeps the dispatch message; `'cli'` and
-   * `'http'` keep `code` and `reason` but replace the message with `"invalid tool request"` for
-   * input errors and `"tool invocation denied"` for denials (`docs/errors.md`), and
-   * `"tool invocation failed"` for execution failures; they drop `details`.
+   * The error as a given surface shows it. `'dispatch'` keeps the dispatch message and `details`;
+   * `'cli'` and `'http'` keep `code` and `reason` but replace the message with `"invalid tool
+   * request"` for input errors, `"tool invocation denied"` for denials and `"tool invocation
+   * failed"` for failures (`docs/errors.md`), keep the message of a code a tool reports (kind
+   * `reported`: written for the caller), and replace `details` by what a caller can act on: the
+   * input's problems of the library's own input errors (`details.issues`: `{ pointer, keyword,
+   * expected }`, never a value) and a hint for `approval_required` (`details.hint`).
    *
    * @returns a plain JSON object `{ code, reason, message, details? }`.
    */
@@ -62,13 +66,24 @@ export class ToolError extends Error {
         ? { code: this.code, reason: this.reason, message: this.message }
         : { code: this.code, reason: this.reason, message: this.message, details: this.details }
     }
-    return { code: this.code, reason: this.reason, message: SURFACE_MESSAGES[ToolErrorCodes[this.code].kind] }
+    const kind = Object.hasOwn(ToolErrorCodes, this.code) ? ToolErrorCodes[this.code].kind : 'failure'
+    const message = kind === 'reported' ? this.message : SURFACE_MESSAGES[kind]
+    const details = shownDetails(this, surface)
+    return details === undefined ? { code: this.code, reason: this.reason, message } : { code: this.code, reason: this.reason, message, details }
   }
 
   /** The dispatch payload (`forSurface('dispatch')`), so `JSON.stringify(error)` is useful. */
   toJSON(): ToolErrorPayload {
     return this.forSurface('dispatch')
   }
+}
+
+/** What `forSurface('cli' | 'http')` shows as `details`: the library's input issues and the surface's hint. */
+function shownDetails(error: ToolError, surface: 'cli' | 'http'): SurfaceDetails | undefined {
+  const attached = surfaceDetailsOf(error)
+  const hint = SURFACE_HINTS[`${error.code}/${error.reason}`]?.[surface]
+  if (hint === undefined) return attached
+  return attached === undefined ? { hint } : { ...attached, hint }
 }
 
 /** The JSON shape of a {@link ToolError} on a surface. */
@@ -79,7 +94,7 @@ export interface ToolErrorPayload {
   reason: string
 /** The dispatch message, or the surface's redacted message (`invalid tool request`, ...). */
   message: string
-/** The details, on the dispatch surface only. */
+/** The details: all of them on the dispatch surface; on `cli` and `http`, only {@link SurfaceDetails} (input issues, a hint). */
   details?: Readonly<Record<string, unknown>>
 }
 

@@ -1,6 +1,6 @@
 /**
  * A structured logger, the shape pino and `console` share: each method takes a fields object and
- * a message. The dispatcher logs through it (retired-ID warnings, hook failures); it is silent
+ * a message. The dispatcher logs through it (failed calls, retired-ID warnings, hook failures); it is silent
  * unless the host passes one. Fields never hold secrets: sensitive input fields are redacted and
  * approval tokens are never logged.
  */
@@ -11,7 +11,7 @@ export interface Logger {
   info(fields: Record<string, unknown>, message: string): void
 /** Logs at warn level (`tools.retired_ids_ignored`, a failed token purge). */
   warn(fields: Record<string, unknown>, message: string): void
-/** Logs at error level (a failed hook or observer, a failed store, an outcome not recorded). */
+/** Logs at error level (`tool.call_failed`: a call that failed; a failed hook or observer, a failed store, an outcome not recorded; `docs/hooks.md` "Logging"). */
   error(fields: Record<string, unknown>, message: string): void
 }
 

@@ -26,7 +26,7 @@ export type { ViewInvariantErrorInit, ViewInvariantReason } from './view-invaria
 
 // Token budgets
 export { assertViewBudget } from './view-budget.js'
-export type { ViewBudgetOptions } from './view-budget.js'
+export type { ByteBudgetOptions, TokenBudgetOptions, ViewBudgetOptions } from './view-budget.js'
 export { ViewBudgetError, isViewBudgetError } from './view-budget-error.js'
 export type { ViewBudgetErrorInit, ViewBudgetFigure } from './view-budget-error.js'
 

@@ -1,5 +1,5 @@
 import type { UsageProblem, ViewedTool } from 'result-views'
-import { ContractsError, measureViews, type CountTokens, type ViewMeasurement } from 'result-views/contracts'
+import { ContractsError, measureViews, type CountTokens, type ViewByteMeasurement, type ViewMeasurement } from 'result-views/contracts'
 import { ViewBudgetError, type ViewBudgetFigure } from './view-budget-error.js'
 
 /** Options of {@link assertViewBudget}. */
@@ -16,23 +16,44 @@ export interface ViewBudgetOptions {
   countTokens?: CountTokens
 }
 
+/** {@link ViewBudgetOptions} with byte limits only (and no `countTokens`): no token is counted. */
+export type ByteBudgetOptions = ViewBudgetOptions & { maxCompactBytes: number; maxCompactTokens?: undefined; minSavingsRatio?: undefined; countTokens?: undefined }
+
+/** {@link ViewBudgetOptions} that count tokens: a token limit, a savings ratio or a `countTokens`. */
+export type TokenBudgetOptions = ViewBudgetOptions & ({ maxCompactTokens: number } | { minSavingsRatio: number } | { countTokens: CountTokens })
+
 /**
  * Asserts a viewed tool's compact budget on its records, for a test suite: measures each record
  * (`measureViews` of `result-views/contracts`: canonical JSON, UTF-8 bytes, tokens) and checks, in
  * record order, `compact_tokens` ≤ `maxCompactTokens`, `compact_bytes` ≤ `maxCompactBytes` and
  * `savings_ratio` ≥ `minSavingsRatio` (each only when given). See `docs/contracts.md` "Token budgets".
  *
+ * Tokens are counted only when `maxCompactTokens`, `minSavingsRatio` or `countTokens` is given:
+ * with byte limits only, `gpt-tokenizer` is neither loaded nor needed and the measurement holds
+ * bytes only (`measureViews` with `tokens: false`: `ViewByteMeasurement`).
+ *
  * @returns the measurement, for a test that wants to print or compare it.
  * @throws ViewBudgetError (`view_budget_exceeded`) naming the first record and figure past its limit.
  * @throws ContractsError (`contracts_invalid`) for a bad tool, records or option (a limit that is
  *   not a non-negative number, a ratio outside 0..1, no limit at all).
- * @throws TokenizerUnavailableError when no `countTokens` is given and `gpt-tokenizer` is missing.
+ * @throws TokenizerUnavailableError when tokens are counted, no `countTokens` is given and `gpt-tokenizer` is missing.
  */
-export function assertViewBudget(tool: ViewedTool, options: ViewBudgetOptions): ViewMeasurement {
+export function assertViewBudget(tool: ViewedTool, options: ByteBudgetOptions): ViewByteMeasurement
+/** {@link assertViewBudget} with a token limit, a savings ratio or a `countTokens`: the measurement holds tokens too. */
+export function assertViewBudget(tool: ViewedTool, options: TokenBudgetOptions): ViewMeasurement
+/** {@link assertViewBudget} with options whose limits are not known statically: bytes only, or bytes and tokens. */
+export function assertViewBudget(tool: ViewedTool, options: ViewBudgetOptions): ViewMeasurement | ViewByteMeasurement
+export function assertViewBudget(tool: ViewedTool, options: ViewBudgetOptions): ViewMeasurement | ViewByteMeasurement {
   const read = readOptions(options)
   const limits = readLimits(read)
-  const measured = measureViews(tool, read.records as readonly unknown[], read.countTokens === undefined ? {} : { countTokens: read.countTokens as CountTokens })
-  for (const record of measured.records) {
+  // Tokens are counted only when a limit or the caller's counter needs them: a byte budget never
+  // loads (or needs) gpt-tokenizer.
+  const countsTokens = read.countTokens !== undefined || limits.some(({ figure }) => figure !== 'compact_bytes')
+  const records = read.records as readonly unknown[]
+  const measured = !countsTokens
+    ? measureViews(tool, records, { tokens: false })
+    : measureViews(tool, records, read.countTokens === undefined ? {} : { countTokens: read.countTokens as CountTokens })
+  for (const record of measured.records as ReadonlyArray<Readonly<Record<ViewBudgetFigure, number>> & { index: number }>) {
     for (const { figure, limit } of limits) {
       const actual = record[figure]
       const failed = figure === 'savings_ratio' ? actual < limit : actual > limit

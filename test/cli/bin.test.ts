@@ -48,7 +48,7 @@ describe('the result-views command in a child process', () => {
     ])
     expect(ok.code).toBe(0)
     expect(JSON.parse(ok.stdout).result.structured.session.id).toBe('sess-example')
-    expect(failed).toEqual({ code: 1, stdout: '{"error":{"code":"tool_invalid_input","reason":"schema_invalid","message":"invalid tool request"}}\n', stderr: '' })
+    expect(failed).toEqual({ code: 1, stdout: '{"error":{"code":"tool_invalid_input","reason":"schema_invalid","message":"invalid tool request","details":{"issues":[{"pointer":"/result_view","keyword":"enum","expected":"one of \\"compact\\", \\"full\\""}]}}}\n', stderr: '' })
     expect(usage.code).toBe(2)
     expect(usage.stderr).toContain('(Did you mean --input?)')
     expect(pending.code).toBe(3)

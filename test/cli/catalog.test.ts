@@ -26,7 +26,7 @@ describe('--catalog', () => {
     expect(jsonOf(run).result_view).toBe('full')
     const error = await runCli(['tool', 'invoke', 'compozy__skill_view', '--input', '{"skill_id":"testing","result_view":"full"}', '--catalog', 'dispatcher-default.ts', '-o', 'json'], { cwd: fixtures })
     expect(error.code).toBe(1)
-    expect(jsonOf(error)).toEqual({ error: { code: 'tool_invalid_input', reason: 'schema_invalid', message: 'invalid tool request' } })
+    expect(jsonOf(error)).toEqual({ error: { code: 'tool_invalid_input', reason: 'schema_invalid', message: 'invalid tool request', details: { issues: [{ pointer: '/result_view', keyword: 'result_view', expected: 'no "result_view": the tool returns a single result' }] } } })
   })
 
   it('refuses a module that exports neither, naming what it exports (exit 2)', async () => {

@@ -60,8 +60,8 @@ describe('tool invoke', () => {
 
   it('exits 1 with the structured error on stdout, its message redacted (spec 000 "Errors")', async () => {
     const rows = [
-      ['compozy__session_status', '{"session_id":"sess-example","result_view":"huge"}', { code: 'tool_invalid_input', reason: 'schema_invalid', message: 'invalid tool request' }],
-      ['compozy__skill_view', '{"skill_id":"testing","result_view":"full"}', { code: 'tool_invalid_input', reason: 'schema_invalid', message: 'invalid tool request' }],
+      ['compozy__session_status', '{"session_id":"sess-example","result_view":"huge"}', { code: 'tool_invalid_input', reason: 'schema_invalid', message: 'invalid tool request', details: { issues: [{ pointer: '/result_view', keyword: 'enum', expected: 'one of "compact", "full"' }] } }],
+      ['compozy__skill_view', '{"skill_id":"testing","result_view":"full"}', { code: 'tool_invalid_input', reason: 'schema_invalid', message: 'invalid tool request', details: { issues: [{ pointer: '/result_view', keyword: 'result_view', expected: 'no "result_view": the tool returns a single result' }] } }],
       ['compozy__nope', '{}', { code: 'tool_not_found', reason: 'unknown_tool', message: 'invalid tool request' }],
       ['compozy__skill_view', '{"skill_id":"missing"}', { code: 'tool_execution_failed', reason: 'handler_failed', message: 'tool invocation failed' }],
     ] as const
@@ -76,7 +76,7 @@ describe('tool invoke', () => {
   it('prints errors as one short line on stderr under -o text, and -o text is the default on a terminal', async () => {
     const argv = ['tool', 'invoke', 'compozy__session_status', '--input', '{"session_id":"sess-example","result_view":1}', ...url]
     const text = await runCli([...argv, '-o', 'text'])
-    expect(text).toEqual({ code: 1, stdout: '', stderr: 'error: invalid tool request (tool_invalid_input/schema_invalid)\n' })
+    expect(text).toEqual({ code: 1, stdout: '', stderr: 'error: invalid tool request (tool_invalid_input/schema_invalid)\n  /result_view: expected one of "compact", "full" (enum)\n' })
     expect(await runCli(argv, { tty: true })).toEqual(text)
     const ok = await runCli(['tool', 'invoke', 'compozy__session_status', '--input', '{"session_id":"sess-example"}', ...url], { tty: true })
     expect(ok.code).toBe(0)

@@ -176,7 +176,8 @@ describe('pre-call patches and denials', () => {
     const error = errorOf(await dispatcher.invoke({ tool_id: 'notes__read', input: { id: 'n1' } }))
     expect([error.code, error.reason, error.message]).toEqual(['tool_hook_failed', 'hook_threw', 'tool "notes__read" pre-call hook failed: hook down'])
     expect(calls).toEqual([])
-    expect(logged).toHaveLength(1)
+    // The hook's own line, then the failed call's (tool.call_failed, `docs/hooks.md` "Logging").
+    expect(logged.map((line) => ((line as [{ event: string }])[0]).event)).toEqual(['tool.pre_call', 'tool.call_failed'])
   })
 
   it('a throwing post-call observer is logged and the result is kept', async () => {

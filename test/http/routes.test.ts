@@ -132,15 +132,16 @@ describe('POST /api/tools/{tool_id}/invoke', () => {
   })
 
   it('answers the spec\'s three input-error rows with 400, code and reason kept, message "invalid tool request"', async () => {
+    const view = { pointer: '/result_view', keyword: 'enum', expected: 'one of "compact", "full"' }
     const rows = [
-      ['compozy__session_status', { session_id: 'sess-example', result_view: 'huge' }],
-      ['compozy__session_status', { session_id: 'sess-example', result_view: 1 }],
-      ['compozy__skill_view', { skill_id: 'testing', result_view: 'full' }],
+      ['compozy__session_status', { session_id: 'sess-example', result_view: 'huge' }, view],
+      ['compozy__session_status', { session_id: 'sess-example', result_view: 1 }, view],
+      ['compozy__skill_view', { skill_id: 'testing', result_view: 'full' }, { pointer: '/result_view', keyword: 'result_view', expected: 'no "result_view": the tool returns a single result' }],
     ] as const
-    for (const [tool, input] of rows) {
+    for (const [tool, input, issue] of rows) {
       const answer = await post(`/api/tools/${tool}/invoke`, { input })
       expect(answer.status).toBe(400)
-      expect(answer.body).toEqual({ error: { code: 'tool_invalid_input', reason: 'schema_invalid', message: 'invalid tool request' } })
+      expect(answer.body).toEqual({ error: { code: 'tool_invalid_input', reason: 'schema_invalid', message: 'invalid tool request', details: { issues: [issue] } } })
     }
   })
 
@@ -161,7 +162,10 @@ describe('POST /api/tools/{tool_id}/invoke', () => {
     expect(Object.keys(pending.body)).toEqual(['approval_id'])
     const ownerless = await post('/api/tools/compozy__session_create/invoke', { input: { agent_name: 'general', name: 'Later' }, scope: { workspace_id: 'ws_example' } })
     expect(ownerless.status).toBe(403)
-    expect(ownerless.body.error).toEqual({ code: 'tool_denied', reason: 'approval_required', message: 'tool invocation denied' })
+    expect(ownerless.body.error).toEqual({
+      code: 'tool_denied', reason: 'approval_required', message: 'tool invocation denied',
+      details: { hint: 'supply an approval token (approval_token), or call with a scope.profile_id that can resolve a pending approval' },
+    })
   })
 
   it('runs a call once with an approval token, and refuses its replay with 403 approval_invalid', async () => {

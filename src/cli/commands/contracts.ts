@@ -10,6 +10,7 @@ interface CheckOptions {
   readonly output?: 'table' | 'json'
   readonly acceptUnproven?: boolean | string[]
   readonly budgetTolerance?: string
+  readonly failOn?: 'breaking' | 'drift'
 }
 
 interface ReleaseNoteCommandOptions {
@@ -22,20 +23,21 @@ interface ReleaseNoteCommandOptions {
  * `result-views contracts check | release-note` (`docs/contracts.md` "CI usage"): a catalog
  * module's tool contracts against a lock file, and the release note of what moved to the full
  * view. Both run in process on the module `--catalog` names (a dispatcher, a tool array or a
- * `tools` export); exit 0 when nothing drifted, 1 when a contract drifted (the table says which
- * changes break), 2 for usage errors.
+ * `tools` export); exit 0 when nothing drifted, 1 when a change is breaking, 4 when every change
+ * is compatible (0 with `--fail-on breaking`), 2 for usage errors.
  */
 export function registerContractsCommands(program: Command, cli: CliContext): void {
   const contracts = program.command('contracts').description('check tool contracts against a lock file; write release notes')
 
   contracts
     .command('check')
-    .description('compare the catalog with its lock file: exit 1 with a table when a contract drifted')
+    .description('compare the catalog with its lock file: exit 1 with a table when a change is breaking, 4 when the contracts drifted compatibly')
     .requiredOption('--catalog <module>', 'the module exporting the catalog (a dispatcher, a tool array or a "tools" export)')
     .option('--lock <file>', 'the lock file', 'tool-contracts.lock.json')
     .option('--update', 'rewrite the lock file from the catalog instead of checking it')
     .option('--accept-unproven [tool-ids...]', 'unproven verdicts (of these tools, or all) do not count as breaking')
     .option('--budget-tolerance <ratio>', 'how far a compact budget may grow, as a ratio', '0.05')
+    .addOption(new Option('--fail-on <what>', 'fail on any drift (exit 1 breaking, 4 compatible) or on breaking changes only').choices(['breaking', 'drift']).default('drift'))
     .addOption(new Option('-o, --output <format>', 'table or json').choices(['table', 'json']).default('table'))
     .action(
       cli.action(async (options: CheckOptions, command: Command) => {
@@ -53,6 +55,7 @@ export function registerContractsCommands(program: Command, cli: CliContext): vo
             cwd: cli.io.cwd,
             ...(options.acceptUnproven === undefined ? {} : { acceptUnproven: options.acceptUnproven }),
             budgetTolerance: tolerance,
+            failOn: options.failOn ?? 'drift',
           }),
         )
       }),
@@ -75,5 +78,14 @@ export function registerContractsCommands(program: Command, cli: CliContext): vo
 function write(cli: CliContext, output: CommandOutput): ExitCodeValue {
   if (output.stdout !== '') cli.io.stdout.write(output.stdout)
   if (output.stderr !== '') cli.io.stderr.write(output.stderr)
-  return output.exitCode === 0 ? ExitCode.ok : output.exitCode === 1 ? ExitCode.failed : ExitCode.usage
+  switch (output.exitCode) {
+    case 0:
+      return ExitCode.ok
+    case 1:
+      return ExitCode.failed
+    case 4:
+      return ExitCode.drifted
+    default:
+      return ExitCode.usage
+  }
 }
