@@ -3,7 +3,7 @@
  * object with every figure. Ratios (`x_vs_y`) are medians of x over medians of y from the same
  * run; `_us` figures are microseconds per operation, `_ms` milliseconds, `_mb` MiB.
  *
- *     npm run bench             # about two minutes
+ *     npm run bench             # about three minutes
  *     npm run bench -- --quick  # a few seconds: checks that everything runs, figures are noise
  */
 import { execFileSync } from 'node:child_process'
@@ -13,7 +13,10 @@ import { catalogSizeBench } from './catalog-size.js'
 import { firstToolRecord } from './fixtures/catalog-record.js'
 import { formatTable } from './harness.js'
 import { hotPathsBench } from './hot-paths.js'
+import { httpBench } from './http.js'
 import { mcpBench } from './mcp.js'
+import { postgresBench } from './postgres.js'
+import { stagesBench } from './stages.js'
 
 const quick = process.argv.includes('--quick')
 
@@ -26,6 +29,9 @@ async function bundleForNode(entry: string): Promise<string> {
 const figures: Record<string, number> = {}
 Object.assign(figures, await hotPathsBench(quick))
 Object.assign(figures, await mcpBench(quick))
+Object.assign(figures, await httpBench(quick))
+Object.assign(figures, await postgresBench(quick))
+Object.assign(figures, await stagesBench(quick))
 
 // The catalog runs in fresh plain `node` processes, so that its memory is its own and not tsx's
 // (a tsx process holds about 140 MB before it loads anything of ours): bench/catalog-1000.ts and

@@ -12,10 +12,10 @@
 import type { Call } from '../call/call.js'
 import type { ToolError } from '../errors/tool-error.js'
 import type { Logger } from '../log/logger.js'
-import { defaultToolPolicy, type ToolPolicy } from '../policy/policy.js'
+import type { ToolPolicy } from '../policy/policy.js'
 import type { CallScope, Tool } from '../tool/types.js'
 import type { ApprovalOwnerRequest, ApprovalsApi, ListGrantsRequest, MintApprovalTokenRequest, ResolveApprovalRequest, RevokeGrantRequest, SetGrantRequest } from './approvals-api.js'
-import { authorize, recheckPolicy, type AuthorizeResult } from './authorize.js'
+import { allowsAtOnce, authorize, recheckPolicy, type AuthorizeResult } from './authorize.js'
 import { diagnoseCalls, type ApprovalDiagnosis } from './diagnose.js'
 import { listGrants, revokeGrant, setGrant } from './grants.js'
 import { resolveApprovalOptions, type ApprovalOptions, type DispatchHost, type ResolvedApprovals } from './options.js'
@@ -36,9 +36,9 @@ export interface ApprovalEngine {
   /** The policy and approval step, on the final input (see `authorize`). */
   authorize(call: Call): Promise<AuthorizeResult>
   /**
-   * True when the call needs no policy or approval work at all: the built-in default policy, a
-   * tool that declares no approval, no approval token to check, and no workspace (so no remembered
-   * reject can match): the default policy then allows, so awaiting `authorize` would only cost time.
+   * True when the call needs no approval work at all (see `allowsAtOnce` in authorize.ts): no
+   * token, a policy that decides at once and allows, no grant that could match. Awaiting
+   * `authorize` would then only cost time.
    */
   allowsAtOnce(call: Call): boolean
   /**
@@ -63,8 +63,7 @@ export function createApprovalEngine(options: ApprovalEngineOptions, host: Dispa
   return Object.freeze({
     authorize: (call: Call) => authorize(call, deps),
     recheck: (call: Call) => recheckPolicy(call, deps),
-    allowsAtOnce: (call: Call) =>
-      deps.policy === defaultToolPolicy && call.tool.approval !== 'required' && call.request.approval_token === undefined && call.scope.workspace_id === undefined,
+    allowsAtOnce: (call: Call) => allowsAtOnce(call, deps),
     diagnose: (tools: readonly Tool[], scope: Readonly<CallScope>) => diagnoseCalls(tools, scope, deps),
     api: createApprovalsApi(deps, host),
   })

@@ -7,6 +7,7 @@ import { cloneJson } from '../json/clone.js'
 import { malformedDecisionPath } from '../policy/compose.js'
 import { checkDecision } from '../policy/decision.js'
 import {
+  decisionAtOnce,
   defaultToolPolicy,
   toolFacts,
   type PolicyDecision,
@@ -18,6 +19,7 @@ import {
 import { callAborted } from '../call/call-aborted.js'
 import { approvalRejected, approvalRequired, policyDenied, policyFailed } from './errors.js'
 import { findGrants, rememberPromptAnswer } from './grants.js'
+import { memoryGrantsOfTool } from './memory-stores.js'
 import { toStoredInput } from './held-inputs.js'
 import type { ResolvedApprovals } from './options.js'
 import { openPending } from './pending.js'
@@ -58,6 +60,21 @@ const fail = (error: ToolError): AuthorizeResult => ({ kind: 'error', error })
  * (`tool_execution_failed` / `call_aborted`); a store step in flight is waited for, no new one
  * starts, and the call ends as `call_aborted` too, whatever that step answered.
  */
+/**
+ * True when the call may run with no approval work at all, decided without waiting: no approval
+ * token to check, a policy that decides at once (the default policy, a pattern policy) allowing
+ * it, and no remembered decision that could match (no workspace, or the memory grant store holds
+ * no grant of the tool in the workspace). Exactly the calls {@link authorize} would run by the
+ * policy's `allow` after finding no grant; any other call goes through {@link authorize}.
+ */
+export function allowsAtOnce(call: Call, deps: ResolvedApprovals): boolean {
+  if (call.request.approval_token !== undefined) return false
+  const decision = decisionAtOnce(deps.policy, { tool: toolFacts(call.tool), scope: call.scope, input: call.handlerInput })
+  if (decision?.decision !== 'allow') return false
+  const workspace = call.scope.workspace_id
+  return workspace === undefined || memoryGrantsOfTool(deps.stores.grants)?.(workspace, call.tool.id) === false
+}
+
 export async function authorize(call: Call, deps: ResolvedApprovals): Promise<AuthorizeResult> {
   let result: AuthorizeResult
   try {
@@ -136,7 +153,7 @@ async function settleVerdict(
       if (refusedToken?.code === 'approval_unavailable') return refusedToken
       known = { ...known, presented: refusedToken === undefined ? 'valid_token' : 'invalid_token' }
     } else {
-      const found = await findGrants(deps.stores.grants, deps.guard, call.tool.id, call.scope, digestOf(call))
+      const found = await findGrants(deps.stores.grants, deps.guard, call.tool.id, call.scope, () => digestOf(call))
       if (!found.ok) return found.error
       known = { ...known, grants: found.grants }
     }

@@ -8,6 +8,7 @@ import { approvalRequestInvalid, rememberedReject } from './errors.js'
 import type { ResolvedApprovals } from './options.js'
 import { booleanAnswer, grantAnswerFor, grantListAnswer, ignoredAnswer } from './store-answers.js'
 import { callStore, type StoreGuard } from './store-call.js'
+import { memoryGrantsOfTool } from './memory-stores.js'
 import { mostSpecificMatch, type MatchingGrants } from './precedence.js'
 import { grantKeyText, type ApprovalGrant, type ApprovalGrantStore, type GrantKey, type GrantScope } from './stores.js'
 
@@ -36,7 +37,8 @@ export function grantKeysOf(toolId: string, scope: Readonly<CallScope>, inputDig
 /**
  * Every remembered decision that matches a call, one per scope: all keys are asked (at once), since
  * a reject at any scope blocks the call whatever an allow at another scope says (`approvalVerdict`).
- * No store call for a call without `workspace_id`.
+ * No store call for a call without `workspace_id`, nor, on the memory store, for a tool of which
+ * the workspace holds no grant; the input digest is computed only when the exact key is asked.
  *
  * @returns the matching grants by scope, or `approval_unavailable` when a lookup fails (fail closed).
  */
@@ -45,10 +47,11 @@ export async function findGrants(
   guard: StoreGuard,
   toolId: string,
   scope: Readonly<CallScope>,
-  inputDigest: string,
+  inputDigest: () => string,
 ): Promise<{ ok: true; grants: MatchingGrants } | { ok: false; error: ToolError }> {
-  const keys = grantKeysOf(toolId, scope, inputDigest)
-  if (keys.length === 0) return { ok: true, grants: NO_GRANTS }
+  const workspace = scope.workspace_id
+  if (workspace === undefined || memoryGrantsOfTool(store)?.(workspace, toolId) === false) return FOUND_NONE
+  const keys = grantKeysOf(toolId, scope, inputDigest())
   const answers = await Promise.all(keys.map((key) => callStore(guard, 'grants', 'get', () => store.get(key), grantAnswerFor(key))))
   const grants: Partial<Record<GrantScope, ApprovalGrant>> = {}
   for (const [index, found] of answers.entries()) {
@@ -81,6 +84,7 @@ export function matchListedGrants(listed: readonly ApprovalGrant[], toolIds: rea
 }
 
 const NO_GRANTS: MatchingGrants = Object.freeze({})
+const FOUND_NONE = Object.freeze({ ok: true, grants: NO_GRANTS } as const)
 
 /**
  * Refuses to give an approval (mint a token, approve a pending approval) for a call a remembered
@@ -91,7 +95,7 @@ const NO_GRANTS: MatchingGrants = Object.freeze({})
  *   `approval_unavailable` when the grant store fails (fail closed).
  */
 export async function refuseOverReject(deps: ResolvedApprovals, toolId: string, scope: Readonly<CallScope>, inputDigest: string, approvalId?: string): Promise<void> {
-  const found = await findGrants(deps.stores.grants, deps.guard, toolId, scope, inputDigest)
+  const found = await findGrants(deps.stores.grants, deps.guard, toolId, scope, () => inputDigest)
   if (!found.ok) throw found.error
   const reject = mostSpecificMatch(found.grants, 'reject')
   if (reject !== undefined) throw rememberedReject(toolId, reject, approvalId)

@@ -47,11 +47,36 @@ function memoryTokenStore(): ApprovalTokenStore {
   }
 }
 
+/**
+ * Whether a memory grant store holds any grant of one tool in one workspace, keyed by the stores
+ * `createMemoryApprovalStores` made. The approval step asks it before looking a call up: with no
+ * grant of the tool in the workspace (the common case) no key, no input digest and no store call
+ * is needed. It answers only while the store's own `get` and `put` are in place: a host that
+ * replaced either (a wrapper, a test double) is asked through them, as any store is.
+ */
+const toolsHeld = new WeakMap<ApprovalGrantStore, (workspaceId: string, toolId: string) => boolean | undefined>()
+
+/** The memory store's answer to "does this workspace hold a grant of this tool?"; `undefined` for any other store, or one whose methods were replaced. */
+export function memoryGrantsOfTool(store: ApprovalGrantStore): ((workspaceId: string, toolId: string) => boolean | undefined) | undefined {
+  return toolsHeld.get(store)
+}
+
 function memoryGrantStore(): ApprovalGrantStore {
   const grants = new Map<string, ApprovalGrant>()
-  return {
+  // How many grants each (workspace, tool) holds, at every scope.
+  const perTool = new Map<string, number>()
+  const toolKey = (workspaceId: string, toolId: string): string => `${workspaceId.length}:${workspaceId}${toolId}`
+  const count = (grant: ApprovalGrant, by: number): void => {
+    const key = toolKey(grant.workspace_id, grant.tool_id)
+    const next = (perTool.get(key) ?? 0) + by
+    if (next === 0) perTool.delete(key)
+    else perTool.set(key, next)
+  }
+  const store: ApprovalGrantStore = {
     put(grant: ApprovalGrant): void {
-      grants.set(grantKeyText(grant), copy(grant))
+      const key = grantKeyText(grant)
+      if (!grants.has(key)) count(grant, 1)
+      grants.set(key, copy(grant))
     },
     get(key: GrantKey): ApprovalGrant | undefined {
       // Every call in a workspace looks up to three keys: an empty store answers without writing them.
@@ -64,11 +89,22 @@ function memoryGrantStore(): ApprovalGrantStore {
     },
     delete(workspaceId: string, grantId: string): boolean {
       for (const [key, grant] of grants) {
-        if (grant.grant_id === grantId && grant.workspace_id === workspaceId) return grants.delete(key)
+        if (grant.grant_id === grantId && grant.workspace_id === workspaceId) {
+          count(grant, -1)
+          return grants.delete(key)
+        }
       }
       return false
     },
   }
+  const { get, put } = store
+  // Own data properties read without running any code (a getter put there is not a `get` of ours).
+  const ownMethod = (name: 'get' | 'put'): unknown => Object.getOwnPropertyDescriptor(store, name)?.value
+  toolsHeld.set(store, (workspaceId, toolId) => {
+    if (ownMethod('get') !== get || ownMethod('put') !== put) return undefined
+    return perTool.has(toolKey(workspaceId, toolId))
+  })
+  return store
 }
 
 function memoryPendingStore(): PendingApprovalStore {

@@ -5,7 +5,10 @@
 
 /** Escapes one reference token (`~` → `~0`, `/` → `~1`). */
 export function escapePointerToken(token: string | number): string {
-  return String(token).replace(/~/g, '~0').replace(/\//g, '~1')
+  const text = String(token)
+  // Most tokens hold neither character: no replacement pass for them.
+  if (!text.includes('~') && !text.includes('/')) return text
+  return text.replaceAll('~', '~0').replaceAll('/', '~1')
 }
 
 /** Unescapes one reference token (`~1` → `/`, then `~0` → `~`, in that order as RFC 6901 says). */

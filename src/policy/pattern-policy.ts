@@ -2,7 +2,7 @@ import { compilePatterns, type PatternList } from './patterns.js'
 import type { UsageProblem } from '../errors/usage-error.js'
 import { firstHole } from '../json/guards.js'
 import { PolicyDefinitionError } from './policy-definition-error.js'
-import type { PolicyDecision, PolicyRequest, ToolPolicy } from './policy.js'
+import { markDecidesAtOnce, type PolicyDecision, type PolicyRequest, type ToolPolicy } from './policy.js'
 import type { RetiredIdFilter } from './retired.js'
 import { filterEntry, registerPolicy } from './retired-registry.js'
 
@@ -105,7 +105,7 @@ export function createPatternPolicy(options: PatternPolicyOptions): PatternPolic
   const allowed = (id: string, sets: readonly string[]): boolean =>
     (tools?.matches(id) ?? false) || sets.some((set) => (toolsets as PatternList | undefined)?.matches(set) ?? false)
 
-  const policy: PatternPolicy = Object.freeze({
+  const policy: PatternPolicy = markDecidesAtOnce(Object.freeze({
     owner,
     tools: tools?.entries,
     toolsets: toolsets?.entries,
@@ -121,7 +121,7 @@ export function createPatternPolicy(options: PatternPolicyOptions): PatternPolic
       if (approval === 'non_read_only' && !tool.read_only) return { decision: 'approval_required', reason: 'not_read_only', owner }
       return { decision: 'allow' }
     },
-  })
+  }))
   const filter = filterEntry(options.retired)
   if (filter !== undefined) {
     const announce = filter.announce

@@ -108,3 +108,21 @@ export const defaultToolPolicy: ToolPolicy = Object.freeze({
     return request.tool.approval === 'required' ? { decision: 'approval_required', reason: 'tool_requires_approval' } : { decision: 'allow' }
   },
 })
+
+/** The frozen policies this library built whose `decide` is synchronous, cannot throw and never reads the input. */
+const decidedAtOnce = new WeakSet<ToolPolicy>([defaultToolPolicy])
+
+/** Marks a frozen library-built policy whose `decide` is synchronous, total and input-free (the pattern policy). */
+export function markDecidesAtOnce<P extends ToolPolicy>(policy: P): P {
+  decidedAtOnce.add(policy)
+  return policy
+}
+
+/**
+ * The decision of a library-built policy that decides at once (the default policy, a pattern
+ * policy), asked directly; `undefined` for any other policy, which the approval step asks under
+ * its time budget and guard.
+ */
+export function decisionAtOnce(policy: ToolPolicy, request: PolicyRequest): PolicyDecision | undefined {
+  return decidedAtOnce.has(policy) ? (policy.decide(request) as PolicyDecision) : undefined
+}

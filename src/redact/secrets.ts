@@ -7,8 +7,11 @@ import { REDACTED, type SensitivePath } from './sensitive-paths.js'
 /** Shortest secret scrubbed from free text (messages, previews); shorter ones are redacted only by path. */
 export const MIN_SCRUBBED_SECRET_LENGTH = 4
 
+/** What `JSON.stringify` escapes inside a string literal: `"`, `\`, controls and surrogates (lone ones are escaped; a pair is left to it). */
+const NEEDS_JSON_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/
+
 /** JSON-escaped text, as inside a JSON string literal (`"` → `\"`, `\` → `\\`, controls, lone surrogates). */
-const jsonEscaped = (text: string): string => JSON.stringify(text).slice(1, -1)
+const jsonEscaped = (text: string): string => (NEEDS_JSON_ESCAPE.test(text) ? JSON.stringify(text).slice(1, -1) : text)
 
 /**
  * Every form a secret can take in text the library writes (`docs/hooks.md` "Sensitive input

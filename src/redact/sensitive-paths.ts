@@ -21,14 +21,28 @@ const STEP = /^([^.[\]]+)(\[\])?$/
  */
 export function parseSensitivePath(path: string): SensitivePath | undefined {
   if (typeof path !== 'string' || path.length === 0) return undefined
+  const known = parsed.get(path)
+  if (known !== undefined) return known
   const steps: PathStep[] = []
   for (const part of path.split('.')) {
     const match = STEP.exec(part)
     if (match === null) return undefined
-    steps.push({ key: match[1]!, each: match[2] !== undefined })
+    steps.push(Object.freeze({ key: match[1]!, each: match[2] !== undefined }))
   }
-  return steps
+  // Hosts send the same few field names on every call: remembered, up to a bound (field names,
+  // never values; the cache starts over when full).
+  const frozen = Object.freeze(steps)
+  if (path.length <= LONGEST_KEPT_PATH) {
+    if (parsed.size >= PARSED_PATHS_KEPT) parsed.clear()
+    parsed.set(path, frozen)
+  }
+  return frozen
 }
+
+/** How many parsed paths are remembered at most, and the longest remembered (UTF-16 code units). */
+const PARSED_PATHS_KEPT = 256
+const LONGEST_KEPT_PATH = 256
+const parsed = new Map<string, SensitivePath>()
 
 /** Parses every path; returns the malformed ones' indexes in `invalid`. */
 export function parseSensitivePaths(paths: readonly string[]): { paths: SensitivePath[]; invalid: number[] } {
