@@ -1,5 +1,6 @@
 import { isUsageError } from 'result-views'
 import { isSchemaObject } from '../schema/schema-document.js'
+import { parsePointer, toPointer } from '../json/pointer.js'
 import { proveContainment } from '../schema/containment.js'
 import type { ViewViolation, ViewViolationCode } from '../schema/view-violation.js'
 import { ContractsError } from './contracts-error.js'
@@ -43,7 +44,10 @@ export interface ContractReason {
   readonly code: ContractReasonCode
   /** What differs, in a sentence that speaks of the old and the new schema. */
   readonly message: string
-  /** JSON Pointer into the old schema. */
+  /**
+   * JSON Pointer into the old schema: always a position it has (for a position it lacks, such as
+   * a property it never declared, the nearest enclosing one: the object, or `""`, the document).
+   */
   readonly old_path: string
   /** JSON Pointer into the new schema (where the position would be, if it is missing there). */
   readonly new_path: string
@@ -55,7 +59,7 @@ export interface ContractReason {
 export interface SchemaVerdict {
   /** `compatible`, `breaking` (a reason is breaking) or `unproven` (every reason is unproven). */
   readonly verdict: SchemaVerdictKind
-  /** Every reason found (empty when compatible), breaking ones first. */
+  /** Every reason found (empty when compatible), in canonical order: breaking ones first, then by `old_path`, `new_path`, `code`, `message`. */
   readonly reasons: readonly ContractReason[]
 }
 
@@ -121,7 +125,7 @@ export function compareSchemas(before: unknown, after: unknown, role: SchemaRole
   }
   if (proof.ok) return { verdict: 'compatible', reasons: [] }
   const reasons = proof.violations.map((v) => reasonOf(v, role, before, after))
-  reasons.sort((a, b) => (a.kind === b.kind ? 0 : a.kind === 'breaking' ? -1 : 1))
+  reasons.sort(compareReasons)
   return { verdict: reasons.some((r) => r.kind === 'breaking') ? 'breaking' : 'unproven', reasons }
 }
 
@@ -150,6 +154,37 @@ function unsafePatternReasons(before: unknown, after: unknown): ContractReason[]
   }))
 }
 
+/**
+ * The canonical order of reasons: breaking ones first, then by `old_path`, `new_path`, `code` and
+ * `message` (UTF-16 code units). The proof visits properties in the order a schema lists them, and
+ * a lock file lists them sorted: the same two schemas give the same list either way.
+ */
+export function compareReasons(a: ContractReason, b: ContractReason): number {
+  if (a.kind !== b.kind) return a.kind === 'breaking' ? -1 : 1
+  for (const key of ['old_path', 'new_path', 'code', 'message'] as const) {
+    if (a[key] !== b[key]) return a[key] < b[key] ? -1 : 1
+  }
+  return 0
+}
+
+/**
+ * The longest prefix of `pointer` that names a position of `schema` (`""`, the document, at
+ * least): a proof names where a missing property would be, and an old path names what the old
+ * schema has.
+ */
+function existingPointer(schema: unknown, pointer: string): string {
+  if (pointer === '' || !pointer.startsWith('/')) return ''
+  const tokens = parsePointer(pointer)
+  let at: unknown = schema
+  let length = 0
+  for (const token of tokens) {
+    if (Array.isArray(at) ? !/^(0|[1-9][0-9]*)$/.test(token) || Number(token) >= at.length : !isSchemaObject(at) || !Object.hasOwn(at, token)) break
+    at = (at as Record<string, unknown>)[token]
+    length++
+  }
+  return length === tokens.length ? pointer : toPointer(tokens.slice(0, length))
+}
+
 function reasonOf(violation: ViewViolation, role: SchemaRole, before: unknown, after: unknown): ContractReason {
   const [output, input, decided] = REASONS[violation.code]
   const asWritten = violation.code === 'constraint_not_implied' && AS_WRITTEN.test(violation.message)
@@ -161,7 +196,7 @@ function reasonOf(violation: ViewViolation, role: SchemaRole, before: unknown, a
     kind: decided && !asWritten ? 'breaking' : 'unproven',
     code: role === 'output' ? output : input,
     message: translate(violation.message, role) + (asWritten ? ' (compared as written: the two may still agree)' : ''),
-    old_path: oldPath,
+    old_path: existingPointer(before, oldPath),
     new_path: newPath,
   }
   return field === undefined ? reason : { ...reason, field }

@@ -159,6 +159,11 @@ class ShapeReader {
   readonly #memo = new Map<string, CompactShape>()
   readonly #unions: UnionShape[] = []
   readonly #pending = new Set<UnionShape>()
+  /**
+   * Unions that include, as a branch, a union still being read (reached again through a property
+   * or item of one of its own branches): their branches are completed in {@link finish}, in order.
+   */
+  readonly #deferred = new Map<UnionShape, UnionPart[]>()
 
   constructor(readonly document: SchemaDocument) {}
 
@@ -187,6 +192,23 @@ class ShapeReader {
 
   /** Computes the union dispatches once every shape is complete (recursion can reach a union early). */
   finish(): void {
+    const flattened = new Set<UnionShape>()
+    const flatten = (union: UnionShape): void => {
+      const parts = this.#deferred.get(union)
+      if (parts === undefined || flattened.has(union)) return
+      flattened.add(union)
+      union.branches.length = 0
+      for (const part of parts) {
+        if ('value' in part) {
+          union.branches.push(part.value)
+          continue
+        }
+        flatten(part.union)
+        union.branches.push(...part.union.branches)
+        includeIssues(union, part.union, part.pointer)
+      }
+    }
+    for (const union of this.#deferred.keys()) flatten(union)
     for (const union of this.#unions) {
       union.objects = objectDispatch(union)
       union.arrays = arrayDispatch(union)
@@ -250,27 +272,41 @@ class ShapeReader {
     const inner = new Set([...chain, loc.pointer])
     let any: AnyShape | undefined
     let unconstrained = 0
+    // The branches in order, unions unflattened: kept only if one of them is still being read.
+    const parts: UnionPart[] = []
+    let deferred = false
     for (let i = 0; i < list.length; i++) {
       const branch = this.read(this.document.entry(loc, keyword, i)!, inner)
       if (branch.kind === 'any' && branch.issues.length === 0) {
         any ??= branch
         unconstrained++
       }
-      else if (branch.kind === 'value') union.branches.push(branch)
-      else if (branch.kind === 'union') {
-        if (this.#pending.has(branch)) {
+      else if (branch.kind === 'value') {
+        union.branches.push(branch)
+        parts.push({ value: branch })
+      } else if (branch.kind === 'union') {
+        if (this.#pending.has(branch) && inner.has(branch.pointer)) {
           union.issues.push({ code: 'unresolved_ref', pointer: appendPointer(loc.pointer, keyword, i),
             message: 'this branch refers back to its own union through no property or item' })
-        } else {
-          union.issues.push(...branch.issues)
+          continue
+        }
+        const late = this.#pending.has(branch)
+        parts.push({ union: branch, pointer: appendPointer(loc.pointer, keyword, i) })
+        if (late || this.#deferred.has(branch)) {
+          // An enclosing union reached again through a property or item of one of its branches
+          // (an expression tree: `arg: anyOf [Expr, null]` inside a branch of `Expr`). Its
+          // branches are not all read yet: they are included once they are, in `finish` (so
+          // are those of a union that includes one).
+          deferred = true
+        }
+        if (!late) {
           union.branches.push(...branch.branches)
-          if (branch.exclusive !== union.exclusive && branch.branches.length > 1) {
-            union.issues.push({ code: 'unsupported_keyword', pointer: appendPointer(loc.pointer, keyword, i), message: '"anyOf" nested in "oneOf" (or the reverse); use one union' })
-          }
+          includeIssues(union, branch, appendPointer(loc.pointer, keyword, i))
         }
       } else if (branch.kind !== 'never') union.issues.push(...branch.issues)
     }
     this.#pending.delete(union)
+    if (deferred) this.#deferred.set(union, parts)
     if (any !== undefined && union.exclusive && (union.branches.length > 0 || unconstrained > 1)) {
       // Every value matches the unconstrained branch, so one that also matches another branch
       // matches two, which "oneOf" refuses: the union is not "anything", and not provable here.
@@ -431,6 +467,27 @@ class ShapeReader {
       pointer: loc.pointer, prefix, rest,
       minItems: count('minItems', minItems), maxItems: count('maxItems', maxItems), uniqueItems: uniqueItems === true,
     }
+  }
+}
+
+/** A branch of a union as read: a value shape, or a nested union (at `pointer`) to flatten into it. */
+type UnionPart = { readonly value: ValueShape } | { readonly union: UnionShape; readonly pointer: string }
+
+/**
+ * Takes the issues of a nested union flattened into `union` (at `pointer`), each once (a union
+ * completed in `finish` takes them again), and says if the two unions do not mix.
+ */
+function includeIssues(union: UnionShape, nested: UnionShape, pointer: string): void {
+  const key = (issue: ShapeIssue): string => `${issue.code}\u0000${issue.pointer}\u0000${issue.message}`
+  const taken = new Set(union.issues.map(key))
+  const add = (issue: ShapeIssue): void => {
+    if (taken.has(key(issue))) return
+    taken.add(key(issue))
+    union.issues.push(issue)
+  }
+  for (const issue of nested.issues) add(issue)
+  if (nested.exclusive !== union.exclusive && nested.branches.length > 1) {
+    add({ code: 'unsupported_keyword', pointer, message: '"anyOf" nested in "oneOf" (or the reverse); use one union' })
   }
 }
 
