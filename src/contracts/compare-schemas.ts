@@ -167,10 +167,13 @@ export function compareReasons(a: ContractReason, b: ContractReason): number {
   return 0
 }
 
+/** Keywords whose value holds schemas by name or index, not a schema itself. */
+const SCHEMA_CONTAINERS: ReadonlySet<string> = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas', 'anyOf', 'oneOf', 'allOf', 'items', 'prefixItems'])
+
 /**
- * The longest prefix of `pointer` that names a position of `schema` (`""`, the document, at
- * least): a proof names where a missing property would be, and an old path names what the old
- * schema has.
+ * `pointer` if it names a position of `schema`, else the nearest enclosing schema that it has
+ * (`""`, the document, at least): the proof names where a missing property would be, and an old
+ * path names what the old schema has (`/properties/b` of an object without `b` → the object).
  */
 function existingPointer(schema: unknown, pointer: string): string {
   if (pointer === '' || !pointer.startsWith('/')) return ''
@@ -182,7 +185,10 @@ function existingPointer(schema: unknown, pointer: string): string {
     at = (at as Record<string, unknown>)[token]
     length++
   }
-  return length === tokens.length ? pointer : toPointer(tokens.slice(0, length))
+  if (length === tokens.length) return pointer
+  // Stop at a schema, not inside the list or map of schemas that lacks the entry.
+  if (length > 0 && SCHEMA_CONTAINERS.has(tokens[length - 1]!) && (Array.isArray(at) || tokens[length - 1] !== 'items')) length--
+  return toPointer(tokens.slice(0, length))
 }
 
 function reasonOf(violation: ViewViolation, role: SchemaRole, before: unknown, after: unknown): ContractReason {

@@ -1,6 +1,6 @@
 import { appendPointer } from '../json/pointer.js'
 import { includesJson } from './json-equal.js'
-import { isUnconstrained, NEUTRAL_KEYWORDS, unsupportedCompactKeywords } from './keyword-sets.js'
+import { isUnconstrained, NEUTRAL_KEYWORDS, unsupportedCompactKeywords, type ShapePurpose } from './keyword-sets.js'
 import { isSchemaObject, SchemaDocument, type SchemaLoc } from './schema-document.js'
 import { ALL_TYPES, ARRAY, atomOf, NULL, OBJECT, SCALAR_TYPES, typeMaskOf } from './type-mask.js'
 
@@ -144,10 +144,11 @@ export interface CompactSchema {
 
 /**
  * Reads a compact schema into its {@link CompactShape} graph. Never throws: problems are
- * recorded as issues on the shapes.
+ * recorded as issues on the shapes, worded for `purpose` (a view is projected; the accepting side
+ * of a containment proof is not, so its messages never speak of projection).
  */
-export function readCompactSchema(schema: unknown): CompactSchema {
-  const reader = new ShapeReader(new SchemaDocument(schema))
+export function readCompactSchema(schema: unknown, purpose: ShapePurpose = 'view'): CompactSchema {
+  const reader = new ShapeReader(new SchemaDocument(schema), purpose)
   const root = reader.read(reader.document.root, new Set())
   reader.finish()
   return { document: reader.document, root }
@@ -165,7 +166,7 @@ class ShapeReader {
    */
   readonly #deferred = new Map<UnionShape, UnionPart[]>()
 
-  constructor(readonly document: SchemaDocument) {}
+  constructor(readonly document: SchemaDocument, readonly purpose: ShapePurpose) {}
 
   /**
    * The shape at `loc`. `chain` holds the pointers being resolved through `$ref` and union
@@ -328,7 +329,8 @@ class ShapeReader {
     const issue = (keyword: string, message: string): void => {
       issues.push({ code: 'unsupported_keyword', pointer: appendPointer(loc.pointer, keyword), message })
     }
-    for (const { keyword, reason } of unsupportedCompactKeywords(schema)) issue(keyword, `"${keyword}" is not supported in a compact view: ${reason}`)
+    const side = this.purpose === 'view' ? 'in a compact view' : 'on the side that must accept'
+    for (const { keyword, reason } of unsupportedCompactKeywords(schema, this.purpose)) issue(keyword, `"${keyword}" is not supported ${side}: ${reason}`)
     let types = typeMaskOf(schema.type)
     if (types === undefined) {
       issue('type', '"type" must be a JSON type name or a list of them')
@@ -364,10 +366,10 @@ class ShapeReader {
     shape.array = this.#readArray(loc, schema, issue)
     if (values !== undefined) {
       if (shape.object !== 'opaque' && values.some((v) => atomOf(v) === OBJECT)) {
-        issue(valuesKeyword!, `"${valuesKeyword}" with object literals beside object keywords: projection could change the literal`)
+        issue(valuesKeyword!, `"${valuesKeyword}" with object literals beside object keywords: ${this.purpose === 'view' ? 'projection could change the literal' : 'the proof does not compare literals with object keywords'}`)
       }
       if (shape.array !== 'opaque' && values.some((v) => atomOf(v) === ARRAY)) {
-        issue(valuesKeyword!, `"${valuesKeyword}" with array literals beside array keywords: projection could change the literal`)
+        issue(valuesKeyword!, `"${valuesKeyword}" with array literals beside array keywords: ${this.purpose === 'view' ? 'projection could change the literal' : 'the proof does not compare literals with array keywords'}`)
       }
     }
     return shape
@@ -393,7 +395,7 @@ class ShapeReader {
       else {
         const sources = Object.keys(patternProperties)
         if (sources.length > 1) {
-          issue('patternProperties', 'more than one pattern: a key matching several must satisfy all of them, which projection cannot prove; use one pattern')
+          issue('patternProperties', `more than one pattern: a key matching several must satisfy all of them, which ${this.purpose === 'view' ? 'projection cannot prove' : 'the proof does not reason about'}; use one pattern`)
         } else if (sources.length === 1) {
           const source = sources[0]!
           const regex = compilePattern(source)
