@@ -5,20 +5,25 @@ import { Ajv, type ValidateFunction } from 'ajv'
 import addFormatsModule from 'ajv-formats'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import type { JsonSchema } from 'result-views'
-import { compareSchemas, type SchemaRole } from 'result-views/contracts'
+import Type from 'typebox'
+import { defineTool, schemaDigest, type JsonSchema } from 'result-views'
+import { compareContracts, compareSchemas, contractLock, type ContractLock, type SchemaRole } from 'result-views/contracts'
 import { isSchemaArbitraryError, jsonSchemaArbitrary } from 'result-views/testing'
-import { editedPairArb } from '../support/contract-schema-pairs.js'
-import { schemaPairArb } from '../support/view-schema-pairs.js'
+import { contractSchemaArb, editedPairArb, editedPairsOf, recursiveContractSchemaArb, unionRootSchemaArb } from '../support/contract-schema-pairs.js'
+import { recursiveUnionPairArb, schemaPairArb } from '../support/view-schema-pairs.js'
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 300)
 const TIMEOUT_MS = Math.max(60_000, RUNS * 60)
 
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv
 
-/** A validator in a fresh ajv (schemas may share an `$id`) that reads own properties only, as the dispatcher does. */
+/**
+ * A validator in a fresh ajv (schemas may share an `$id`) that reads own properties only, as the
+ * dispatcher does, and enforces `required: [""]` as the dispatcher does (ajv's default unrolled
+ * check does not: ajv-validator/ajv#2077).
+ */
 function validator(schema: unknown): ValidateFunction {
-  return addFormats(new Ajv({ strict: false, ownProperties: true })).compile(schema as JsonSchema)
+  return addFormats(new Ajv({ strict: false, ownProperties: true, loopRequired: 0 })).compile(schema as JsonSchema)
 }
 
 /**
@@ -94,6 +99,13 @@ function caseOf(wide: JsonSchema, narrow: JsonSchema): fc.Arbitrary<Case> {
 const viewPairCases = schemaPairArb.chain((pair) => caseOf(pair.compact, pair.full))
 /** Edited pairs: closed objects, `additionalProperties` schemas, patterns, untagged unions. */
 const editedCases = editedPairArb.chain(({ a, b }) => caseOf(a, b))
+/** Recursive unions referenced through a property or the items of their own branch, as view pairs and as edited pairs. */
+const recursiveCases = fc.oneof(
+  recursiveUnionPairArb.chain((pair) => caseOf(pair.compact, pair.full)),
+  editedPairsOf(recursiveContractSchemaArb).chain(({ a, b }) => caseOf(a, b)),
+)
+/** Union roots: `anyOf` of objects, scalars and `{}`. */
+const unionRootCases = editedPairsOf(unionRootSchemaArb).chain(({ a, b }) => caseOf(a, b))
 
 const show = (c: Case): string => `role ${c.role}\nbefore ${JSON.stringify(c.before)}\nafter ${JSON.stringify(c.after)}`
 
@@ -101,6 +113,8 @@ describe('compareSchemas is sound (property, judged by ajv)', () => {
   it.each([
     ['view-proof pairs', viewPairCases],
     ['edited pairs (closed objects, additionalProperties, patterns, untagged unions)', editedCases],
+    ['recursive unions through properties and items', recursiveCases],
+    ['union roots', unionRootCases],
   ] as const)('never says compatible when a generated value contradicts it: %s', (_, caseArb) => {
     let compatible = 0
     let refused = 0
@@ -143,4 +157,60 @@ describe('compareSchemas is sound (property, judged by ajv)', () => {
       { numRuns: Math.min(RUNS, 100) },
     )
   })
+
+  it('says compatible for every expression tree compared with itself, in both roles', () => {
+    fc.assert(
+      fc.property(fc.oneof(recursiveContractSchemaArb, recursiveUnionPairArb.map((p) => p.full)), fc.constantFrom<SchemaRole>('output', 'input'), (schema, role) => {
+        expect(compareSchemas(schema, structuredClone(schema), role)).toEqual({ verdict: 'compatible', reasons: [] })
+      }),
+      { numRuns: Math.min(RUNS, 200) },
+    )
+  })
+})
+
+/** A lock of one native single-result tool `t` with this input schema. */
+const singleLock = (() => {
+  const base = contractLock([defineTool({ id: 't', description: 'd', input: Type.Object({}), output: Type.Object({}), handler: () => ({}) })])
+  return (input: unknown): ContractLock => ({ ...base, tools: { t: { ...base.tools.t!, input: { schema: input as JsonSchema, digest: schemaDigest(input) } } } })
+})()
+
+/** What the dispatcher accepts as the input of a native single-result tool: the schema, and no `result_view` key. */
+function runTimeAccepts(schema: unknown): (value: unknown) => boolean {
+  const valid = validator(schema)
+  return (value) => valid(value) && !(typeof value === 'object' && value !== null && !Array.isArray(value) && Object.hasOwn(value, 'result_view'))
+}
+
+describe('compareContracts on the input of a single-result tool (property, judged by ajv and the run-time selector rule)', () => {
+  it('never says compatible when an old input the dispatcher accepted is refused by the new one: union roots and other edited pairs', () => {
+    let compatible = 0
+    let refused = 0
+    let checked = 0
+    const pairs = fc.oneof(editedPairsOf(unionRootSchemaArb), editedPairsOf(contractSchemaArb))
+    const cases = pairs.chain(({ a, b }) => fc.tuple(fc.constant(a), fc.constant(b), valuesOf(a)))
+    fc.assert(
+      fc.property(cases, ([before, after, values]) => {
+        const schema = compareContracts(singleLock(before), singleLock(after)).tools[0]!.schemas.find((s) => s.schema === 'input')
+        if (schema !== undefined && schema.verdict !== 'compatible') {
+          refused++
+          expect(schema.reasons.length).toBeGreaterThan(0)
+          return
+        }
+        compatible++
+        const oldAccepts = runTimeAccepts(before)
+        const newAccepts = runTimeAccepts(after)
+        // Each value also with the selector a caller might send: the old tool refused it too.
+        const withSelector = values.map((v) => (typeof v === 'object' && v !== null && !Array.isArray(v) ? { ...v, result_view: 'full' } : v))
+        for (const value of [...values, ...withSelector]) {
+          if (!oldAccepts(value)) continue
+          checked++
+          if (!newAccepts(value)) throw new Error(`unsound: before ${JSON.stringify(before)}\nafter ${JSON.stringify(after)}\nvalue ${JSON.stringify(value)}`)
+        }
+      }),
+      { numRuns: RUNS, endOnFailure: true },
+    )
+    if (process.env.SHOW_COUNTS) console.log({ compatible, refused, checked })
+    expect(compatible).toBeGreaterThan(RUNS / 10)
+    expect(refused).toBeGreaterThan(RUNS / 10)
+    expect(checked).toBeGreaterThan(RUNS / 10)
+  }, TIMEOUT_MS)
 })
