@@ -1,4 +1,4 @@
-import { isUsageError } from 'result-views'
+import { isUsageError, schemaDigest, type JsonSchema } from 'result-views'
 import { isSchemaObject } from '../schema/schema-document.js'
 import { parsePointer, toPointer } from '../json/pointer.js'
 import { proveContainment } from '../schema/containment.js'
@@ -109,6 +109,7 @@ export function compareSchemas(before: unknown, after: unknown, role: SchemaRole
   if (role !== 'input' && role !== 'output') {
     throw new ContractsError('compareSchemas arguments', [{ path: '/role', code: 'invalid_role', message: 'role must be "input" or "output"' }])
   }
+  if (sameDigest(before, after)) return { verdict: 'compatible', reasons: [] }
   const unsafe = unsafePatternReasons(before, after)
   if (unsafe.length > 0) return { verdict: 'unproven', reasons: unsafe }
   let proof
@@ -127,6 +128,15 @@ export function compareSchemas(before: unknown, after: unknown, role: SchemaRole
   const reasons = proof.violations.map((v) => reasonOf(v, role, before, after))
   reasons.sort(compareReasons)
   return { verdict: reasons.some((r) => r.kind === 'breaking') ? 'breaking' : 'unproven', reasons }
+}
+
+/** True when both are plain JSON with one schema digest (identical schemas); false when either is not plain JSON (the proof then says why). */
+function sameDigest(before: unknown, after: unknown): boolean {
+  try {
+    return schemaDigest(before as JsonSchema) === schemaDigest(after as JsonSchema)
+  } catch {
+    return false
+  }
 }
 
 /**

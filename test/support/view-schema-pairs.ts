@@ -217,19 +217,24 @@ export const schemaPairArb: fc.Arbitrary<SchemaPair> = fullNodeArb.chain((fullNo
 )
 
 /** An expression tree at the root or under a property of the root object, and one derived from it. */
-export const recursiveUnionPairArb: fc.Arbitrary<SchemaPair> = fc
-  .tuple(fullNodeArb, fullNodeArb, fc.boolean())
-  .chain(([a, b, nested]) => {
-    const leaf = (node: SchemaNode): SchemaNode => (node.k === 'expr' ? node.value : node.k === 'any' ? { k: 'number' } : node)
-    return fc.record({
-      through: fc.constantFrom('property' as const, 'items' as const), nullable: fc.boolean(), open: fc.boolean(),
-      extra: fc.constant<Prop[]>(nested ? [] : [{ key: 'note', node: leaf(b), required: false }]),
-    }).map((tree): SchemaNode => {
-      const expr: SchemaNode = { k: 'expr', value: leaf(a), ...tree }
-      return nested ? { k: 'object', props: [{ key: 'expr', node: expr, required: true }, { key: 'id', node: leaf(b), required: false }], open: false, viaRef: false } : expr
+export const recursiveUnionPairArb: fc.Arbitrary<SchemaPair> = recursiveUnionPairs(BREAK)
+
+/** {@link recursiveUnionPairArb} with this chance of a breaking move per step (0: subset-keeping moves only). */
+export function recursiveUnionPairs(breakChance: number): fc.Arbitrary<SchemaPair> {
+  return fc
+    .tuple(fullNodeArb, fullNodeArb, fc.boolean())
+    .chain(([a, b, nested]) => {
+      const leaf = (node: SchemaNode): SchemaNode => (node.k === 'expr' ? node.value : node.k === 'any' ? { k: 'number' } : node)
+      return fc.record({
+        through: fc.constantFrom('property' as const, 'items' as const), nullable: fc.boolean(), open: fc.boolean(),
+        extra: fc.constant<Prop[]>(nested ? [] : [{ key: 'note', node: leaf(b), required: false }]),
+      }).map((tree): SchemaNode => {
+        const expr: SchemaNode = { k: 'expr', value: leaf(a), ...tree }
+        return nested ? { k: 'object', props: [{ key: 'expr', node: expr, required: true }, { key: 'id', node: leaf(b), required: false }], open: false, viaRef: false } : expr
+      })
     })
-  })
-  .chain((fullNode) => deriveCompact(fullNode).map((compactNode) => ({ fullNode, compactNode, full: render(fullNode), compact: render(compactNode) })))
+    .chain((fullNode) => deriveCompact(fullNode, breakChance).map((compactNode) => ({ fullNode, compactNode, full: render(fullNode), compact: render(compactNode) })))
+}
 
 /** A full schema and a compact one derived from it by subset-keeping moves only. */
 export const validSubsetPairArb: fc.Arbitrary<SchemaPair> = fullNodeArb.chain((fullNode) =>
