@@ -104,17 +104,22 @@ function write(file: string, n: number): void {
   const cases: Case[] = []
   let refuted = 0
   let unjudged = 0
+  const left: Record<string, { refuted: number; unjudged: number }> = {}
   const keep = (c: Case, judge: () => boolean): void => {
+    const tally = (left[caseKey(c)] ??= { refuted: 0, unjudged: 0 })
     let isRefuted: boolean
     try {
       isRefuted = judge()
     } catch {
       // ajv cannot compile it (an edit moved `$defs` away from its `$ref`s) or the projector refuses it.
       unjudged++
+      tally.unjudged++
       return
     }
-    if (isRefuted) refuted++
-    else cases.push(c)
+    if (isRefuted) {
+      refuted++
+      tally.refuted++
+    } else cases.push(c)
   }
   const sample = <T>(arb: fc.Arbitrary<T>): T[] => fc.sample(arb, { numRuns: n, seed: SEED })
   for (const [family, pairs] of [['all node kinds', validSubsetPairArb], ['recursive unions', recursiveUnionPairs(0)]] as const) {
@@ -131,8 +136,8 @@ function write(file: string, n: number): void {
     }
   }
   for (const { a, b } of sample(editedPairsOf(unionRootSchemaArb))) keep({ prover: 'inputs', family: 'union roots, single-result input', a, b }, () => inputsRefuted(a, b))
-  writeFileSync(file, JSON.stringify({ n, seed: SEED, refuted, unjudged, cases }))
-  console.log(`${cases.length} unrefuted cases written to ${file} (left out: ${refuted} refuted by ajv, ${unjudged} ajv could not compile)`)
+  writeFileSync(file, JSON.stringify({ n, seed: SEED, left, cases }))
+  console.log(`${cases.length} unrefuted cases written to ${file} (left out: ${refuted} refuted by ajv, ${unjudged} not compilable)`)
 }
 
 const singleLock = (() => {
@@ -153,18 +158,26 @@ function accepts(c: Case): boolean {
   }
 }
 
+/** The row a case is counted in: the prover (and role), then the pair family. */
+function caseKey(c: Case): string {
+  return `${c.prover === 'view' ? 'proveViewSubset' : c.prover === 'inputs' ? 'compareContracts (input)' : `compareSchemas (${c.role})`} · ${c.family}`
+}
+
 function measure(file: string): void {
-  const { n, seed, cases } = JSON.parse(readFileSync(file, 'utf8')) as { n: number; seed: number; cases: Case[] }
+  const { n, seed, left, cases } = JSON.parse(readFileSync(file, 'utf8')) as { n: number; seed: number; left: Record<string, { refuted: number; unjudged: number }>; cases: Case[] }
   const rows = new Map<string, { total: number; accepted: number }>()
   for (const c of cases) {
-    const key = `${c.prover === 'view' ? 'proveViewSubset' : c.prover === 'inputs' ? 'compareContracts (input)' : `compareSchemas (${c.role})`} · ${c.family}`
+    const key = caseKey(c)
     const row = rows.get(key) ?? { total: 0, accepted: 0 }
     row.total++
     if (accepts(c)) row.accepted++
     rows.set(key, row)
   }
   console.log(`N = ${n} generated per family, seed ${seed}; accepted of the unrefuted:`)
-  for (const [key, { total, accepted }] of [...rows].sort()) console.log(`  ${key}: ${accepted} / ${total} (${((100 * accepted) / total).toFixed(1)} %)`)
+  for (const [key, { total, accepted }] of [...rows].sort()) {
+    const out = left[key] ?? { refuted: 0, unjudged: 0 }
+    console.log(`  ${key}: ${accepted} / ${total} (${((100 * accepted) / total).toFixed(1)} %); left out: ${out.refuted} refuted by ajv, ${out.unjudged} not compilable`)
+  }
 }
 
 const [command, file, count] = process.argv.slice(2)

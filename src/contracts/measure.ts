@@ -204,7 +204,7 @@ const validators = new WeakMap<JsonSchema, ValidateFunction>()
 function fullValidator(schema: JsonSchema): ValidateFunction {
   let validate = validators.get(schema)
   if (validate === undefined) {
-    // loopRequired 0: ajv's unrolled `required` check never enforces `required: [""]` (ajv#2077).
+    // loopRequired 0: ajv's unrolled `required` check never enforces `required: [""]` (an ajv 8 defect).
     validate = addFormats(new Ajv({ strict: false, ownProperties: true, loopRequired: 0 })).compile(schema)
     validators.set(schema, validate)
   }
