@@ -146,9 +146,10 @@ function widen(full: SchemaNode, deriveCompact: (node: SchemaNode) => fc.Arbitra
     case 'tree':
       return deriveProps(full.extra).map((extra): SchemaNode => ({ k: 'tree', extra, idType: full.idType }))
     case 'expr':
-      // A compact tree may add the null a full one lacks, never drop it; its leaf widens.
-      return fc.tuple(deriveCompact(full.value), deriveProps(full.extra), fc.boolean(), fc.boolean())
-        .map(([value, extra, open, nullable]): SchemaNode => ({ ...full, value: value.k === 'any' ? full.value : value, extra, open, nullable: full.nullable || nullable }))
+      // The recursion keeps its shape (a required `Expr | null`, or an optional `Expr`: either
+      // change would narrow it); the leaf and the other fields widen.
+      return fc.tuple(deriveCompact(full.value), deriveProps(full.extra), fc.boolean())
+        .map(([value, extra, open]): SchemaNode => ({ ...full, value: value.k === 'any' ? full.value : value, extra, open }))
   }
 }
 
@@ -200,9 +201,9 @@ function breakNode(full: SchemaNode, deriveCompact: (node: SchemaNode) => fc.Arb
     case 'tree':
       return fc.constant<SchemaNode>({ ...full, idType: full.idType === 'string' ? 'integer' : 'string' })
     case 'expr':
-      // Drop the null a full tree allows, or narrow its leaf, or recurse through the other way.
+      // Change the recursion (drop the null, or require the child), narrow the leaf, or recurse the other way.
       return fc.constantFrom<SchemaNode>(
-        { ...full, nullable: false },
+        { ...full, nullable: !full.nullable },
         { ...full, value: { k: 'string', minLength: 1 } },
         { ...full, through: full.through === 'property' ? 'items' : 'property' },
       )
