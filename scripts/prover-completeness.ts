@@ -12,10 +12,11 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { Ajv, type ValidateFunction } from 'ajv'
 import addFormatsModule from 'ajv-formats'
 import fc from 'fast-check'
-import Type from 'typebox'
-import { compileProjector, defineTool, proveViewSubset, schemaDigest, type JsonSchema } from 'result-views'
-import { compareContracts, compareSchemas, contractLock, type ContractLock, type SchemaRole } from 'result-views/contracts'
+import { compileProjector, proveViewSubset, type JsonSchema } from 'result-views'
+import { compareContracts, compareSchemas, type SchemaRole } from 'result-views/contracts'
 import { jsonSchemaArbitrary } from 'result-views/testing'
+import { asReaderSees } from '../test/support/reader-sees.js'
+import { singleResultLock } from '../test/support/single-result-lock.js'
 import { contractSchemaArb, editedPairsOf, recursiveContractSchemaArb, unionRootSchemaArb } from '../test/support/contract-schema-pairs.js'
 import { recursiveUnionPairs, validSubsetPairArb, type SchemaPair } from '../test/support/view-schema-pairs.js'
 
@@ -47,36 +48,6 @@ function viewRefuted(pair: SchemaPair): boolean {
   const compact = validator(pair.compact)
   const project = compileProjector(pair.compact)
   return valuesOf(pair.full).some((v) => full(v) && !compact(project(v)))
-}
-
-/** The old output schema as its readers see it (test/contracts/compare-schemas.property.test.ts). */
-function asReaderSees(schema: unknown, asWritten = false): unknown {
-  if (Array.isArray(schema)) return schema.map((s) => asReaderSees(s, asWritten))
-  if (typeof schema !== 'object' || schema === null) return schema
-  const out: Record<string, unknown> = {}
-  for (const [key, value] of Object.entries(schema)) {
-    if (key === 'additionalProperties' && value === false && !asWritten) continue
-    let read: unknown
-    if ((key === 'anyOf' || key === 'oneOf') && Array.isArray(value)) {
-      const objects = value.filter((b) => mayBe(b, 'object')).length
-      const arrays = value.filter((b) => mayBe(b, 'array')).length
-      read = value.map((b) => asReaderSees(b, asWritten || (objects > 1 && mayBe(b, 'object')) || (arrays > 1 && mayBe(b, 'array'))))
-    } else read = asReaderSees(value, asWritten)
-    Object.defineProperty(out, key, { value: read, enumerable: true, writable: true, configurable: true })
-  }
-  return out
-}
-
-function mayBe(schema: unknown, type: 'object' | 'array'): boolean {
-  if (typeof schema === 'boolean') return schema
-  if (typeof schema !== 'object' || schema === null) return true
-  const s = schema as { type?: unknown; const?: unknown; enum?: unknown }
-  const isType = (v: unknown): boolean => (type === 'array' ? Array.isArray(v) : typeof v === 'object' && v !== null && !Array.isArray(v))
-  if ('const' in s) return isType(s.const)
-  if (Array.isArray(s.enum)) return s.enum.some(isType)
-  if (typeof s.type === 'string') return s.type === type
-  if (Array.isArray(s.type)) return s.type.includes(type)
-  return true
 }
 
 /** A contract case is refuted when a value the accepted side allows is refused by the accepting side. */
@@ -140,10 +111,6 @@ function write(file: string, n: number): void {
   console.log(`${cases.length} unrefuted cases written to ${file} (left out: ${refuted} refuted by ajv, ${unjudged} not compilable)`)
 }
 
-const singleLock = (() => {
-  const base = contractLock([defineTool({ id: 't', description: 'd', input: Type.Object({}), output: Type.Object({}), handler: () => ({}) })])
-  return (input: unknown): ContractLock => ({ ...base, tools: { t: { ...base.tools.t!, input: { schema: input as JsonSchema, digest: schemaDigest(input) } } } })
-})()
 
 function accepts(c: Case): boolean {
   switch (c.prover) {
@@ -152,7 +119,7 @@ function accepts(c: Case): boolean {
     case 'schemas':
       return compareSchemas(c.a, c.b, c.role!).verdict === 'compatible'
     case 'inputs': {
-      const input = compareContracts(singleLock(c.a), singleLock(c.b)).tools[0]!.schemas.find((s) => s.schema === 'input')
+      const input = compareContracts(singleResultLock(c.a), singleResultLock(c.b)).tools[0]!.schemas.find((s) => s.schema === 'input')
       return input === undefined || input.verdict === 'compatible'
     }
   }

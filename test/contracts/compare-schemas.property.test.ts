@@ -5,11 +5,12 @@ import { Ajv, type ValidateFunction } from 'ajv'
 import addFormatsModule from 'ajv-formats'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import Type from 'typebox'
-import { defineTool, schemaDigest, type JsonSchema } from 'result-views'
-import { compareContracts, compareSchemas, contractLock, type ContractLock, type SchemaRole } from 'result-views/contracts'
+import type { JsonSchema } from 'result-views'
+import { compareContracts, compareSchemas, type SchemaRole } from 'result-views/contracts'
 import { isSchemaArbitraryError, jsonSchemaArbitrary } from 'result-views/testing'
 import { contractSchemaArb, editedPairArb, editedPairsOf, recursiveContractSchemaArb, unionRootSchemaArb } from '../support/contract-schema-pairs.js'
+import { asReaderSees } from '../support/reader-sees.js'
+import { singleResultLock } from '../support/single-result-lock.js'
 import { recursiveUnionPairArb, schemaPairArb } from '../support/view-schema-pairs.js'
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 300)
@@ -24,43 +25,6 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
  */
 function validator(schema: unknown): ValidateFunction {
   return addFormats(new Ajv({ strict: false, ownProperties: true, loopRequired: 0 })).compile(schema as JsonSchema)
-}
-
-/**
- * The old output schema as its readers see it: a reader ignores fields it does not know, so an
- * `additionalProperties: false` is read as absent, except inside a union branch that shares its
- * JSON type (object or array) with another branch: there the closed object may be what keeps a
- * value out of that branch, so it and everything below it are read as written.
- */
-function asReaderSees(schema: unknown, asWritten = false): unknown {
-  if (Array.isArray(schema)) return schema.map((s) => asReaderSees(s, asWritten))
-  if (typeof schema !== 'object' || schema === null) return schema
-  const out: Record<string, unknown> = {}
-  for (const [key, value] of Object.entries(schema)) {
-    if (key === 'additionalProperties' && value === false && !asWritten) continue
-    const read = (key === 'anyOf' || key === 'oneOf') && Array.isArray(value) ? unionAsReaderSees(value, asWritten) : asReaderSees(value, asWritten)
-    Object.defineProperty(out, key, { value: read, enumerable: true, writable: true, configurable: true })
-  }
-  return out
-}
-
-function unionAsReaderSees(branches: readonly unknown[], asWritten: boolean): unknown[] {
-  const objects = branches.filter((b) => mayBe(b, 'object')).length
-  const arrays = branches.filter((b) => mayBe(b, 'array')).length
-  return branches.map((b) => asReaderSees(b, asWritten || (objects > 1 && mayBe(b, 'object')) || (arrays > 1 && mayBe(b, 'array'))))
-}
-
-/** Whether a schema may accept a value of JSON type `type` (read generously: unsure means yes). */
-function mayBe(schema: unknown, type: 'object' | 'array'): boolean {
-  if (typeof schema === 'boolean') return schema
-  if (typeof schema !== 'object' || schema === null) return true
-  const s = schema as { type?: unknown; const?: unknown; enum?: unknown }
-  const isType = (v: unknown): boolean => (type === 'array' ? Array.isArray(v) : typeof v === 'object' && v !== null && !Array.isArray(v))
-  if ('const' in s) return isType(s.const)
-  if (Array.isArray(s.enum)) return s.enum.some(isType)
-  if (typeof s.type === 'string') return s.type === type
-  if (Array.isArray(s.type)) return s.type.includes(type)
-  return true
 }
 
 /** Values of `schema`, or none when the generator cannot make them (a `not`, say). */
@@ -168,12 +132,6 @@ describe('compareSchemas is sound (property, judged by ajv)', () => {
   })
 })
 
-/** A lock of one native single-result tool `t` with this input schema. */
-const singleLock = (() => {
-  const base = contractLock([defineTool({ id: 't', description: 'd', input: Type.Object({}), output: Type.Object({}), handler: () => ({}) })])
-  return (input: unknown): ContractLock => ({ ...base, tools: { t: { ...base.tools.t!, input: { schema: input as JsonSchema, digest: schemaDigest(input) } } } })
-})()
-
 /** What the dispatcher accepts as the input of a native single-result tool: the schema, and no `result_view` key. */
 function runTimeAccepts(schema: unknown): (value: unknown) => boolean {
   const valid = validator(schema)
@@ -189,7 +147,7 @@ describe('compareContracts on the input of a single-result tool (property, judge
     const cases = pairs.chain(({ a, b }) => fc.tuple(fc.constant(a), fc.constant(b), valuesOf(a)))
     fc.assert(
       fc.property(cases, ([before, after, values]) => {
-        const schema = compareContracts(singleLock(before), singleLock(after)).tools[0]!.schemas.find((s) => s.schema === 'input')
+        const schema = compareContracts(singleResultLock(before), singleResultLock(after)).tools[0]!.schemas.find((s) => s.schema === 'input')
         if (schema !== undefined && schema.verdict !== 'compatible') {
           refused++
           expect(schema.reasons.length).toBeGreaterThan(0)
