@@ -56,7 +56,7 @@ export interface SchemaComparison {
   readonly before_digest: string
   /** Schema digest of the new schema. */
   readonly after_digest: string
-  /** Why the schema is breaking or unproven (empty when compatible), breaking reasons first. */
+  /** Why the schema is breaking or unproven (empty when compatible), in canonical order (see `compareSchemas`): breaking reasons first. */
   readonly reasons: readonly ContractReason[]
 }
 
