@@ -1,5 +1,6 @@
-import { isUsageError } from 'result-views'
+import { isUsageError, schemaDigest, type JsonSchema } from 'result-views'
 import { isSchemaObject } from '../schema/schema-document.js'
+import { parsePointer, toPointer } from '../json/pointer.js'
 import { proveContainment } from '../schema/containment.js'
 import type { ViewViolation, ViewViolationCode } from '../schema/view-violation.js'
 import { ContractsError } from './contracts-error.js'
@@ -44,7 +45,10 @@ export interface ContractReason {
   readonly code: ContractReasonCode
   /** What differs, in a sentence that speaks of the old and the new schema. */
   readonly message: string
-  /** JSON Pointer into the old schema. */
+  /**
+   * JSON Pointer into the old schema: always a position it has (for a position it lacks, such as
+   * a property it never declared, the nearest enclosing one: the object, or `""`, the document).
+   */
   readonly old_path: string
   /** JSON Pointer into the new schema (where the position would be, if it is missing there). */
   readonly new_path: string
@@ -56,7 +60,7 @@ export interface ContractReason {
 export interface SchemaVerdict {
   /** `compatible`, `breaking` (a reason is breaking) or `unproven` (every reason is unproven). */
   readonly verdict: SchemaVerdictKind
-  /** Every reason found (empty when compatible), breaking ones first. */
+  /** Every reason found (empty when compatible), in canonical order: breaking ones first, then by `old_path`, `new_path`, `code`, `message`. */
   readonly reasons: readonly ContractReason[]
 }
 
@@ -106,6 +110,7 @@ export function compareSchemas(before: unknown, after: unknown, role: SchemaRole
   if (role !== 'input' && role !== 'output') {
     throw new ContractsError('compareSchemas arguments', [{ path: '/role', code: 'invalid_role', message: 'role must be "input" or "output"' }])
   }
+  if (sameDigest(before, after)) return { verdict: 'compatible', reasons: [] }
   const unsafe = unsafePatternReasons(before, after)
   if (unsafe.length > 0) return { verdict: 'unproven', reasons: unsafe }
   let proof
@@ -122,8 +127,17 @@ export function compareSchemas(before: unknown, after: unknown, role: SchemaRole
   }
   if (proof.ok) return { verdict: 'compatible', reasons: [] }
   const reasons = proof.violations.map((v) => reasonOf(v, role, before, after))
-  reasons.sort((a, b) => (a.kind === b.kind ? 0 : a.kind === 'breaking' ? -1 : 1))
+  reasons.sort(compareReasons)
   return { verdict: reasons.some((r) => r.kind === 'breaking') ? 'breaking' : 'unproven', reasons }
+}
+
+/** True when both are plain JSON with one schema digest (identical schemas); false when either is not plain JSON (the proof then says why). */
+function sameDigest(before: unknown, after: unknown): boolean {
+  try {
+    return schemaDigest(before as JsonSchema) === schemaDigest(after as JsonSchema)
+  } catch {
+    return false
+  }
 }
 
 /**
@@ -151,6 +165,43 @@ function unsafePatternReasons(before: unknown, after: unknown): ContractReason[]
   }))
 }
 
+/**
+ * The canonical order of reasons: breaking ones first, then by `old_path`, `new_path`, `code` and
+ * `message` (UTF-16 code units). The proof visits properties in the order a schema lists them, and
+ * a lock file lists them sorted: the same two schemas give the same list either way.
+ */
+export function compareReasons(a: ContractReason, b: ContractReason): number {
+  if (a.kind !== b.kind) return a.kind === 'breaking' ? -1 : 1
+  for (const key of ['old_path', 'new_path', 'code', 'message'] as const) {
+    if (a[key] !== b[key]) return a[key] < b[key] ? -1 : 1
+  }
+  return 0
+}
+
+/** Keywords whose value holds schemas by name or index, not a schema itself. */
+const SCHEMA_CONTAINERS: ReadonlySet<string> = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas', 'anyOf', 'oneOf', 'allOf', 'items', 'prefixItems'])
+
+/**
+ * `pointer` if it names a position of `schema`, else the nearest enclosing schema that it has
+ * (`""`, the document, at least): the proof names where a missing property would be, and an old
+ * path names what the old schema has (`/properties/b` of an object without `b` → the object).
+ */
+function existingPointer(schema: unknown, pointer: string): string {
+  if (pointer === '' || !pointer.startsWith('/')) return ''
+  const tokens = parsePointer(pointer)
+  let at: unknown = schema
+  let length = 0
+  for (const token of tokens) {
+    if (Array.isArray(at) ? !/^(0|[1-9][0-9]*)$/.test(token) || Number(token) >= at.length : !isSchemaObject(at) || !Object.hasOwn(at, token)) break
+    at = (at as Record<string, unknown>)[token]
+    length++
+  }
+  if (length === tokens.length) return pointer
+  // Stop at a schema, not inside the list or map of schemas that lacks the entry.
+  if (length > 0 && SCHEMA_CONTAINERS.has(tokens[length - 1]!) && (Array.isArray(at) || tokens[length - 1] !== 'items')) length--
+  return toPointer(tokens.slice(0, length))
+}
+
 function reasonOf(violation: ViewViolation, role: SchemaRole, before: unknown, after: unknown): ContractReason {
   const [output, input, decided] = REASONS[violation.code]
   const asWritten = violation.code === 'constraint_not_implied' && AS_WRITTEN.test(violation.message)
@@ -162,7 +213,7 @@ function reasonOf(violation: ViewViolation, role: SchemaRole, before: unknown, a
     kind: decided && !asWritten ? 'breaking' : 'unproven',
     code: role === 'output' ? output : input,
     message: addedAsRequired(violation, role, before, newPath) ?? translate(violation.message, role) + (asWritten ? ' (compared as written: the two may still agree)' : ''),
-    old_path: oldPath,
+    old_path: existingPointer(before, oldPath),
     new_path: newPath,
   }
   return field === undefined ? reason : { ...reason, field }

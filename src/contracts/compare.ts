@@ -1,7 +1,7 @@
 import { ContractsError } from './contracts-error.js'
 import { UNNAMED_TOKENIZER } from './measure.js'
 import { readOptions } from './options.js'
-import { compareSchemas, type ContractReason, type SchemaVerdict, type SchemaVerdictKind } from './compare-schemas.js'
+import { compareReasons, compareSchemas, type ContractReason, type SchemaVerdict, type SchemaVerdictKind } from './compare-schemas.js'
 import { completeView, defaultView, viewOf, type ContractLock, type ContractToolKind, type ContractView, type ToolContract, type ViewBudget } from './lock.js'
 import { compareIds, lockOf, type ContractFixtures, type ContractSource } from './sources.js'
 import type { CountTokens } from '../tokens/count-tokens.js'
@@ -56,7 +56,7 @@ export interface SchemaComparison {
   readonly before_digest: string
   /** Schema digest of the new schema. */
   readonly after_digest: string
-  /** Why the schema is breaking or unproven (empty when compatible), breaking reasons first. */
+  /** Why the schema is breaking or unproven (empty when compatible), in canonical order (see `compareSchemas`): breaking reasons first. */
   readonly reasons: readonly ContractReason[]
 }
 
@@ -215,27 +215,62 @@ function rulePaths(contract: ToolContract): readonly string[] {
  * selector its old callers could never send. A contract of unknown origin (a descriptor of a
  * single-result tool) is read as refusing it when new (which requires more) and as the schema
  * says when old (which accepts more): both sound.
+ *
+ * The new side's refusal is a second containment, not an edit of its schema: every old input must
+ * be accepted by the new schema and refused no `result_view`, and each is proven on its own (so a
+ * new input root that is a union, which takes no keyword beside it, is compared as written).
  */
 function compareInputs(before: ToolContract, after: ToolContract): SchemaVerdict {
-  const old = runTimeInput(before, false)
-  const now = runTimeInput(after, true)
-  const verdict = compareSchemas(old, now, 'input')
-  if (now === after.input.schema) return verdict
+  const old = runTimeInput(before)
+  const verdict = compareSchemas(old, after.input.schema, 'input')
+  if (!refusesSelector(after, true)) return verdict
+  const refusal = compareSchemas(old, SELECTOR_REFUSED, 'input')
   const selector = appendPointer('/properties', RESULT_VIEW_KEY)
-  const reasons = verdict.reasons.map((r): ContractReason => r.new_path !== selector ? r : {
+  const refused = refusal.reasons.map((r): ContractReason => r.new_path !== selector ? r : {
     ...r, kind: 'breaking', code: 'field_rejected',
     message: `the tool no longer has views: at run time it refuses "${RESULT_VIEW_KEY}", which the old tool accepted`,
   })
-  return { verdict: verdict.verdict, reasons }
+  return mergeVerdicts(verdict, refused)
 }
 
-/** A contract's input schema, with `result_view` refused where a native single-result tool refuses it at run time. */
-function runTimeInput(contract: ToolContract, unknownRefuses: boolean): unknown {
+/** What a native single-result tool refuses at run time beside its own input schema. */
+const SELECTOR_REFUSED: unknown = { properties: { [RESULT_VIEW_KEY]: false } }
+
+/** The verdict of two containments that must both hold: every reason of either, each once, in canonical order. */
+function mergeVerdicts(first: SchemaVerdict, more: readonly ContractReason[]): SchemaVerdict {
+  if (more.length === 0) return first
+  const seen = new Set<string>()
+  const reasons: ContractReason[] = []
+  for (const reason of [...first.reasons, ...more]) {
+    const key = JSON.stringify([reason.kind, reason.code, reason.old_path, reason.new_path, reason.message])
+    if (seen.has(key)) continue
+    seen.add(key)
+    reasons.push(reason)
+  }
+  reasons.sort(compareReasons)
+  return { verdict: reasons.some((r) => r.kind === 'breaking') ? 'breaking' : 'unproven', reasons }
+}
+
+/**
+ * Whether the dispatcher refuses `result_view` beside this contract's input schema: a native
+ * single-result tool does (one of unknown origin is read as one when `unknownRefuses`), unless
+ * its schema declares the key itself.
+ */
+function refusesSelector(contract: ToolContract, unknownRefuses: boolean): boolean {
+  if (contract.kind !== 'single' || !(contract.origin === 'native' || (contract.origin === undefined && unknownRefuses))) return false
   const schema = contract.input.schema
-  if (contract.kind !== 'single' || !(contract.origin === 'native' || (contract.origin === undefined && unknownRefuses))) return schema
-  if (!isRecord(schema)) return schema
+  return !(isRecord(schema) && isRecord(schema.properties) && Object.hasOwn(schema.properties, RESULT_VIEW_KEY))
+}
+
+/**
+ * The old contract's input schema as the dispatcher read it, with `result_view` refused where a
+ * native single-result tool refused it. This side only needs to be read, never to accept, so the
+ * refusal may sit beside any keyword (a union root included).
+ */
+function runTimeInput(contract: ToolContract): unknown {
+  const schema = contract.input.schema
+  if (!refusesSelector(contract, false) || !isRecord(schema)) return schema
   const properties = isRecord(schema.properties) ? schema.properties : {}
-  if (Object.hasOwn(properties, RESULT_VIEW_KEY)) return schema
   const refused = Object.create(null) as Record<string, unknown>
   for (const key of Object.keys(properties)) setOwn(refused, key, properties[key])
   setOwn(refused, RESULT_VIEW_KEY, false)

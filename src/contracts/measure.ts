@@ -263,7 +263,8 @@ const validators = new WeakMap<JsonSchema, ValidateFunction>()
 function fullValidator(schema: JsonSchema): ValidateFunction {
   let validate = validators.get(schema)
   if (validate === undefined) {
-    validate = addFormats(new Ajv({ strict: false, ownProperties: true })).compile(schema)
+    // loopRequired 0: ajv's unrolled `required` check never enforces `required: [""]` (an ajv 8 defect).
+    validate = addFormats(new Ajv({ strict: false, ownProperties: true, loopRequired: 0 })).compile(schema)
     validators.set(schema, validate)
   }
   return validate

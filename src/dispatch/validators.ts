@@ -27,9 +27,11 @@ const OPTIONS: Options = { strict: true, strictNumbers: true, allowUnionTypes: t
 const OWN_PROPERTY_OPTIONS: Options = { ...OPTIONS, ownProperties: true }
 // The same checks, stopping at the first error: what validates a value nobody has checked to be
 // plain JSON (an array with 2 ** 32 - 1 holes fails at its first element instead of collecting an
-// error for each).
-const FIRST_ERROR_OPTIONS: Options = { ...OPTIONS, allErrors: false }
-const FIRST_ERROR_OWN_PROPERTY_OPTIONS: Options = { ...OWN_PROPERTY_OPTIONS, allErrors: false }
+// error for each). loopRequired 0: ajv's unrolled `required` check (its default below 200 keys
+// when it stops at the first error) never enforces an empty-string key, `required: [""]` (an
+// ajv 8 defect); its loop does, with the same answer for every other key.
+const FIRST_ERROR_OPTIONS: Options = { ...OPTIONS, allErrors: false, loopRequired: 0 }
+const FIRST_ERROR_OWN_PROPERTY_OPTIONS: Options = { ...OWN_PROPERTY_OPTIONS, allErrors: false, loopRequired: 0 }
 
 /** The instances schemas share, by options; a schema with an `$id` gets its own. */
 const shared = new Map<Options, Ajv>()

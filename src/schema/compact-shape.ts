@@ -1,6 +1,6 @@
 import { appendPointer } from '../json/pointer.js'
 import { includesJson } from './json-equal.js'
-import { isUnconstrained, NEUTRAL_KEYWORDS, unsupportedCompactKeywords } from './keyword-sets.js'
+import { isUnconstrained, NEUTRAL_KEYWORDS, unsupportedCompactKeywords, type ShapePurpose } from './keyword-sets.js'
 import { isSchemaObject, SchemaDocument, type SchemaLoc } from './schema-document.js'
 import { ALL_TYPES, ARRAY, atomOf, NULL, OBJECT, SCALAR_TYPES, typeMaskOf } from './type-mask.js'
 
@@ -144,10 +144,11 @@ export interface CompactSchema {
 
 /**
  * Reads a compact schema into its {@link CompactShape} graph. Never throws: problems are
- * recorded as issues on the shapes.
+ * recorded as issues on the shapes, worded for `purpose` (a view is projected; the accepting side
+ * of a containment proof is not, so its messages never speak of projection).
  */
-export function readCompactSchema(schema: unknown): CompactSchema {
-  const reader = new ShapeReader(new SchemaDocument(schema))
+export function readCompactSchema(schema: unknown, purpose: ShapePurpose = 'view'): CompactSchema {
+  const reader = new ShapeReader(new SchemaDocument(schema), purpose)
   const root = reader.read(reader.document.root, new Set())
   reader.finish()
   return { document: reader.document, root }
@@ -159,8 +160,13 @@ class ShapeReader {
   readonly #memo = new Map<string, CompactShape>()
   readonly #unions: UnionShape[] = []
   readonly #pending = new Set<UnionShape>()
+  /**
+   * Unions that include, as a branch, a union still being read (reached again through a property
+   * or item of one of its own branches): their branches are completed in {@link finish}, in order.
+   */
+  readonly #deferred = new Map<UnionShape, UnionPart[]>()
 
-  constructor(readonly document: SchemaDocument) {}
+  constructor(readonly document: SchemaDocument, readonly purpose: ShapePurpose) {}
 
   /**
    * The shape at `loc`. `chain` holds the pointers being resolved through `$ref` and union
@@ -187,6 +193,23 @@ class ShapeReader {
 
   /** Computes the union dispatches once every shape is complete (recursion can reach a union early). */
   finish(): void {
+    const flattened = new Set<UnionShape>()
+    const flatten = (union: UnionShape): void => {
+      const parts = this.#deferred.get(union)
+      if (parts === undefined || flattened.has(union)) return
+      flattened.add(union)
+      union.branches.length = 0
+      for (const part of parts) {
+        if ('value' in part) {
+          union.branches.push(part.value)
+          continue
+        }
+        flatten(part.union)
+        union.branches.push(...part.union.branches)
+        includeIssues(union, part.union, part.pointer)
+      }
+    }
+    for (const union of this.#deferred.keys()) flatten(union)
     for (const union of this.#unions) {
       union.objects = objectDispatch(union)
       union.arrays = arrayDispatch(union)
@@ -250,27 +273,41 @@ class ShapeReader {
     const inner = new Set([...chain, loc.pointer])
     let any: AnyShape | undefined
     let unconstrained = 0
+    // The branches in order, unions unflattened: kept only if one of them is still being read.
+    const parts: UnionPart[] = []
+    let deferred = false
     for (let i = 0; i < list.length; i++) {
       const branch = this.read(this.document.entry(loc, keyword, i)!, inner)
       if (branch.kind === 'any' && branch.issues.length === 0) {
         any ??= branch
         unconstrained++
       }
-      else if (branch.kind === 'value') union.branches.push(branch)
-      else if (branch.kind === 'union') {
-        if (this.#pending.has(branch)) {
+      else if (branch.kind === 'value') {
+        union.branches.push(branch)
+        parts.push({ value: branch })
+      } else if (branch.kind === 'union') {
+        if (this.#pending.has(branch) && inner.has(branch.pointer)) {
           union.issues.push({ code: 'unresolved_ref', pointer: appendPointer(loc.pointer, keyword, i),
             message: 'this branch refers back to its own union through no property or item' })
-        } else {
-          union.issues.push(...branch.issues)
+          continue
+        }
+        const late = this.#pending.has(branch)
+        parts.push({ union: branch, pointer: appendPointer(loc.pointer, keyword, i) })
+        if (late || this.#deferred.has(branch)) {
+          // An enclosing union reached again through a property or item of one of its branches
+          // (an expression tree: `arg: anyOf [Expr, null]` inside a branch of `Expr`). Its
+          // branches are not all read yet: they are included once they are, in `finish` (so
+          // are those of a union that includes one).
+          deferred = true
+        }
+        if (!late) {
           union.branches.push(...branch.branches)
-          if (branch.exclusive !== union.exclusive && branch.branches.length > 1) {
-            union.issues.push({ code: 'unsupported_keyword', pointer: appendPointer(loc.pointer, keyword, i), message: '"anyOf" nested in "oneOf" (or the reverse); use one union' })
-          }
+          includeIssues(union, branch, appendPointer(loc.pointer, keyword, i))
         }
       } else if (branch.kind !== 'never') union.issues.push(...branch.issues)
     }
     this.#pending.delete(union)
+    if (deferred) this.#deferred.set(union, parts)
     if (any !== undefined && union.exclusive && (union.branches.length > 0 || unconstrained > 1)) {
       // Every value matches the unconstrained branch, so one that also matches another branch
       // matches two, which "oneOf" refuses: the union is not "anything", and not provable here.
@@ -292,7 +329,8 @@ class ShapeReader {
     const issue = (keyword: string, message: string): void => {
       issues.push({ code: 'unsupported_keyword', pointer: appendPointer(loc.pointer, keyword), message })
     }
-    for (const { keyword, reason } of unsupportedCompactKeywords(schema)) issue(keyword, `"${keyword}" is not supported in a compact view: ${reason}`)
+    const side = this.purpose === 'view' ? 'in a compact view' : 'on the side that must accept'
+    for (const { keyword, reason } of unsupportedCompactKeywords(schema, this.purpose)) issue(keyword, `"${keyword}" is not supported ${side}: ${reason}`)
     let types = typeMaskOf(schema.type)
     if (types === undefined) {
       issue('type', '"type" must be a JSON type name or a list of them')
@@ -328,10 +366,10 @@ class ShapeReader {
     shape.array = this.#readArray(loc, schema, issue)
     if (values !== undefined) {
       if (shape.object !== 'opaque' && values.some((v) => atomOf(v) === OBJECT)) {
-        issue(valuesKeyword!, `"${valuesKeyword}" with object literals beside object keywords: projection could change the literal`)
+        issue(valuesKeyword!, `"${valuesKeyword}" with object literals beside object keywords: ${this.purpose === 'view' ? 'projection could change the literal' : 'the proof does not compare literals with object keywords'}`)
       }
       if (shape.array !== 'opaque' && values.some((v) => atomOf(v) === ARRAY)) {
-        issue(valuesKeyword!, `"${valuesKeyword}" with array literals beside array keywords: projection could change the literal`)
+        issue(valuesKeyword!, `"${valuesKeyword}" with array literals beside array keywords: ${this.purpose === 'view' ? 'projection could change the literal' : 'the proof does not compare literals with array keywords'}`)
       }
     }
     return shape
@@ -357,7 +395,7 @@ class ShapeReader {
       else {
         const sources = Object.keys(patternProperties)
         if (sources.length > 1) {
-          issue('patternProperties', 'more than one pattern: a key matching several must satisfy all of them, which projection cannot prove; use one pattern')
+          issue('patternProperties', `more than one pattern: a key matching several must satisfy all of them, which ${this.purpose === 'view' ? 'projection cannot prove' : 'the proof does not reason about'}; use one pattern`)
         } else if (sources.length === 1) {
           const source = sources[0]!
           const regex = compilePattern(source)
@@ -431,6 +469,27 @@ class ShapeReader {
       pointer: loc.pointer, prefix, rest,
       minItems: count('minItems', minItems), maxItems: count('maxItems', maxItems), uniqueItems: uniqueItems === true,
     }
+  }
+}
+
+/** A branch of a union as read: a value shape, or a nested union (at `pointer`) to flatten into it. */
+type UnionPart = { readonly value: ValueShape } | { readonly union: UnionShape; readonly pointer: string }
+
+/**
+ * Takes the issues of a nested union flattened into `union` (at `pointer`), each once (a union
+ * completed in `finish` takes them again), and says if the two unions do not mix.
+ */
+function includeIssues(union: UnionShape, nested: UnionShape, pointer: string): void {
+  const key = (issue: ShapeIssue): string => `${issue.code}\u0000${issue.pointer}\u0000${issue.message}`
+  const taken = new Set(union.issues.map(key))
+  const add = (issue: ShapeIssue): void => {
+    if (taken.has(key(issue))) return
+    taken.add(key(issue))
+    union.issues.push(issue)
+  }
+  for (const issue of nested.issues) add(issue)
+  if (nested.exclusive !== union.exclusive && nested.branches.length > 1) {
+    add({ code: 'unsupported_keyword', pointer, message: '"anyOf" nested in "oneOf" (or the reverse); use one union' })
   }
 }
 

@@ -40,8 +40,10 @@ export function containObject(ctx: ProofContext, object: ObjectShape, branch: Fu
     ctx.prove(pattern.shape, locs, locs[0]?.pointer ?? appendPointer(branch.pointer, 'additionalProperties'))
   }
   if (additional !== undefined && !(pattern !== undefined && undeclared === pattern.source)) {
-    const locs = undeclaredLocs(ctx, branch, undefined)
-    proveExtra(ctx, additional, object, locs, locs[0]?.pointer ?? appendPointer(branch.pointer, 'additionalProperties'), 'properties it does not declare')
+    // Keys a closed full object admits through its one pattern hold that pattern's schema.
+    const locs = undeclaredLocs(ctx, branch, undeclared === 'any' ? undefined : undeclared)
+    const where = locs[0]?.pointer ?? appendPointer(branch.pointer, 'additionalProperties')
+    proveExtra(ctx, additional, object, locs, where, undeclared === 'any' ? 'properties it does not declare' : `properties matching ${JSON.stringify(undeclared)}`)
   }
 }
 

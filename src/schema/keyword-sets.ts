@@ -48,14 +48,36 @@ const UNSUPPORTED_REASONS: Readonly<Record<string, string>> = {
 }
 
 /**
- * The keywords of a compact schema that the proof cannot reason about, each with the reason.
- * Neutral keywords and `x-` extensions are skipped.
+ * Why a keyword is not supported on the accepting side of a containment proof, where the reason
+ * of a compact view (projection) plays no part: only those that differ.
  */
-export function unsupportedCompactKeywords(schema: { readonly [keyword: string]: unknown }): Array<{ keyword: string; reason: string }> {
+const UNSUPPORTED_CONTAINMENT_REASONS: Readonly<Record<string, string>> = {
+  allOf: 'an intersection is not read on this side; merge the members into one object schema',
+  not: 'the proof does not reason about negation',
+  if: 'the proof does not reason about conditional schemas',
+  then: 'the proof does not reason about conditional schemas',
+  else: 'the proof does not reason about conditional schemas',
+  minProperties: 'the proof does not reason about property counts',
+  maxProperties: 'the proof does not reason about property counts',
+  propertyNames: 'the proof does not reason about property names',
+  contains: 'the proof does not reason about "contains"',
+  minContains: 'the proof does not reason about "contains"',
+  maxContains: 'the proof does not reason about "contains"',
+}
+
+/** What a compact-side schema is read for: a view (projected) or the accepting side of a containment proof (not projected). */
+export type ShapePurpose = 'view' | 'containment'
+
+/**
+ * The keywords of a compact schema that the proof cannot reason about, each with the reason
+ * (worded for `purpose`). Neutral keywords and `x-` extensions are skipped.
+ */
+export function unsupportedCompactKeywords(schema: { readonly [keyword: string]: unknown }, purpose: ShapePurpose = 'view'): Array<{ keyword: string; reason: string }> {
   const found: Array<{ keyword: string; reason: string }> = []
   for (const keyword of Object.keys(schema)) {
     if (NEUTRAL_KEYWORDS.has(keyword) || COMPACT_KEYWORDS.has(keyword) || keyword.startsWith('x-')) continue
-    const reason = Object.hasOwn(UNSUPPORTED_REASONS, keyword) ? UNSUPPORTED_REASONS[keyword]! : 'unknown keyword'
+    const reasons = purpose === 'containment' && Object.hasOwn(UNSUPPORTED_CONTAINMENT_REASONS, keyword) ? UNSUPPORTED_CONTAINMENT_REASONS : UNSUPPORTED_REASONS
+    const reason = Object.hasOwn(reasons, keyword) ? reasons[keyword]! : 'unknown keyword'
     found.push({ keyword, reason })
   }
   return found

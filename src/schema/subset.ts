@@ -93,7 +93,7 @@ export function runProof(caller: string, compact: unknown, full: unknown, contai
   }
   const prover = new Prover(full as JsonSchema, containment)
   try {
-    const shape = readCompactSchema(compact).root
+    const shape = readCompactSchema(compact, containment === undefined ? 'view' : 'containment').root
     prover.prove(shape, [prover.full.root], '')
     // A problem of the compact schema where the full view never leads (an empty full array, a
     // branch no full value reaches) is still a problem: the projector refuses such a schema.

@@ -6,56 +6,25 @@ import addFormatsModule from 'ajv-formats'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { JsonSchema } from 'result-views'
-import { compareSchemas, type SchemaRole } from 'result-views/contracts'
+import { compareContracts, compareSchemas, type SchemaRole } from 'result-views/contracts'
 import { isSchemaArbitraryError, jsonSchemaArbitrary } from 'result-views/testing'
-import { editedPairArb } from '../support/contract-schema-pairs.js'
-import { schemaPairArb } from '../support/view-schema-pairs.js'
+import { contractSchemaArb, editedPairArb, editedPairsOf, recursiveContractSchemaArb, unionRootSchemaArb } from '../support/contract-schema-pairs.js'
+import { asReaderSees } from '../support/reader-sees.js'
+import { singleResultLock } from '../support/single-result-lock.js'
+import { recursiveUnionPairArb, schemaPairArb } from '../support/view-schema-pairs.js'
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 300)
 const TIMEOUT_MS = Math.max(60_000, RUNS * 60)
 
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv
 
-/** A validator in a fresh ajv (schemas may share an `$id`) that reads own properties only, as the dispatcher does. */
-function validator(schema: unknown): ValidateFunction {
-  return addFormats(new Ajv({ strict: false, ownProperties: true })).compile(schema as JsonSchema)
-}
-
 /**
- * The old output schema as its readers see it: a reader ignores fields it does not know, so an
- * `additionalProperties: false` is read as absent, except inside a union branch that shares its
- * JSON type (object or array) with another branch: there the closed object may be what keeps a
- * value out of that branch, so it and everything below it are read as written.
+ * A validator in a fresh ajv (schemas may share an `$id`) that reads own properties only, as the
+ * dispatcher does, and enforces `required: [""]` as the dispatcher does (ajv's default unrolled
+ * check does not: ajv-validator/ajv#2077).
  */
-function asReaderSees(schema: unknown, asWritten = false): unknown {
-  if (Array.isArray(schema)) return schema.map((s) => asReaderSees(s, asWritten))
-  if (typeof schema !== 'object' || schema === null) return schema
-  const out: Record<string, unknown> = {}
-  for (const [key, value] of Object.entries(schema)) {
-    if (key === 'additionalProperties' && value === false && !asWritten) continue
-    const read = (key === 'anyOf' || key === 'oneOf') && Array.isArray(value) ? unionAsReaderSees(value, asWritten) : asReaderSees(value, asWritten)
-    Object.defineProperty(out, key, { value: read, enumerable: true, writable: true, configurable: true })
-  }
-  return out
-}
-
-function unionAsReaderSees(branches: readonly unknown[], asWritten: boolean): unknown[] {
-  const objects = branches.filter((b) => mayBe(b, 'object')).length
-  const arrays = branches.filter((b) => mayBe(b, 'array')).length
-  return branches.map((b) => asReaderSees(b, asWritten || (objects > 1 && mayBe(b, 'object')) || (arrays > 1 && mayBe(b, 'array'))))
-}
-
-/** Whether a schema may accept a value of JSON type `type` (read generously: unsure means yes). */
-function mayBe(schema: unknown, type: 'object' | 'array'): boolean {
-  if (typeof schema === 'boolean') return schema
-  if (typeof schema !== 'object' || schema === null) return true
-  const s = schema as { type?: unknown; const?: unknown; enum?: unknown }
-  const isType = (v: unknown): boolean => (type === 'array' ? Array.isArray(v) : typeof v === 'object' && v !== null && !Array.isArray(v))
-  if ('const' in s) return isType(s.const)
-  if (Array.isArray(s.enum)) return s.enum.some(isType)
-  if (typeof s.type === 'string') return s.type === type
-  if (Array.isArray(s.type)) return s.type.includes(type)
-  return true
+function validator(schema: unknown): ValidateFunction {
+  return addFormats(new Ajv({ strict: false, ownProperties: true, loopRequired: 0 })).compile(schema as JsonSchema)
 }
 
 /** Values of `schema`, or none when the generator cannot make them (a `not`, say). */
@@ -94,6 +63,13 @@ function caseOf(wide: JsonSchema, narrow: JsonSchema): fc.Arbitrary<Case> {
 const viewPairCases = schemaPairArb.chain((pair) => caseOf(pair.compact, pair.full))
 /** Edited pairs: closed objects, `additionalProperties` schemas, patterns, untagged unions. */
 const editedCases = editedPairArb.chain(({ a, b }) => caseOf(a, b))
+/** Recursive unions referenced through a property or the items of their own branch, as view pairs and as edited pairs. */
+const recursiveCases = fc.oneof(
+  recursiveUnionPairArb.chain((pair) => caseOf(pair.compact, pair.full)),
+  editedPairsOf(recursiveContractSchemaArb).chain(({ a, b }) => caseOf(a, b)),
+)
+/** Union roots: `anyOf` of objects, scalars and `{}`. */
+const unionRootCases = editedPairsOf(unionRootSchemaArb).chain(({ a, b }) => caseOf(a, b))
 
 const show = (c: Case): string => `role ${c.role}\nbefore ${JSON.stringify(c.before)}\nafter ${JSON.stringify(c.after)}`
 
@@ -101,6 +77,8 @@ describe('compareSchemas is sound (property, judged by ajv)', () => {
   it.each([
     ['view-proof pairs', viewPairCases],
     ['edited pairs (closed objects, additionalProperties, patterns, untagged unions)', editedCases],
+    ['recursive unions through properties and items', recursiveCases],
+    ['union roots', unionRootCases],
   ] as const)('never says compatible when a generated value contradicts it: %s', (_, caseArb) => {
     let compatible = 0
     let refused = 0
@@ -143,4 +121,54 @@ describe('compareSchemas is sound (property, judged by ajv)', () => {
       { numRuns: Math.min(RUNS, 100) },
     )
   })
+
+  it('says compatible for every expression tree compared with itself, in both roles', () => {
+    fc.assert(
+      fc.property(fc.oneof(recursiveContractSchemaArb, recursiveUnionPairArb.map((p) => p.full)), fc.constantFrom<SchemaRole>('output', 'input'), (schema, role) => {
+        expect(compareSchemas(schema, structuredClone(schema), role)).toEqual({ verdict: 'compatible', reasons: [] })
+      }),
+      { numRuns: Math.min(RUNS, 200) },
+    )
+  })
+})
+
+/** What the dispatcher accepts as the input of a native single-result tool: the schema, and no `result_view` key. */
+function runTimeAccepts(schema: unknown): (value: unknown) => boolean {
+  const valid = validator(schema)
+  return (value) => valid(value) && !(typeof value === 'object' && value !== null && !Array.isArray(value) && Object.hasOwn(value, 'result_view'))
+}
+
+describe('compareContracts on the input of a single-result tool (property, judged by ajv and the run-time selector rule)', () => {
+  it('never says compatible when an old input the dispatcher accepted is refused by the new one: union roots and other edited pairs', () => {
+    let compatible = 0
+    let refused = 0
+    let checked = 0
+    const pairs = fc.oneof(editedPairsOf(unionRootSchemaArb), editedPairsOf(contractSchemaArb))
+    const cases = pairs.chain(({ a, b }) => fc.tuple(fc.constant(a), fc.constant(b), valuesOf(a)))
+    fc.assert(
+      fc.property(cases, ([before, after, values]) => {
+        const schema = compareContracts(singleResultLock(before), singleResultLock(after)).tools[0]!.schemas.find((s) => s.schema === 'input')
+        if (schema !== undefined && schema.verdict !== 'compatible') {
+          refused++
+          expect(schema.reasons.length).toBeGreaterThan(0)
+          return
+        }
+        compatible++
+        const oldAccepts = runTimeAccepts(before)
+        const newAccepts = runTimeAccepts(after)
+        // Each value also with the selector a caller might send: the old tool refused it too.
+        const withSelector = values.map((v) => (typeof v === 'object' && v !== null && !Array.isArray(v) ? { ...v, result_view: 'full' } : v))
+        for (const value of [...values, ...withSelector]) {
+          if (!oldAccepts(value)) continue
+          checked++
+          if (!newAccepts(value)) throw new Error(`unsound: before ${JSON.stringify(before)}\nafter ${JSON.stringify(after)}\nvalue ${JSON.stringify(value)}`)
+        }
+      }),
+      { numRuns: RUNS, endOnFailure: true },
+    )
+    if (process.env.SHOW_COUNTS) console.log({ compatible, refused, checked })
+    expect(compatible).toBeGreaterThan(RUNS / 10)
+    expect(refused).toBeGreaterThan(RUNS / 10)
+    expect(checked).toBeGreaterThan(RUNS / 10)
+  }, TIMEOUT_MS)
 })

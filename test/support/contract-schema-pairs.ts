@@ -61,9 +61,36 @@ export const contractSchemaArb: fc.Arbitrary<Schema> = fc.letrec<{ node: Schema 
   ),
 })).node
 
-/** One random edit of a schema (deep: it may land on any nested schema). */
+/**
+ * A record holding an expression tree: `Expr`, a recursive union in `$defs` referenced through a
+ * property (`arg: Expr | null`, or `arg?: Expr`) or the items (`args: (Expr | null)[]`) of its own
+ * branch, beside a literal branch whose leaf and extra fields vary.
+ */
+export const recursiveContractSchemaArb: fc.Arbitrary<Schema> = fc
+  .record({
+    through: fc.constantFrom('property', 'items'), nullable: fc.boolean(), open: fc.boolean(),
+    value: leafArb, extra: fc.option(leafArb, { nil: undefined }), note: fc.option(leafArb, { nil: undefined }),
+  })
+  .map(({ through, nullable, open, value, extra, note }): Schema => {
+    const ref = { $ref: '#/$defs/Expr' }
+    const child = nullable ? { anyOf: [ref, { type: 'null' }] } : ref
+    const closed = open ? {} : { additionalProperties: false }
+    const recursive = through === 'property'
+      ? { type: 'object', properties: { op: { const: 'neg' }, arg: child }, required: nullable ? ['op', 'arg'] : ['op'], ...closed }
+      : { type: 'object', properties: { op: { const: 'sum' }, args: { type: 'array', items: child, maxItems: 3 } }, required: ['op', 'args'], ...closed }
+    const literal = { type: 'object', properties: { op: { const: 'lit' }, value, ...(extra === undefined ? {} : { c: extra }) }, required: ['op', 'value'], ...closed }
+    return { $defs: { Expr: { anyOf: [recursive, literal] } }, type: 'object', properties: { expr: ref, ...(note === undefined ? {} : { a: note }) }, required: ['expr'] }
+  })
+
+/** A union at the root, as an input schema of a lock may have one: objects, scalars and `{}` mixed. */
+export const unionRootSchemaArb: fc.Arbitrary<Schema> = fc
+  .array(fc.oneof(leafArb, objectArb(leafArb)), { minLength: 2, maxLength: 3 })
+  .map((branches): Schema => ({ anyOf: branches }))
+
+/** One random edit of a schema (deep: it may land on any nested schema, a `$defs` entry included). */
 function edit(schema: Schema): fc.Arbitrary<Schema> {
   const nested: Array<[string, string | undefined]> = []
+  if (typeof schema.$defs === 'object' && schema.$defs !== null) for (const key of Object.keys(schema.$defs)) nested.push(['$defs', key])
   if (typeof schema.properties === 'object' && schema.properties !== null) for (const key of Object.keys(schema.properties)) nested.push(['properties', key])
   if (typeof schema.items === 'object' && schema.items !== null && !Array.isArray(schema.items)) nested.push(['items', undefined])
   if (Array.isArray(schema.anyOf)) for (let i = 0; i < schema.anyOf.length; i++) nested.push(['anyOf', String(i)])
@@ -98,11 +125,16 @@ function edit(schema: Schema): fc.Arbitrary<Schema> {
   )
 }
 
+/** A schema of `schemas` and one made from it by up to three edits (sometimes none). */
+export function editedPairsOf(schemas: fc.Arbitrary<Schema>): fc.Arbitrary<{ readonly a: JsonSchema; readonly b: JsonSchema }> {
+  return schemas.chain((a) =>
+    fc.integer({ min: 0, max: 3 }).chain((count) => {
+      let b: fc.Arbitrary<Schema> = fc.constant(a)
+      for (let i = 0; i < count; i++) b = b.chain(edit)
+      return b.map((edited) => ({ a: a as JsonSchema, b: edited as JsonSchema }))
+    }),
+  )
+}
+
 /** A schema and one made from it by up to three edits (sometimes none). */
-export const editedPairArb: fc.Arbitrary<{ readonly a: JsonSchema; readonly b: JsonSchema }> = contractSchemaArb.chain((a) =>
-  fc.integer({ min: 0, max: 3 }).chain((count) => {
-    let b: fc.Arbitrary<Schema> = fc.constant(a)
-    for (let i = 0; i < count; i++) b = b.chain(edit)
-    return b.map((edited) => ({ a: a as JsonSchema, b: edited as JsonSchema }))
-  }),
-)
+export const editedPairArb: fc.Arbitrary<{ readonly a: JsonSchema; readonly b: JsonSchema }> = editedPairsOf(contractSchemaArb)

@@ -4,7 +4,10 @@
 // mostly by moves that keep it a subset (drop a property, widen a type, add null, grow an enum,
 // loosen a bound, use `{}`), and now and then by a move that may break it (narrow a type, add a
 // property the full view lacks, require an optional one, drop the null, untag a union, ...).
-// Both are rendered to plain JSON Schema, with `$ref`/`$defs` indirections and recursive trees.
+// Both are rendered to plain JSON Schema, with `$ref`/`$defs` indirections and recursive trees:
+// trees whose children are an array of their own schema, and expression trees, recursive tagged
+// unions referenced through a property (`arg: Expr | null`) or the items (`args: (Expr | null)[]`)
+// of their own branch. `validSubsetPairArb` derives by the subset-keeping moves only.
 import fc from 'fast-check'
 import type { JsonSchema } from 'result-views'
 
@@ -27,6 +30,7 @@ export type SchemaNode =
   | { k: 'scalars'; members: SchemaNode[]; oneOf?: boolean }
   | { k: 'record'; value: SchemaNode }
   | { k: 'tree'; extra: Prop[]; idType: 'string' | 'integer' }
+  | { k: 'expr'; through: 'property' | 'items'; nullable: boolean; value: SchemaNode; extra: Prop[]; open: boolean }
   | { k: 'any' }
 
 /** One declared property. */
@@ -80,6 +84,10 @@ export const fullNodeArb: fc.Arbitrary<SchemaNode> = fc.letrec<{ node: SchemaNod
     fc.uniqueArray(scalarArb, { selector: (n) => n.k, minLength: 2, maxLength: 3 }).map((members): SchemaNode => ({ k: 'scalars', members })),
     fc.record({ k: fc.constant('record' as const), value: tie('node') }),
     fc.record({ k: fc.constant('tree' as const), extra: propsArb(scalarArb, 2), idType: fc.constantFrom('string' as const, 'integer' as const) }),
+    fc.record({
+      k: fc.constant('expr' as const), through: fc.constantFrom('property' as const, 'items' as const), nullable: fc.boolean(),
+      value: scalarArb, extra: propsArb(scalarArb, 2), open: fc.boolean(),
+    }),
     fc.constant<SchemaNode>({ k: 'any' }),
   ),
 })).node.filter((node) => node.k !== 'any')
@@ -87,19 +95,25 @@ export const fullNodeArb: fc.Arbitrary<SchemaNode> = fc.letrec<{ node: SchemaNod
 /** Chance, out of 100, that one derivation step may break the subset relation. */
 const BREAK = 6
 
-/** A compact schema tree derived from a full one. */
-export function deriveCompact(full: SchemaNode): fc.Arbitrary<SchemaNode> {
+/**
+ * A compact schema tree derived from a full one; `breakChance` (out of 100, per step) is the
+ * chance of a move that may break the subset relation, 0 for subset-keeping moves only.
+ */
+export function deriveCompact(full: SchemaNode, breakChance = BREAK): fc.Arbitrary<SchemaNode> {
+  const derive = (node: SchemaNode): fc.Arbitrary<SchemaNode> => deriveCompact(node, breakChance)
   return fc.integer({ min: 0, max: 99 }).chain((roll): fc.Arbitrary<SchemaNode> => {
-    if (roll < BREAK) return breakNode(full)
-    if (roll < BREAK + 4 && full.k !== 'tree') return fc.constant<SchemaNode>({ k: 'any' })
-    if (roll < BREAK + 8 && full.k !== 'nullable' && full.k !== 'any') {
-      return deriveCompact(full).map((inner): SchemaNode => ({ k: 'nullable', inner, typeList: false }))
+    if (roll < breakChance) return breakNode(full, derive)
+    const step = roll - breakChance
+    if (step < 4 && full.k !== 'tree' && full.k !== 'expr') return fc.constant<SchemaNode>({ k: 'any' })
+    if (step < 8 && full.k !== 'nullable' && full.k !== 'any') {
+      return derive(full).map((inner): SchemaNode => ({ k: 'nullable', inner, typeList: false }))
     }
-    return widen(full)
+    return widen(full, derive, breakChance)
   })
 }
 
-function widen(full: SchemaNode): fc.Arbitrary<SchemaNode> {
+function widen(full: SchemaNode, deriveCompact: (node: SchemaNode) => fc.Arbitrary<SchemaNode>, breakChance: number): fc.Arbitrary<SchemaNode> {
+  const deriveProps = (props: readonly Prop[]) => derivePropsWith(props, deriveCompact, breakChance)
   switch (full.k) {
     case 'string':
       return fc.constantFrom<SchemaNode>(full, { k: 'string' }, { ...full, minLength: undefined }, { ...full, pattern: undefined })
@@ -131,20 +145,25 @@ function widen(full: SchemaNode): fc.Arbitrary<SchemaNode> {
       return deriveCompact(full.value).map((value): SchemaNode => ({ k: 'record', value }))
     case 'tree':
       return deriveProps(full.extra).map((extra): SchemaNode => ({ k: 'tree', extra, idType: full.idType }))
+    case 'expr':
+      // The recursion keeps its shape (a required `Expr | null`, or an optional `Expr`: either
+      // change would narrow it); the leaf and the other fields widen.
+      return fc.tuple(deriveCompact(full.value), deriveProps(full.extra), fc.boolean())
+        .map(([value, extra, open]): SchemaNode => ({ ...full, value: value.k === 'any' ? full.value : value, extra, open }))
   }
 }
 
-function deriveProps(props: readonly Prop[]): fc.Arbitrary<Prop[]> {
+function derivePropsWith(props: readonly Prop[], deriveCompact: (node: SchemaNode) => fc.Arbitrary<SchemaNode>, breakChance: number): fc.Arbitrary<Prop[]> {
   const kept = props.map((p) =>
     fc.tuple(fc.integer({ min: 0, max: 99 }), deriveCompact(p.node)).map(([roll, node]): Prop | undefined => {
       if (roll < 25) return undefined
-      if (roll < BREAK + 25 && !p.required) return { key: p.key, node, required: true }
+      if (roll < breakChance + 25 && !p.required) return { key: p.key, node, required: true }
       return { key: p.key, node, required: p.required && roll % 3 !== 0 }
     }),
   )
   return fc.tuple(fc.tuple(...kept), fc.integer({ min: 0, max: 99 })).map(([list, roll]) => {
     const out = list.filter((p): p is Prop => p !== undefined)
-    if (roll < BREAK) {
+    if (roll < breakChance) {
       const free = KEYS.find((key) => !props.some((p) => p.key === key))
       if (free !== undefined) out.push({ key: free, node: { k: 'string' }, required: false })
     }
@@ -153,7 +172,7 @@ function deriveProps(props: readonly Prop[]): fc.Arbitrary<Prop[]> {
 }
 
 /** A derivation step that may break the subset relation. */
-function breakNode(full: SchemaNode): fc.Arbitrary<SchemaNode> {
+function breakNode(full: SchemaNode, deriveCompact: (node: SchemaNode) => fc.Arbitrary<SchemaNode>): fc.Arbitrary<SchemaNode> {
   switch (full.k) {
     case 'number':
       // A numeric format binds numbers as a bound does (the judge uses ajv-formats).
@@ -181,6 +200,13 @@ function breakNode(full: SchemaNode): fc.Arbitrary<SchemaNode> {
       return deriveCompact(full.items).map((items): SchemaNode => ({ k: 'array', items, minItems: (full.minItems ?? 0) + 1 }))
     case 'tree':
       return fc.constant<SchemaNode>({ ...full, idType: full.idType === 'string' ? 'integer' : 'string' })
+    case 'expr':
+      // Change the recursion (drop the null, or require the child), narrow the leaf, or recurse the other way.
+      return fc.constantFrom<SchemaNode>(
+        { ...full, nullable: !full.nullable },
+        { ...full, value: { k: 'string', minLength: 1 } },
+        { ...full, through: full.through === 'property' ? 'items' : 'property' },
+      )
     default:
       return fc.constant<SchemaNode>({ k: 'string', minLength: 1 })
   }
@@ -189,6 +215,31 @@ function breakNode(full: SchemaNode): fc.Arbitrary<SchemaNode> {
 /** A full schema and a compact one derived from it. */
 export const schemaPairArb: fc.Arbitrary<SchemaPair> = fullNodeArb.chain((fullNode) =>
   deriveCompact(fullNode).map((compactNode) => ({ fullNode, compactNode, full: render(fullNode), compact: render(compactNode) })),
+)
+
+/** An expression tree at the root or under a property of the root object, and one derived from it. */
+export const recursiveUnionPairArb: fc.Arbitrary<SchemaPair> = recursiveUnionPairs(BREAK)
+
+/** {@link recursiveUnionPairArb} with this chance of a breaking move per step (0: subset-keeping moves only). */
+export function recursiveUnionPairs(breakChance: number): fc.Arbitrary<SchemaPair> {
+  return fc
+    .tuple(fullNodeArb, fullNodeArb, fc.boolean())
+    .chain(([a, b, nested]) => {
+      const leaf = (node: SchemaNode): SchemaNode => (node.k === 'expr' ? node.value : node.k === 'any' ? { k: 'number' } : node)
+      return fc.record({
+        through: fc.constantFrom('property' as const, 'items' as const), nullable: fc.boolean(), open: fc.boolean(),
+        extra: fc.constant<Prop[]>(nested ? [] : [{ key: 'note', node: leaf(b), required: false }]),
+      }).map((tree): SchemaNode => {
+        const expr: SchemaNode = { k: 'expr', value: leaf(a), ...tree }
+        return nested ? { k: 'object', props: [{ key: 'expr', node: expr, required: true }, { key: 'id', node: leaf(b), required: false }], open: false, viaRef: false } : expr
+      })
+    })
+    .chain((fullNode) => deriveCompact(fullNode, breakChance).map((compactNode) => ({ fullNode, compactNode, full: render(fullNode), compact: render(compactNode) })))
+}
+
+/** A full schema and a compact one derived from it by subset-keeping moves only. */
+export const validSubsetPairArb: fc.Arbitrary<SchemaPair> = fullNodeArb.chain((fullNode) =>
+  deriveCompact(fullNode, 0).map((compactNode) => ({ fullNode, compactNode, full: render(fullNode), compact: render(compactNode) })),
 )
 
 /** An object with the given own keys, `__proto__` included, as JSON.parse would make it. */
@@ -271,7 +322,29 @@ function renderNode(node: SchemaNode, defs: Array<readonly [string, unknown]>, r
       defs.push([name, schema])
       return { $ref: ref }
     }
+    case 'expr': {
+      const name = `Expr${defs.length}`
+      // Reserved now, so that names stay unique while the branches render their own definitions.
+      const entry: [string, unknown] = [name, undefined]
+      defs.push(entry)
+      const ref = { $ref: `#/$defs/${name}` }
+      const child = node.nullable ? { anyOf: [ref, { type: 'null' }] } : ref
+      const recursive = node.through === 'property'
+        ? objectOf([['type', 'object'], ['properties', { op: { type: 'string', const: 'neg' }, arg: child }], ['required', node.nullable ? ['op', 'arg'] : ['op']], ...closed(node.open)])
+        : objectOf([['type', 'object'], ['properties', { op: { type: 'string', const: 'sum' }, args: { type: 'array', items: child, maxItems: 3 } }], ['required', ['op', 'args']], ...closed(node.open)])
+      const literal = objectSchema([
+        { key: 'op', node: { k: 'literal', value: 'lit' }, required: true },
+        { key: 'value', node: node.value, required: true },
+        ...node.extra.filter((p) => p.key !== 'op' && p.key !== 'value'),
+      ], node.open, defs)
+      entry[1] = { anyOf: [recursive, literal] }
+      return ref
+    }
   }
+}
+
+function closed(open: boolean): Array<readonly [string, unknown]> {
+  return open ? [] : [['additionalProperties', false]]
 }
 
 function objectSchema(props: readonly Prop[], open: boolean, defs: Array<readonly [string, unknown]>): JsonSchema {
