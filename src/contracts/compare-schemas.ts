@@ -5,7 +5,6 @@ import { proveContainment } from '../schema/containment.js'
 import type { ViewViolation, ViewViolationCode } from '../schema/view-violation.js'
 import { ContractsError } from './contracts-error.js'
 import { fieldPathOfPointer } from './field-paths.js'
-import { parsePointer } from '../json/pointer.js'
 import { findUnsafePatterns } from './unsafe-patterns.js'
 
 /**
