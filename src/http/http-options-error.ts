@@ -1,7 +1,5 @@
-import { UsageError, type UsageProblem } from 'result-views'
-import { defineBrand } from '../errors/brand.js'
-
-const brand = defineBrand('result-views.HttpOptionsError')
+import { UsageError } from 'result-views'
+import { usageErrorClass, type CodedUsageError } from '../errors/usage-error-class.js'
 
 /**
  * Thrown by `createHttpHandler` and `createFetchHandler` for a misuse of this entry (never for a
@@ -14,20 +12,10 @@ const brand = defineBrand('result-views.HttpOptionsError')
  * `invalid_timeout`, `invalid_callback`, `invalid_challenge`, `invalid_logger`.
  * See `docs/http.md` "Options".
  */
-export class HttpOptionsError extends UsageError {
-  /** Always `'HttpOptionsError'`. */
-  override readonly name = 'HttpOptionsError'
-  /** Always `'http_options_invalid'` (`docs/errors.md` "Misuse errors"). */
-  declare readonly code: 'http_options_invalid'
+export const HttpOptionsError = usageErrorClass(UsageError, 'http_options_invalid')
 
-  /** @param problems - every problem found, at least one. */
-  constructor(problems: readonly UsageProblem[]) {
-    super({ code: 'http_options_invalid', subject: 'http handler configuration', problems })
-    brand.mark(this)
-  }
-}
+/** An error of the class HttpOptionsError (`new HttpOptionsError(problems, cause?)`; `code: 'http_options_invalid'`). */
+export type HttpOptionsError = CodedUsageError<'http_options_invalid'>
 
 /** True for an {@link HttpOptionsError} from any copy of this library (checks its own global brand, not `instanceof`). */
-export function isHttpOptionsError(value: unknown): value is HttpOptionsError {
-  return brand.has(value)
-}
+export const isHttpOptionsError = HttpOptionsError.is

@@ -1,4 +1,3 @@
-import { quoted } from '../errors/quote.js'
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js'
 import { randomUUID } from 'node:crypto'
@@ -6,7 +5,7 @@ import { outcomeForModel, type CallScope, type Dispatcher, type InvokeRequest, t
 import { scopeResolverFailed } from '../framework-call/framework-call.js'
 import type { ContinuationStoreOptions } from '../continuation/continuation-store.js'
 import { checkLimitOptions, CONTINUE_INPUT_SCHEMA, continueHandleOf, continueResult, CONTINUE_TOOL, createResultLimit, limitResult, type ResultLimit } from '../continuation/result-limit.js'
-import { appendPointer } from '../json/pointer.js'
+import { optionsTable, readOptions } from '../options/options.js'
 import { McpOptionsError } from './mcp-options-error.js'
 import { toCallToolResult, toMcpToolList, toPartCallToolResult, type McpCallToolResult, type McpToolListing } from './project.js'
 
@@ -164,9 +163,9 @@ function continueCall(limit: ResultLimit, args: unknown, scope: CallScope | unde
 }
 
 /** Every key {@link McpServerOptions} knows; any other key is a mistake (a typo, a stale name). */
-const OPTION_KEYS: ReadonlySet<string> = new Set(['name', 'version', 'scope', 'toolCallIdPrefix', 'instructions', 'maxResultBytes', 'continuations', 'continuationToolPrefix'])
+const MCP_OPTIONS = optionsTable(['name', 'version', 'scope', 'toolCallIdPrefix', 'instructions', 'maxResultBytes', 'continuations', 'continuationToolPrefix'])
 
-/** Checks the arguments; returns a copy of the `continuations` bounds. */
+/** Checks the arguments (each option read once, by the options reader); returns a copy of the `continuations` bounds. */
 function checkOptions(dispatcher: Dispatcher, options: McpServerOptions): ContinuationStoreOptions {
   const problems: UsageProblem[] = []
   const problem = (path: string, code: string, message: string): void => void problems.push({ path, code, message })
@@ -174,11 +173,11 @@ function checkOptions(dispatcher: Dispatcher, options: McpServerOptions): Contin
   if (typeof d !== 'object' || d === null || typeof d.invoke !== 'function' || typeof d.list !== 'function') {
     problem('/dispatcher', 'invalid_dispatcher', 'dispatcher must be a dispatcher from createDispatcher (with invoke and list)')
   }
-  const o = options as unknown as Record<string, unknown> | null | undefined
-  if (typeof o !== 'object' || o === null) {
-    problem('', 'invalid_options', 'options must be an object with name and version')
-    throw new McpOptionsError(problems)
+  if (typeof options !== 'object' || options === null) {
+    problem('', 'invalid_option', 'options must be an object with name and version')
+    throw new McpOptionsError('createMcpServer options', problems)
   }
+  const o = readOptions(options, MCP_OPTIONS, '', problems)
   if (typeof o.name !== 'string' || o.name.length === 0) problem('/name', 'invalid_option', 'name must be a non-empty string')
   if (typeof o.version !== 'string' || o.version.length === 0) problem('/version', 'invalid_option', 'version must be a non-empty string')
   if (o.scope !== undefined && typeof o.scope !== 'function' && (typeof o.scope !== 'object' || o.scope === null || Array.isArray(o.scope))) {
@@ -192,9 +191,6 @@ function checkOptions(dispatcher: Dispatcher, options: McpServerOptions): Contin
     const name = (typeof o.continuationToolPrefix === 'string' ? o.continuationToolPrefix : '') + CONTINUE_TOOL
     if (dispatcher.list().some((descriptor) => descriptor.tool_id === name)) problem('/continuationToolPrefix', 'tool_name_taken', `the catalog has a tool named ${JSON.stringify(name)}: choose a continuationToolPrefix`)
   }
-  for (const key of Object.keys(o)) {
-    if (!OPTION_KEYS.has(key)) problem(appendPointer('', key), 'unknown_option', `unknown option ${quoted(key, 64)} (known: ${[...OPTION_KEYS].join(', ')})`)
-  }
-  if (problems.length > 0) throw new McpOptionsError(problems)
+  if (problems.length > 0) throw new McpOptionsError('createMcpServer options', problems)
   return bounds
 }

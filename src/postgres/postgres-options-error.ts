@@ -1,7 +1,5 @@
-import { UsageError, type UsageProblem } from 'result-views'
-import { defineBrand } from '../errors/brand.js'
-
-const brand = defineBrand('result-views.PostgresOptionsError')
+import { UsageError } from 'result-views'
+import { subjectUsageErrorClass, type CodedUsageError } from '../errors/usage-error-class.js'
 
 /**
  * Thrown (or, from `migrate`, rejected with) for a misuse of `result-views/postgres`. A
@@ -23,23 +21,10 @@ const brand = defineBrand('result-views.PostgresOptionsError')
  * See `docs/approvals.md` "Running on several machines". Match with {@link isPostgresOptionsError}
  * or `isUsageError` and `code`, not `instanceof`.
  */
-export class PostgresOptionsError extends UsageError {
-  /** Always `'PostgresOptionsError'`. */
-  override readonly name = 'PostgresOptionsError'
-  /** Always `'postgres_options_invalid'` (`docs/errors.md` "Misuse errors"). */
-  declare readonly code: 'postgres_options_invalid'
+export const PostgresOptionsError = subjectUsageErrorClass(UsageError, 'postgres_options_invalid')
 
-  /**
-   * @param subject - what was misused: `createPostgresApprovalStores options` or `migrate options`.
-   * @param problems - every problem found, at least one.
-   */
-  constructor(subject: string, problems: readonly UsageProblem[]) {
-    super({ code: 'postgres_options_invalid', subject, problems })
-    brand.mark(this)
-  }
-}
+/** An error of the class PostgresOptionsError (`new PostgresOptionsError(subject, problems, cause?)`; `code: 'postgres_options_invalid'`). */
+export type PostgresOptionsError = CodedUsageError<'postgres_options_invalid'>
 
-/** True for a {@link PostgresOptionsError} from any copy of this library (checks its own global brand, not `instanceof`). */
-export function isPostgresOptionsError(value: unknown): value is PostgresOptionsError {
-  return brand.has(value)
-}
+/** True for an {@link PostgresOptionsError} from any copy of this library (checks its own global brand, not `instanceof`). */
+export const isPostgresOptionsError = PostgresOptionsError.is
