@@ -91,7 +91,7 @@ function checkedArguments(dispatcher: unknown, tool: unknown): { held: HeldDispa
 }
 
 /** Every field `invokeTool` takes (an `InvokeRequest` without `tool_id`, which is the tool's). */
-const TOOL_CALL_FIELDS = optionsTable(['input', 'scope', 'tool_call_id', 'approval_token', 'sensitive_input_fields', 'pinned_result_view', 'signal'], 'field')
+const TOOL_CALL_FIELDS = optionsTable(['input', 'scope', 'tool_call_id', 'approval_token', 'sensitive_input_fields', 'pinned_result_view', 'signal'], 'field', 'the request')
 
 /**
  * The request's known fields, each read once by the options reader: an unknown key (a misspelt
@@ -99,7 +99,7 @@ const TOOL_CALL_FIELDS = optionsTable(['input', 'scope', 'tool_call_id', 'approv
  * never an exception; `tool_id` is the tool's.
  */
 function requestFields(request: unknown): Omit<InvokeRequest, 'tool_id'> | ToolError {
-  if (typeof request !== 'object' || request === null || Array.isArray(request)) return requestInvalid('the request must be an object')
+  if (typeof request !== 'object' || request === null) return requestInvalid('the request must be an object')
   const problems: UsageProblem[] = []
   const fields = readOptions(request, TOOL_CALL_FIELDS, '', problems)
   return problems.length > 0 ? requestInvalid(problems.map((problem) => problem.message).join('; ')) : (fields as Omit<InvokeRequest, 'tool_id'>)

@@ -9,7 +9,7 @@ import type { UsageProblem } from '../errors/usage-error.js'
 import { optionsTable, readOptions } from '../options/options.js'
 
 /** Every field of an `InvokeRequest`; any other key is refused (a misspelt `sensitive_input_fields` must never leak). */
-const REQUEST_FIELDS = optionsTable(['tool_id', 'input', 'scope', 'tool_call_id', 'approval_token', 'sensitive_input_fields', 'pinned_result_view', 'signal'], 'field')
+const REQUEST_FIELDS = optionsTable(['tool_id', 'input', 'scope', 'tool_call_id', 'approval_token', 'sensitive_input_fields', 'pinned_result_view', 'signal'], 'field', 'the request')
 
 /**
  * The request as the call keeps it: its known fields read once by the options reader into a fresh
@@ -20,7 +20,7 @@ const REQUEST_FIELDS = optionsTable(['tool_id', 'input', 'scope', 'tool_call_id'
  *   it was likely meant to be: `sensitiveInputFields` → `sensitive_input_fields`).
  */
 export function snapshotRequest(request: unknown): InvokeRequest | ToolError {
-  if (typeof request !== 'object' || request === null || Array.isArray(request)) return requestInvalid('the request must be an object')
+  if (typeof request !== 'object' || request === null) return requestInvalid('the request must be an object')
   const problems: UsageProblem[] = []
   const snapshot = readOptions(request, REQUEST_FIELDS, '', problems) as Record<string, unknown>
   if (problems.length > 0) return requestInvalid(problems.map((problem) => problem.message).join('; '))

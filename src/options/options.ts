@@ -28,6 +28,8 @@ export interface OptionsTable<K extends string = string> {
   readonly known: ReadonlySet<string>
   /** What a message calls one key: `option` for options objects, `field` for requests. */
   readonly noun: string
+  /** What a message calls the whole object: `the options`, `the request`. */
+  readonly whole: string
 }
 
 /** The members of an options object as the reader read them: only the known keys that were present. */
@@ -37,9 +39,9 @@ export type OptionValues<K extends string> = { readonly [P in K]?: unknown }
  * Builds the table of an options object or request shape (once, at module load). Keys are plain
  * names; `__proto__` is refused (a table key is stored by assignment).
  */
-export function optionsTable<const K extends string>(keys: readonly K[], noun = 'option'): OptionsTable<K> {
+export function optionsTable<const K extends string>(keys: readonly K[], noun = 'option', whole = 'the options'): OptionsTable<K> {
   if (keys.includes('__proto__' as K)) throw new TypeError('an options table cannot list __proto__')
-  return Object.freeze({ keys: Object.freeze([...keys]), known: new Set<string>(keys), noun })
+  return Object.freeze({ keys: Object.freeze([...keys]), known: new Set<string>(keys), noun, whole })
 }
 
 /**
@@ -65,18 +67,19 @@ export function readOptions<K extends string>(value: unknown, table: OptionsTabl
   const read: Record<string, unknown> = {}
   const values = read as OptionValues<K>
   if (value === undefined) return values
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    problems.push({ path: at, code: 'invalid_option', message: `${at === '' ? 'the options' : at.slice(1)} must be an object` })
-    return values
-  }
   let keys: string[]
   let inherits: boolean
   try {
+    // `Array.isArray` of a revoked Proxy throws: inside the guard, as every read of the value.
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      problems.push({ path: at, code: 'invalid_option', message: `${at === '' ? table.whole : at.slice(1)} must be an object` })
+      return values
+    }
     keys = Object.getOwnPropertyNames(value)
     const proto: unknown = Object.getPrototypeOf(value)
     inherits = proto !== Object.prototype && proto !== null
   } catch {
-    problems.push({ path: at, code: 'unreadable_option', message: `the ${table.noun}s could not be listed (a Proxy threw)` })
+    problems.push({ path: at, code: 'unreadable_option', message: `${at === '' ? table.whole : at.slice(1)} could not be read (a Proxy threw)` })
     return values
   }
   let unknown = false
