@@ -6,10 +6,12 @@ import { usageErrorClass, type CodedUsageError } from '../errors/usage-error-cla
  * request: those are answered with an HTTP error). A `UsageError` (root entry) with
  * `code: 'http_options_invalid'`: `problems` lists every problem at once, each with a JSON
  * Pointer into the arguments (`/dispatcher`, `/options/basePath`, `/options/maxBodyBytes`, ...)
- * and a problem code: `invalid_dispatcher`, `invalid_options`, `unknown_key`, `unreadable` (a
- * getter or Proxy threw), `invalid_base_path`, `invalid_limit` (also `maxResultBytes` and
- * `continuations`), `unknown_option` (an unknown `continuations` key, as on `result-views/mcp`),
- * `invalid_timeout`, `invalid_callback`, `invalid_challenge`, `invalid_logger`.
+ * and a problem code: the options problems every options object shares (`invalid_option`:
+ * options that are not an object; `unknown_option`: a key it does not know, here or in
+ * `continuations`, with "did you mean"; `unreadable_option`: a getter or Proxy threw, also for the
+ * dispatcher), and `invalid_dispatcher`, `invalid_base_path`, `invalid_limit` (also
+ * `maxResultBytes` and `continuations`), `invalid_timeout`, `invalid_callback`,
+ * `invalid_challenge`, `invalid_logger`.
  * See `docs/http.md` "Options".
  */
 export const HttpOptionsError = usageErrorClass(UsageError, 'http_options_invalid')
