@@ -6,14 +6,14 @@ import { subjectUsageErrorClass, type CodedUsageError } from '../errors/usage-er
  * `UsageError` (root entry) with `code: 'postgres_options_invalid'`: `problems` lists every
  * problem found, each `{ path, code, message }` with `path` a JSON Pointer into the options:
  *
- * - `not_an_object`: the options are not an object;
+ * - `invalid_option`: the options are not an object;
  * - `connection_missing` / `connection_ambiguous`: neither or both of `pool` and `connectionString`;
  * - `invalid_pool`: `pool` has no `query` and `connect` functions (it must be a `pg.Pool`);
  * - `invalid_connection_string`: `connectionString` is not a non-empty string;
  * - `invalid_table_prefix`: `tablePrefix` is not a lowercase SQL identifier prefix
  *   (`[a-z_][a-z0-9_]*`, at most 30 characters, or `''`);
  * - `invalid_lock_timeout`: `migrate`'s `lockTimeoutMs` is not a positive integer of milliseconds;
- * - `unknown_option`: a key the function does not know;
+ * - `unknown_option`: a key the function does not know, with "did you mean";
  * - `unreadable_option`: reading the option threw (a getter or a Proxy);
  * - `schema_too_new`: `migrate` found tables written by a newer schema version than this release
  *   reads (path `/tablePrefix`).
