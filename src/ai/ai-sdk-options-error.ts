@@ -6,7 +6,7 @@ import { usageErrorClass, type CodedUsageError } from '../errors/usage-error-cla
  * `code: 'ai_sdk_options_invalid'`: a `dispatcher` that is not one, an option of the wrong type
  * or value, an unknown option key. `problems` lists every problem at once, each with a JSON
  * Pointer into `{ dispatcher, options }` (`/options/scope`, `/dispatcher/invoke`) and a problem
- * code: `not_a_dispatcher`, `invalid_type`, `invalid_value`, `unknown_key`, `unreadable`. See
+ * code: `not_a_dispatcher`, and the options problems `invalid_option`, `unknown_option`, `unreadable_option`. See
  * `docs/adapters.md` "Options".
  */
 export const AiSdkOptionsError = usageErrorClass(UsageError, 'ai_sdk_options_invalid')
