@@ -56,10 +56,9 @@ export function optionsTable<const K extends string>(keys: readonly K[], noun = 
  * - listing the keys (a Proxy `ownKeys` trap) or reading a known member (a getter, a Proxy `get`
  *   trap) threw: `unreadable_option` at `at` or `<at>/<key>`, never the host's exception.
  *
- * Each known member is read exactly once and kept when it is not `undefined`; nothing else is
- * read. Own members are read as listed; a class instance's (or any object's whose prototype is
- * not `Object.prototype`) inherited known members too, by name, so a getter on a class counts. A
- * plain object's prototype is never read: a polluted `Object.prototype.policy` is no option.
+ * Each known member is read exactly once, by name (so a getter inherited from a class, or a Proxy
+ * `get` trap, counts), and kept when it is not `undefined`; nothing else is read. Own keys,
+ * enumerable or not, are listed (a Proxy `ownKeys` trap) only to find the unknown ones.
  *
  * @returns the members read, a fresh object holding only known keys.
  */
@@ -68,7 +67,6 @@ export function readOptions<K extends string>(value: unknown, table: OptionsTabl
   const values = read as OptionValues<K>
   if (value === undefined) return values
   let keys: string[]
-  let inherits: boolean
   try {
     // `Array.isArray` of a revoked Proxy throws: inside the guard, as every read of the value.
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
@@ -76,22 +74,19 @@ export function readOptions<K extends string>(value: unknown, table: OptionsTabl
       return values
     }
     keys = Object.getOwnPropertyNames(value)
-    const proto: unknown = Object.getPrototypeOf(value)
-    inherits = proto !== Object.prototype && proto !== null
   } catch {
     problems.push({ path: at, code: 'unreadable_option', message: `${at === '' ? table.whole : at.slice(1)} could not be read (a Proxy threw)` })
     return values
   }
-  let unknown = false
   for (let index = 0; index < keys.length; index++) {
-    const key = keys[index]!
-    if (table.known.has(key)) readMember(value, key, read, at, problems)
-    else unknown = true
+    if (!table.known.has(keys[index]!)) {
+      unknownKeys(keys, table, at, problems)
+      break
+    }
   }
-  if (unknown) unknownKeys(keys, table, at, problems)
-  // A class instance (or `Object.create(proto)`) may hold an option as an inherited getter; a plain
-  // object's prototype is never read (a polluted `Object.prototype.policy` is not an option).
-  if (inherits) for (const key of table.keys) if (!Object.hasOwn(read, key) && !keys.includes(key)) readMember(value, key, read, at, problems)
+  // Every known member by name, as destructuring would: a getter inherited from a class, or a
+  // Proxy `get` trap for a key its `ownKeys` does not list, is read too (never silently missed).
+  for (const key of table.keys) readMember(value, key, read, at, problems)
   return values
 }
 
