@@ -201,7 +201,7 @@ function readOptions(options: ApprovalToolsOptions): Required<Omit<ApprovalTools
 function checkedOptions(options: ApprovalToolsOptions): Required<Omit<ApprovalToolsOptions, 'toolsets'>> & Pick<ApprovalToolsOptions, 'toolsets'> {
   const problems: UsageProblem[] = []
   if (typeof options !== 'object' || options === null) {
-    throw new ToolDefinitionError(undefined, [{ path: '', code: 'invalid_options', message: 'defineApprovalTools takes { approvals, prefix?, setApproval?, revokeApproval?, toolsets? }' }])
+    throw new ToolDefinitionError(undefined, [{ path: '', code: 'invalid_option', message: 'defineApprovalTools takes { approvals, prefix?, setApproval?, revokeApproval?, toolsets? }' }])
   }
   // Each option read once by the options reader: a misspelt `setApproval: 'none'` is refused, never the default kept.
   const { approvals, prefix = DEFAULT_PREFIX, setApproval = 'required', revokeApproval = 'required', toolsets } = readOptionsObject(options, APPROVAL_TOOLS_OPTIONS, '', problems) as ApprovalToolsOptions

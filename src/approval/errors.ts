@@ -212,7 +212,7 @@ export function approvalRequestInvalid(reason: ApprovalRequestProblem, problem: 
  * `createSqliteApprovalStores` for its options (misuse of the library). A {@link UsageError} with
  * `code: 'approval_config_invalid'`: `problems` lists every problem, each with a JSON Pointer into
  * the options (`/approvals/tokens`, `/approvals/timeoutMs`, `/filename`) and a problem code:
- * `invalid_options`, `unknown_option`, `invalid_store` (a store without its methods),
+ * `invalid_option`, `unknown_option`, `unreadable_option`, `invalid_store` (a store without its methods),
  * `invalid_callback`, `invalid_duration`, `invalid_seal_key` (a seal key that is not 32 bytes),
  * `seal_key_missing` (`previousSealKeys` without `sealKey`), `invalid_filename`,
  * `schema_version_unsupported`.

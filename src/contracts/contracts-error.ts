@@ -8,7 +8,7 @@ import { subjectUsageErrorClass, type CodedUsageError } from '../errors/usage-er
  * the tool, a bad option. A `UsageError` (root entry) with `code: 'contracts_invalid'`:
  * `problems` lists every problem at a JSON Pointer into the argument named by the subject, each
  * with a problem code (`invalid_catalog`, `invalid_lock`, `digest_mismatch`, `not_full_valid`,
- * `invalid_options`, `unknown_key`, `superseded_digest_conflict`, ...; the list is in
+ * `invalid_option`, `unknown_option`, `superseded_digest_conflict`, ...; the list is in
  * `docs/errors.md` "Misuse errors"). See `docs/contracts.md`.
  */
 export const ContractsError = subjectUsageErrorClass(UsageError, 'contracts_invalid')

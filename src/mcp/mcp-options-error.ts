@@ -8,7 +8,7 @@ import { subjectUsageErrorClass, type CodedUsageError } from '../errors/usage-er
  *
  * - `createMcpServer(dispatcher, options)`: a `dispatcher` that is not one (`/dispatcher`,
  *   `invalid_dispatcher`: `invoke` or `list` missing); `options` that are not an object (`''`,
- *   `invalid_options`); a missing or empty `name` / `version`, a `scope` that is neither an object
+ *   `invalid_option`); a missing or empty `name` / `version`, a `scope` that is neither an object
  *   nor a function, a `toolCallIdPrefix` or `instructions` that is not a string (`/name`, ...,
  *   `invalid_option`); a `maxResultBytes` that is not an integer ≥ 256, `continuations` without it
  *   or with a bound that is not a positive integer (`/continuations/ttlMs`, `invalid_limit`; an
@@ -19,8 +19,9 @@ import { subjectUsageErrorClass, type CodedUsageError } from '../errors/usage-er
  *   that is neither a tool from `defineTool` nor a descriptor (`/3`, `not_a_tool`), a `tool_id`
  *   given twice (`/2`, `duplicate_tool_id`).
  *
- * The message is `"<subject> is invalid: <problem>; <problem>"`, where the subject is
- * `createMcpServer options` (`are invalid`) or `measureCatalog tools`.
+ * The message lists every problem, as every misuse error does: `<subject> are invalid (N
+ * problems):` then one `  - <path>: <message>` line each, where the subject is `createMcpServer
+ * options`, `measureCatalog options` or `measureCatalog tools` (`is invalid`).
  */
 export const McpOptionsError = subjectUsageErrorClass(UsageError, 'mcp_options_invalid')
 

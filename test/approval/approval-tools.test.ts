@@ -216,7 +216,7 @@ describe('defineApprovalTools', () => {
   })
 
   it('throws a ToolDefinitionError listing every bad option', () => {
-    expect(definitionError(undefined).problems).toEqual([{ path: '', code: 'invalid_options', message: expect.any(String) }])
+    expect(definitionError(undefined).problems).toEqual([{ path: '', code: 'invalid_option', message: expect.any(String) }])
     const error = definitionError({ approvals: {}, prefix: '-x', setApproval: 'always', revokeApproval: true })
     expect(error.code).toBe('tool_definition_invalid')
     expect(error.problems.map((p) => [p.path, p.code])).toEqual([
