@@ -18,12 +18,15 @@ export interface CodedUsageError<C extends UsageErrorCode> extends UsageError {
 export interface UsageErrorGuard<C extends UsageErrorCode> {
   /** True for an error of this class from any copy of this library (a global brand, not `instanceof`). */
   readonly is: (value: unknown) => value is CodedUsageError<C>
+  /** The prototype of the class's errors (so `instanceof` works within one copy of the library). */
   readonly prototype: CodedUsageError<C>
 }
 
 /** A class whose subject (the message's first words) is the registry's: `new X(problems, cause?)`. */
 export interface UsageErrorClass<C extends UsageErrorCode> extends UsageErrorGuard<C> {
   /**
+   * Builds the error; its message lists every problem under the registry's subject.
+   *
    * @param problems - every problem found, at least one, each `{ path, code, message }`.
    * @param cause - the underlying error, kept as the non-enumerable `cause`.
    */
@@ -33,6 +36,8 @@ export interface UsageErrorClass<C extends UsageErrorCode> extends UsageErrorGua
 /** A class whose caller names the subject: `new X(subject, problems, cause?)`. */
 export interface SubjectUsageErrorClass<C extends UsageErrorCode> extends UsageErrorGuard<C> {
   /**
+   * Builds the error; its message lists every problem under `subject`.
+   *
    * @param subject - what was misused, e.g. `migrate options`, `lock file "x.json"`.
    * @param problems - every problem found, at least one, each `{ path, code, message }`.
    * @param cause - the underlying error, kept as the non-enumerable `cause`.
