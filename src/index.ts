@@ -45,6 +45,7 @@ export type { JsonValueProblem } from './json/json-value-error.js'
 
 // Hosts: the dispatcher, its calls and outcomes (`docs/views.md` "Dispatch").
 export { createDispatcher } from './dispatch/dispatcher.js'
+export { DispatcherOptionsError, isDispatcherOptionsError } from './dispatch/dispatcher-options-error.js'
 export type { Dispatcher, DispatcherOptions } from './dispatch/types.js'
 export type { CallScope } from './tool/types.js'
 export type { InvokeError, InvokeOk, InvokeOutcome, InvokePending, InvokeRequest, ToolResult } from './call/call.js'
@@ -155,3 +156,5 @@ export type { ReportToolErrorOptions } from './errors/report-tool-error.js'
 export type { SurfaceDetails, SurfaceIssue } from './errors/surface-details.js'
 export { UsageError, isUsageError } from './errors/usage-error.js'
 export type { UsageErrorInit, UsageProblem } from './errors/usage-error.js'
+export type { CodedUsageError, SubjectUsageErrorClass, UsageErrorClass, UsageErrorGuard, UsageErrorName } from './errors/usage-error-class.js'
+export type { OptionProblemCode } from './options/options.js'

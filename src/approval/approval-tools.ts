@@ -1,9 +1,7 @@
 import Type from 'typebox'
-import { quoted } from '../errors/quote.js'
-import { likelyName } from '../errors/spelling.js'
 import { ToolError } from '../errors/tool-error.js'
 import type { UsageProblem } from '../errors/usage-error.js'
-import { appendPointer } from '../json/pointer.js'
+import { optionsTable, readOptions as readOptionsObject } from '../options/options.js'
 import { defineTool } from '../tool/define.js'
 import { ToolDefinitionError } from '../tool/tool-definition-error.js'
 import type { ApprovalRequirement, SingleResultTool, ToolContext } from '../tool/types.js'
@@ -22,9 +20,7 @@ const DEFAULT_PREFIX = 'compozy__'
 const PREFIX = /^(?:[A-Za-z0-9][A-Za-z0-9_.:-]{0,106})?$/
 const API_METHODS = ['setGrant', 'listGrants', 'revokeGrant'] as const
 /** Every key {@link ApprovalToolsOptions} knows; any other key is refused (`unknown_option`). */
-const OPTION_KEYS: readonly string[] = ['approvals', 'prefix', 'setApproval', 'revokeApproval', 'toolsets']
-/** Unknown keys named one by one; past this many the rest are counted in one problem. */
-const MAX_UNKNOWN_OPTIONS = 20
+const APPROVAL_TOOLS_OPTIONS = optionsTable(['approvals', 'prefix', 'setApproval', 'revokeApproval', 'toolsets'])
 
 /** The part of `dispatcher.approvals` the management tools use. */
 export type ApprovalGrantsApi = Pick<ApprovalsApi, 'setGrant' | 'listGrants' | 'revokeGrant'>
@@ -205,10 +201,10 @@ function readOptions(options: ApprovalToolsOptions): Required<Omit<ApprovalTools
 function checkedOptions(options: ApprovalToolsOptions): Required<Omit<ApprovalToolsOptions, 'toolsets'>> & Pick<ApprovalToolsOptions, 'toolsets'> {
   const problems: UsageProblem[] = []
   if (typeof options !== 'object' || options === null) {
-    throw new ToolDefinitionError(undefined, [{ path: '', code: 'invalid_options', message: 'defineApprovalTools takes { approvals, prefix?, setApproval?, revokeApproval?, toolsets? }' }])
+    throw new ToolDefinitionError(undefined, [{ path: '', code: 'invalid_option', message: 'defineApprovalTools takes { approvals, prefix?, setApproval?, revokeApproval?, toolsets? }' }])
   }
-  unknownOptions(options, problems)
-  const { approvals, prefix = DEFAULT_PREFIX, setApproval = 'required', revokeApproval = 'required', toolsets } = options
+  // Each option read once by the options reader: a misspelt `setApproval: 'none'` is refused, never the default kept.
+  const { approvals, prefix = DEFAULT_PREFIX, setApproval = 'required', revokeApproval = 'required', toolsets } = readOptionsObject(options, APPROVAL_TOOLS_OPTIONS, '', problems) as ApprovalToolsOptions
   const isApi = typeof approvals === 'object' && approvals !== null && API_METHODS.every((m) => typeof (approvals as unknown as Record<string, unknown>)[m] === 'function')
   if (typeof approvals !== 'function' && !isApi) {
     problems.push({ path: '/approvals', code: 'invalid_approvals', message: 'approvals must be a dispatcher\'s approvals API (setGrant, listGrants, revokeGrant) or a function returning it, e.g. () => dispatcher.approvals' })
@@ -220,23 +216,6 @@ function checkedOptions(options: ApprovalToolsOptions): Required<Omit<ApprovalTo
   if (revokeApproval !== 'required' && revokeApproval !== 'none') problems.push({ path: '/revokeApproval', code: 'invalid_approval', message: 'revokeApproval must be "required" or "none"' })
   if (problems.length > 0) throw new ToolDefinitionError(undefined, problems)
   return { approvals, prefix, setApproval, revokeApproval, toolsets }
-}
-
-/**
- * Refuses every own key the options may not have, naming the one it was likely meant to be
- * (`likelyName`): a misspelt `setApproval: 'none'` would otherwise silently keep the default the
- * caller meant to change. Problem `unknown_option` at `/<key>`; past 20 unknown keys the rest are
- * counted in one problem at the root.
- */
-function unknownOptions(options: object, problems: UsageProblem[]): void {
-  let count = 0
-  for (const key of Object.keys(options)) {
-    if (OPTION_KEYS.includes(key)) continue
-    if (++count > MAX_UNKNOWN_OPTIONS) continue
-    const meant = likelyName(key, OPTION_KEYS)
-    problems.push({ path: appendPointer('', key), code: 'unknown_option', message: `unknown option ${quoted(key, 64)}${meant === undefined ? ` (known: ${OPTION_KEYS.join(', ')})` : `; did you mean "${meant}"?`}` })
-  }
-  if (count > MAX_UNKNOWN_OPTIONS) problems.push({ path: '', code: 'unknown_option', message: `${count - MAX_UNKNOWN_OPTIONS} more unknown options` })
 }
 
 /** The grants API for one call: the one given, or what the function returns now. */

@@ -1,7 +1,6 @@
-import { defineBrand } from '../errors/brand.js'
-import { problemListMessage } from '../errors/problem-list.js'
 import { ToolError } from '../errors/tool-error.js'
-import { UsageError, type UsageProblem } from '../errors/usage-error.js'
+import { UsageError } from '../errors/usage-error.js'
+import { usageErrorClass, type CodedUsageError } from '../errors/usage-error-class.js'
 import type { ToolFacts } from '../policy/policy.js'
 
 /** Longest caller-supplied ID echoed into a message. */
@@ -263,35 +262,23 @@ export function approvalRequestInvalid(reason: ApprovalRequestProblem, problem: 
   return new ToolError({ code: 'approval_request_invalid', reason, message: `invalid approvals request: ${problem}` })
 }
 
-const configBrand = defineBrand('result-views.ApprovalConfigError')
-
 /**
  * Thrown by `createDispatcher` for `approvals` options it cannot run with, and by
  * `createSqliteApprovalStores` for its options (misuse of the library). A {@link UsageError} with
  * `code: 'approval_config_invalid'`: `problems` lists every problem, each with a JSON Pointer into
  * the options (`/approvals/tokens`, `/approvals/timeoutMs`, `/filename`) and a problem code:
- * `invalid_options`, `unknown_option`, `invalid_store` (a store without its methods),
+ * `invalid_option`, `unknown_option`, `unreadable_option`, `invalid_store` (a store without its methods),
  * `invalid_callback`, `invalid_duration`, `invalid_seal_key` (a seal key that is not 32 bytes),
  * `seal_key_missing` (`previousSealKeys` without `sealKey`), `invalid_filename`,
  * `schema_version_unsupported`.
  */
-export class ApprovalConfigError extends UsageError {
-  /** Always `'ApprovalConfigError'`. */
-  override readonly name = 'ApprovalConfigError'
-  /** Always `'approval_config_invalid'` (`docs/errors.md` "Misuse errors"). */
-  declare readonly code: 'approval_config_invalid'
+export const ApprovalConfigError = usageErrorClass(UsageError, 'approval_config_invalid')
 
-  /** @param problems - every problem found, at least one. */
-  constructor(problems: readonly UsageProblem[]) {
-    super({ code: 'approval_config_invalid', subject: 'approvals options', problems, message: problemListMessage('approvals options', 'are', problems) })
-    configBrand.mark(this)
-  }
-}
+/** An error of the class ApprovalConfigError (`new ApprovalConfigError(problems, cause?)`; `code: 'approval_config_invalid'`). */
+export type ApprovalConfigError = CodedUsageError<'approval_config_invalid'>
 
 /** True for an {@link ApprovalConfigError} from any copy of this library (checks its own global brand, not `instanceof`). */
-export function isApprovalConfigError(value: unknown): value is ApprovalConfigError {
-  return configBrand.has(value)
-}
+export const isApprovalConfigError = ApprovalConfigError.is
 
 /** Why an approval request state (`docs/mcp.md` "Approvals as `input_required`") was refused. */
 export type ApprovalStateProblem = 'state_invalid' | 'state_expired' | 'state_mismatch' | 'state_replayed'

@@ -6,7 +6,7 @@ import { PolicyDefinitionError } from '../policy/policy-definition-error.js'
 import { defaultToolPolicy, type ToolPolicy } from '../policy/policy.js'
 import { announceRetiredIds } from '../policy/retired-registry.js'
 import type { CallScope, Tool } from '../tool/types.js'
-import { readOptionsOnce } from '../errors/read-options.js'
+import { optionsTable, readOptions } from '../options/options.js'
 import type { UsageProblem } from '../errors/usage-error.js'
 import { ApprovalConfigError } from './errors.js'
 import { HeldInputs, type HeldInput } from './held-inputs.js'
@@ -107,7 +107,10 @@ const APPROVAL_OPTION_KEYS = ['tokens', 'grants', 'pending', 'prompt', 'timeoutM
  * bundle can be passed as `approvals` as is (`approvals: stores`, `approvals: { ...stores,
  * timeoutMs }`).
  */
-const STORE_BUNDLE_KEYS: readonly string[] = ['database', 'close']
+const STORE_BUNDLE_KEYS = ['database', 'close'] as const
+
+/** The table the options reader checks `approvals` against: its options, then the bundle keys it ignores. */
+const APPROVAL_OPTIONS = optionsTable([...APPROVAL_OPTION_KEYS, ...STORE_BUNDLE_KEYS])
 
 /**
  * What the approval engine needs from its dispatcher: the catalog (to mint tokens for its tools)
@@ -162,23 +165,9 @@ export function resolveApprovalOptions(
 ): ResolvedApprovals {
   if (policy !== undefined) checkPolicy(policy)
   const problems: UsageProblem[] = []
-  const options: unknown = approvals ?? {}
-  if (typeof options !== 'object' || options === null) {
-    throw new ApprovalConfigError([{ path: '/approvals', code: 'invalid_options', message: 'approvals must be an object' }])
-  }
-  let keys: string[] = []
-  try {
-    keys = Object.keys(options)
-  } catch {
-    // A revoked Proxy: nothing of it can be read.
-    throw new ApprovalConfigError([{ path: '/approvals', code: 'unreadable_option', message: 'approvals could not be read (a getter or a Proxy threw)' }])
-  }
-  for (const key of keys) {
-    if (!(APPROVAL_OPTION_KEYS as readonly string[]).includes(key) && !STORE_BUNDLE_KEYS.includes(key)) problems.push({ path: appendPointer('/approvals', key), code: 'unknown_option', message: `unknown option ${quoted(key, 64)} (known: ${APPROVAL_OPTION_KEYS.join(', ')})` })
-  }
-  // Every option is read once, here; the checks and the resolved options use only these values.
-  const read = readOptionsOnce(options, APPROVAL_OPTION_KEYS, '/approvals', problems)
-  const given = read.values as ApprovalOptions
+  // Every option is read once, here, by the options reader; the checks and the resolved options use only these values.
+  const given = readOptions(approvals, APPROVAL_OPTIONS, '/approvals', problems) as ApprovalOptions
+  const unreadable = new Set(problems.filter((problem) => problem.code === 'unreadable_option').map((problem) => problem.path))
   const store = (key: 'tokens' | 'grants' | 'pending', methods: readonly string[]): void => {
     const value = given[key] as Record<string, unknown> | undefined
     if (value === undefined) return
@@ -204,7 +193,7 @@ export function resolveApprovalOptions(
     }
   }
   // An unreadable sealKey is already a problem; checking previousSealKeys against its absence would add a wrong one.
-  const seal = read.unreadable.has('sealKey') || read.unreadable.has('previousSealKeys') ? undefined : resolveSealKeys(given.sealKey, given.previousSealKeys, problems)
+  const seal = unreadable.has('/approvals/sealKey') || unreadable.has('/approvals/previousSealKeys') ? undefined : resolveSealKeys(given.sealKey, given.previousSealKeys, problems)
   // A life, not a wait: it becomes an `expires_at`, so it is finite and bounded.
   if (given.pendingTtlMs !== undefined && !isLife(given.pendingTtlMs)) {
     problems.push({ path: '/approvals/pendingTtlMs', code: 'invalid_duration', message: `pendingTtlMs must be a positive integer of milliseconds of at most ${MAX_TTL_MS} (100 years)` })

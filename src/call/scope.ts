@@ -1,12 +1,15 @@
-import { quoted } from '../errors/quote.js'
 import { setOwn } from '../json/clone.js'
 import { isPlainObject } from '../json/guards.js'
+import { optionsTable, unknownOption } from '../options/options.js'
 
 // The one check of a call's scope, shared by the dispatcher (invoke, describe, list) and every
 // surface that takes a scope beside it (the HTTP result continuation).
 
 /** The four fields of a scope. */
 export const SCOPE_KEYS = ['workspace_id', 'session_id', 'agent_name', 'profile_id'] as const
+
+/** The table of a scope's fields, for "did you mean" on an unknown one. */
+const SCOPE_FIELDS = optionsTable(SCOPE_KEYS, 'field')
 
 /**
  * The scope's own fields copied (so later checks and uses read the same values, and nothing is
@@ -30,7 +33,7 @@ export function scopeProblem(scope: unknown): string | undefined {
   try {
     if (!isPlainObject(scope)) return 'scope must be a plain object of string fields'
     for (const key of Object.keys(scope)) {
-      if (!(SCOPE_KEYS as readonly string[]).includes(key)) return `scope has an unknown field ${quoted(key, 64)} (known: ${SCOPE_KEYS.join(', ')})`
+      if (!(SCOPE_KEYS as readonly string[]).includes(key)) return `scope has an ${unknownOption(key, SCOPE_FIELDS, '').message}`
       const value = (scope as Record<string, unknown>)[key]
       if (value !== undefined && typeof value !== 'string') return `scope field ${key} must be a string`
     }

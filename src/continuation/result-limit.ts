@@ -1,7 +1,8 @@
-import { ToolError, type CallScope, type ValidationIssue, type View } from 'result-views'
+import { ToolError, type CallScope, type UsageProblem, type ValidationIssue, type View } from 'result-views'
 import { quoted } from '../errors/quote.js'
 import { isPlainObject } from '../json/guards.js'
 import { appendPointer } from '../json/pointer.js'
+import { optionsTable, readOptions } from '../options/options.js'
 import { resultPartForModel, type ResultPart } from '../model-output/result-part.js'
 import { CONTINUATION_DEFAULTS, ContinuationStore, type ContinuationStoreOptions } from './continuation-store.js'
 import { nextCut, utf8Bytes } from './cut-json-text.js'
@@ -27,17 +28,19 @@ export interface ResultLimit {
   readonly continueTool: string
 }
 
-const STORE_KEYS = ['maxEntries', 'maxBytes', 'ttlMs'] as const
+/** The bounds `continuations` knows. */
+const STORE_OPTIONS = optionsTable(['maxEntries', 'maxBytes', 'ttlMs'])
 
 /** The problem codes of the limit options, the same on every surface (`docs/errors.md` "Misuse errors"). */
-const LIMIT_OPTION_CODES = { invalid: 'invalid_limit', unknown: 'unknown_option' } as const
+const LIMIT_OPTION_CODES = { invalid: 'invalid_limit' } as const
 
 /**
  * Checks `maxResultBytes` (an integer ≥ {@link MIN_RESULT_BYTES}) and `continuations` (an object
  * of positive integers `maxEntries`, `maxBytes`, `ttlMs`, only with `maxResultBytes`), reporting
  * each problem at its JSON Pointer with the same codes on every surface (MCP and HTTP):
- * `invalid_limit` for a bad value, `unknown_option` for an unknown `continuations` key. Each bound is read once, inside a guard (a throwing getter or Proxy is a
- * problem, not an exception).
+ * `invalid_limit` for a bad value, and the options reader's `unknown_option` (an unknown
+ * `continuations` key, with "did you mean"), `unreadable_option` (a throwing getter or Proxy) and
+ * `invalid_option` (`continuations` not an object). Each bound is read once.
  *
  * @returns a plain copy of the `continuations` bounds that were given.
  */
@@ -57,21 +60,14 @@ export function checkLimitOptions(
     problem('/continuations', codes.invalid, 'continuations must be an object { maxEntries?, maxBytes?, ttlMs? }')
     return read
   }
-  try {
-    const c = continuations as Record<string, unknown>
-    for (const key of Object.keys(c)) {
-      const at = appendPointer('/continuations', key)
-      if (!(STORE_KEYS as readonly string[]).includes(key)) {
-        problem(at, codes.unknown, `unknown option ${JSON.stringify(key.slice(0, 64))} (known: ${STORE_KEYS.join(', ')})`)
-        continue
-      }
-      const value = c[key]
-      if (value === undefined) continue
-      if (!Number.isSafeInteger(value) || (value as number) < 1) problem(at, codes.invalid, `continuations.${key} must be an integer ≥ 1`)
-      else read[key as (typeof STORE_KEYS)[number]] = value as number
-    }
-  } catch {
-    problem('/continuations', codes.invalid, 'continuations could not be read (a getter or a Proxy threw)')
+  const problems: UsageProblem[] = []
+  const given = readOptions(continuations, STORE_OPTIONS, '/continuations', problems)
+  for (const { path, code, message } of problems) problem(path, code, message)
+  for (const key of STORE_OPTIONS.keys) {
+    const value = given[key]
+    if (value === undefined) continue
+    if (!Number.isSafeInteger(value) || (value as number) < 1) problem(appendPointer('/continuations', key), codes.invalid, `continuations.${key} must be an integer ≥ 1`)
+    else read[key] = value as number
   }
   return read
 }

@@ -2,25 +2,23 @@ import { randomUUID } from 'node:crypto'
 import { followSignal } from '../async/abort.js'
 import { isTimerBudget, MAX_TIMER_MS } from '../async/deadline.js'
 import { createApprovalEngine } from '../approval/approval.js'
-import { ApprovalConfigError } from '../approval/errors.js'
 import type { HeldInput } from '../approval/held-inputs.js'
 import type { PendingApprovalRecord } from '../approval/stores.js'
 import type { Call, CallRequest, InvokeError, InvokeOk, InvokeOutcome, InvokeRequest } from '../call/call.js'
 import { isToolError, type ToolError } from '../errors/tool-error.js'
 import type { HookEvent, HookHandlers } from '../hooks/events.js'
-import { HookRegistrationError } from '../hooks/hook-registration-error.js'
 import { HookRegistry } from '../hooks/registry.js'
 import { silentLogger } from '../log/logger.js'
-import { PolicyDefinitionError } from '../policy/policy-definition-error.js'
 import { retiredIdsOf } from '../policy/retired-registry.js'
 import { scrubError } from '../redact/scrub-error.js'
 import { isDefinedTool } from '../tool/brand.js'
 import { describeTool, type ToolDescriptor } from '../tool/descriptor.js'
-import { readOptionsOnce } from '../errors/read-options.js'
 import type { UsageProblem } from '../errors/usage-error.js'
 import { ToolDefinitionError } from '../tool/tool-definition-error.js'
 import type { CallScope, Tool } from '../tool/types.js'
 import { unknownTool } from '../tool/unknown-tool.js'
+import { invalidOption, optionsTable, readOptions } from '../options/options.js'
+import { DispatcherOptionsError } from './dispatcher-options-error.js'
 import { createCallBase } from './call-base.js'
 import { describeInScope, type ScopedToolDescription } from './diagnostics.js'
 import { causeOf, emitPostCall, emitPostError, logFailure, type EventCall } from './events.js'
@@ -40,32 +38,26 @@ import type { Dispatcher, DispatcherOptions } from './types.js'
  * @param options - `{ tools, hooks?, logger?, handlerTimeoutMs?, ... }`: tools returned by
  *   `defineTool`, with distinct IDs; initial hook handlers; a pino- or console-compatible logger
  *   (silent by default); the handlers' time budget (see {@link DispatcherOptions}).
+ * @throws DispatcherOptionsError (`code: 'dispatcher_options_invalid'`) for options that are not
+ *   an object, a key it does not know (`unknown_option`, naming the key it was likely meant to be:
+ *   `policies` → `policy`), an option whose reading throws (`unreadable_option`: a getter or a
+ *   Proxy; each option is read once), a `clock` that is not a function, a `logger` without its four
+ *   methods or a `handlerTimeoutMs` that is not a positive number of milliseconds up to
+ *   2,147,483,647 or `Infinity` (`invalid_option`); every problem at once (`docs/errors.md`
+ *   "Misuse errors").
  * @throws ToolDefinitionError (`code: 'tool_definition_invalid'`) when `tools` is not an array,
  *   holds something `defineTool` did not return, or repeats an ID; when a tool reuses an ID a
  *   retired-ID filter of `policy` reserves (`retired_tool_id` at `/tools/<index>/id`,
  *   `retired_toolset` at `/tools/<index>/toolsets/<j>`: `docs/policy.md` "Retired tool IDs:
- *   `createRetiredIdFilter`"); for a `clock` that is not a function (`invalid_clock`) or a
- *   `handlerTimeoutMs` that is not a positive number of milliseconds up to 2,147,483,647 or
- *   `Infinity` (`invalid_timeout`).
- * @throws HookRegistrationError (`code: 'hook_registration_invalid'`) for a bad `hooks` entry.
- * @throws a misuse error with problem `unreadable_option` at `/<option>` when reading an option
- *   throws (a getter or a Proxy; each option is read once): `ToolDefinitionError` for `tools`,
- *   `clock`, `handlerTimeoutMs`, `logger`; `HookRegistrationError` for `hooks`, `hookTimeoutMs`;
- *   `PolicyDefinitionError` for `policy`; `ApprovalConfigError` for `approvals` and each of its
- *   fields (`docs/errors.md` "Misuse errors").
+ *   `createRetiredIdFilter`").
+ * @throws HookRegistrationError (`code: 'hook_registration_invalid'`) for a bad `hooks` entry or
+ *   `hookTimeoutMs`; PolicyDefinitionError for a `policy` without `decide`; ApprovalConfigError
+ *   for bad `approvals`.
  */
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const given = readDispatcherOptions(options)
   const catalog = buildCatalog(given.tools, retiredIdsOf(given.policy))
-  if (given.clock !== undefined && typeof given.clock !== 'function') {
-    throw new ToolDefinitionError(undefined, [{ path: '/clock', code: 'invalid_clock', message: 'clock must be a function returning epoch milliseconds' }])
-  }
   const handlerTimeoutMs = given.handlerTimeoutMs ?? DEFAULT_HANDLER_TIMEOUT_MS
-  if (!isTimerBudget(handlerTimeoutMs)) {
-    throw new ToolDefinitionError(undefined, [
-      { path: '/handlerTimeoutMs', code: 'invalid_timeout', message: `handlerTimeoutMs must be a positive number of milliseconds up to ${MAX_TIMER_MS}, or Infinity` },
-    ])
-  }
   const hooks = new HookRegistry(given.hooks, given.hookTimeoutMs)
   const logger = given.logger ?? silentLogger
   const approvals = createApprovalEngine(given, { tools: catalog, resume })
@@ -179,29 +171,38 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
 
 const RUN = Object.freeze({ kind: 'run' as const })
 
-/** The options of `createDispatcher`, grouped by the misuse error that reports an unreadable one. */
-const DISPATCHER_OPTION_KEYS = ['tools', 'clock', 'handlerTimeoutMs', 'logger'] as const satisfies readonly (keyof DispatcherOptions)[]
-const HOOK_OPTION_KEYS = ['hooks', 'hookTimeoutMs'] as const satisfies readonly (keyof DispatcherOptions)[]
+/** Every option `createDispatcher` knows ({@link DispatcherOptions}); any other key is refused. */
+const DISPATCHER_OPTIONS = optionsTable(['tools', 'policy', 'approvals', 'hooks', 'hookTimeoutMs', 'handlerTimeoutMs', 'logger', 'clock'] as const satisfies readonly (keyof DispatcherOptions)[])
+
+/** The methods a logger must have (`Logger`). */
+const LOGGER_METHODS = ['debug', 'info', 'warn', 'error'] as const
 
 /**
- * Reads every option of `createDispatcher` once, inside a guard, so a getter runs once and a
- * getter or Proxy that throws is a misuse error with problem `unreadable_option` at `/<key>`:
- * `ToolDefinitionError` for `tools`, `clock`, `handlerTimeoutMs` and `logger` (a revoked Proxy
- * fails on the first), `HookRegistrationError` for `hooks` and `hookTimeoutMs`, `PolicyDefinitionError` for `policy`, `ApprovalConfigError` for `approvals`.
+ * Reads every option of `createDispatcher` once, by the options reader, and checks the ones the
+ * dispatcher itself uses (`clock`, `logger`, `handlerTimeoutMs`): every problem at once in one
+ * `DispatcherOptionsError` (`unknown_option`, `unreadable_option`, `invalid_option`). What
+ * `tools`, `policy`, `hooks` and `approvals` hold is checked by their own owners.
  */
 function readDispatcherOptions(options: unknown): DispatcherOptions {
-  // Not an object: every option is absent (a missing `tools` is reported by the catalog check).
-  if (typeof options !== 'object' || options === null) return {} as DispatcherOptions
   const problems: UsageProblem[] = []
-  const own = readOptionsOnce(options, DISPATCHER_OPTION_KEYS, '', problems)
-  if (problems.length > 0) throw new ToolDefinitionError(undefined, problems)
-  const hooks = readOptionsOnce(options, HOOK_OPTION_KEYS, '', problems)
-  if (problems.length > 0) throw new HookRegistrationError(problems)
-  const policy = readOptionsOnce(options, ['policy'], '', problems)
-  if (problems.length > 0) throw new PolicyDefinitionError(problems)
-  const approvals = readOptionsOnce(options, ['approvals'], '', problems)
-  if (problems.length > 0) throw new ApprovalConfigError(problems)
-  return { ...own.values, ...hooks.values, ...policy.values, ...approvals.values } as DispatcherOptions
+  const given = readOptions(options, DISPATCHER_OPTIONS, '', problems)
+  if (given.clock !== undefined && typeof given.clock !== 'function') problems.push(invalidOption('', 'clock', 'clock must be a function returning epoch milliseconds'))
+  if (given.handlerTimeoutMs !== undefined && !isTimerBudget(given.handlerTimeoutMs)) {
+    problems.push(invalidOption('', 'handlerTimeoutMs', `handlerTimeoutMs must be a positive number of milliseconds up to ${MAX_TIMER_MS}, or Infinity`))
+  }
+  if (given.logger !== undefined && !isLogger(given.logger)) problems.push(invalidOption('', 'logger', 'logger must be an object with debug, info, warn and error functions (pino or console)'))
+  if (problems.length > 0) throw new DispatcherOptionsError(problems)
+  return given as DispatcherOptions
+}
+
+/** Whether `value` has the four logger methods (read inside a guard: a throwing getter is not a logger). */
+function isLogger(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false
+  try {
+    return LOGGER_METHODS.every((method) => typeof (value as Record<string, unknown>)[method] === 'function')
+  } catch {
+    return false
+  }
 }
 
 /** Runs `run` on a checked, normalized scope (read once); a malformed scope rejects with `request_invalid`. */

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import type { InvokeError, InvokeOk, InvokeOutcome, InvokePending, InvokeRequest } from '../call/call.js'
 import { isToolError, type ToolError } from '../errors/tool-error.js'
-import { UsageError } from '../errors/usage-error.js'
+import { UsageError, type UsageProblem } from '../errors/usage-error.js'
+import { optionsTable, readOptions } from '../options/options.js'
 import type { ToolRecord } from '../tool/static-types.js'
 import type { Tool, ViewedTool } from '../tool/types.js'
 import { toolMismatch, unknownTool } from '../tool/unknown-tool.js'
@@ -89,18 +90,19 @@ function checkedArguments(dispatcher: unknown, tool: unknown): { held: HeldDispa
   return { held: checked.held!, toolId: checked.toolId! }
 }
 
+/** Every field `invokeTool` takes (an `InvokeRequest` without `tool_id`, which is the tool's). */
+const TOOL_CALL_FIELDS = optionsTable(['input', 'scope', 'tool_call_id', 'approval_token', 'sensitive_input_fields', 'pinned_result_view', 'signal'], 'field', 'the request')
+
 /**
- * The request's known fields, each read once (a getter or Proxy that throws is `request_invalid`,
- * never an exception); `tool_id` is the tool's.
+ * The request's known fields, each read once by the options reader: an unknown key (a misspelt
+ * `sensitive_input_fields`, a `tool_id`), or a getter or Proxy that throws, is `request_invalid`,
+ * never an exception; `tool_id` is the tool's.
  */
 function requestFields(request: unknown): Omit<InvokeRequest, 'tool_id'> | ToolError {
   if (typeof request !== 'object' || request === null) return requestInvalid('the request must be an object')
-  try {
-    const { input, scope, tool_call_id, approval_token, sensitive_input_fields, pinned_result_view } = request as InvokeRequest
-    return { input, scope, tool_call_id, approval_token, sensitive_input_fields, pinned_result_view }
-  } catch {
-    return requestInvalid('the request could not be read (a getter or a Proxy threw)')
-  }
+  const problems: UsageProblem[] = []
+  const fields = readOptions(request, TOOL_CALL_FIELDS, '', problems)
+  return problems.length > 0 ? requestInvalid(problems.map((problem) => problem.message).join('; ')) : (fields as Omit<InvokeRequest, 'tool_id'>)
 }
 
 /**

@@ -5,39 +5,35 @@ import { requestInvalid } from './errors.js'
 import type { CallScope } from '../tool/types.js'
 import type { InvokeRequest } from '../call/call.js'
 import { copyScopeFields, SCOPE_KEYS, scopeProblem } from '../call/scope.js'
+import type { UsageProblem } from '../errors/usage-error.js'
+import { optionsTable, readOptions } from '../options/options.js'
 
-const REQUEST_KEYS = ['tool_id', 'input', 'scope', 'tool_call_id', 'approval_token', 'sensitive_input_fields', 'pinned_result_view', 'signal'] as const
+/** Every field of an `InvokeRequest`; any other key is refused (a misspelt `sensitive_input_fields` must never leak). */
+const REQUEST_FIELDS = optionsTable(['tool_id', 'input', 'scope', 'tool_call_id', 'approval_token', 'sensitive_input_fields', 'pinned_result_view', 'signal'], 'field', 'the request')
 
 /**
- * The request as the call keeps it: its known fields read once into a plain object (a getter or
- * Proxy that throws is a malformed request, never an exception), then checked.
+ * The request as the call keeps it: its known fields read once by the options reader into a fresh
+ * object (an unknown key, or a getter or Proxy that throws, is a malformed request, never an
+ * exception, and nothing of the call runs), then checked.
  *
- * @returns the snapshot, or `tool_invalid_input` / `request_invalid`.
+ * @returns the snapshot, or `tool_invalid_input` / `request_invalid` naming the key (and the one
+ *   it was likely meant to be: `sensitiveInputFields` → `sensitive_input_fields`).
  */
 export function snapshotRequest(request: unknown): InvokeRequest | ToolError {
   if (typeof request !== 'object' || request === null) return requestInvalid('the request must be an object')
-  const snapshot: Record<string, unknown> = {}
+  const problems: UsageProblem[] = []
+  const snapshot = readOptions(request, REQUEST_FIELDS, '', problems) as Record<string, unknown>
+  if (problems.length > 0) return requestInvalid(problems.map((problem) => problem.message).join('; '))
   try {
-    // Each field read once, by name (named reads are cheaper than a loop of keyed ones).
-    const sent = request as Record<(typeof REQUEST_KEYS)[number], unknown>
-    const { tool_id, input, scope, tool_call_id, approval_token, sensitive_input_fields, pinned_result_view, signal } = sent
-    if (tool_id !== undefined) snapshot.tool_id = tool_id
-    if (input !== undefined) snapshot.input = input
-    if (scope !== undefined) snapshot.scope = typeof scope === 'object' && scope !== null ? copyScopeFields(scope) : scope
-    if (tool_call_id !== undefined) snapshot.tool_call_id = tool_call_id
-    if (approval_token !== undefined) snapshot.approval_token = approval_token
-    if (sensitive_input_fields !== undefined) {
-      // Copied only when dense: a sparse array is kept as it is, for the check to refuse.
-      const dense = Array.isArray(sensitive_input_fields) && firstHole(sensitive_input_fields) === -1
-      snapshot.sensitive_input_fields = dense ? [...(sensitive_input_fields as unknown[])] : sensitive_input_fields
-    }
-    if (pinned_result_view !== undefined) snapshot.pinned_result_view = pinned_result_view
-    // Kept as sent: the dispatcher follows it with a signal of its own (`followSignal`), the only
-    // one read afterwards.
-    if (signal !== undefined) snapshot.signal = signal
+    const { scope, sensitive_input_fields } = snapshot
+    if (typeof scope === 'object' && scope !== null) snapshot.scope = copyScopeFields(scope)
+    // Copied only when dense: a sparse array is kept as it is, for the check to refuse.
+    if (Array.isArray(sensitive_input_fields) && firstHole(sensitive_input_fields) === -1) snapshot.sensitive_input_fields = [...(sensitive_input_fields as unknown[])]
   } catch {
     return requestInvalid('the request could not be read (a getter or a Proxy threw)')
   }
+  // The signal is kept as sent: the dispatcher follows it with a signal of its own (`followSignal`),
+  // the only one read afterwards.
   const request_ = snapshot as unknown as InvokeRequest
   return checkRequest(request_) ?? request_
 }

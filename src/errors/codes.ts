@@ -79,24 +79,27 @@ export type InputErrorCode = 'tool_invalid_input' | 'invalid_request'
 
 /**
  * The registry of misuse codes: the `code` of every `UsageError` (and subclass) this library
- * throws. `docs/errors.md` "Misuse errors" documents each; a test keeps the two in sync in both
+ * throws, with the name of the class that throws it and, for the classes generated from this
+ * table (`usageErrorClass`), the subject their message starts with. `docs/errors.md` "Misuse errors" documents each; a test keeps the two in sync in both
  * directions.
  */
 export const UsageErrorCodes = {
   /** `defineTool`, `defineToolInfoTool` or `createDispatcher({ tools, clock })` got a definition that must never reach a catalog (`ToolDefinitionError`). */
   tool_definition_invalid: { thrownBy: 'ToolDefinitionError' },
+  /** `createDispatcher` got an options object it cannot run with: an unknown or unreadable option, a `clock`, `logger` or `handlerTimeoutMs` of the wrong type (`DispatcherOptionsError`). */
+  dispatcher_options_invalid: { thrownBy: 'DispatcherOptionsError', subject: 'createDispatcher options' },
   /** A policy builder or `createDispatcher({ policy })` got a policy that cannot decide a call (`PolicyDefinitionError`). */
-  policy_definition_invalid: { thrownBy: 'PolicyDefinitionError' },
+  policy_definition_invalid: { thrownBy: 'PolicyDefinitionError', subject: 'policy definition' },
   /** `createDispatcher({ approvals })` or `createSqliteApprovalStores` got stores or options that cannot serve approvals (`ApprovalConfigError`). */
-  approval_config_invalid: { thrownBy: 'ApprovalConfigError' },
+  approval_config_invalid: { thrownBy: 'ApprovalConfigError', subject: 'approvals options' },
   /** `dispatcher.hook`, `hookTool` or `createDispatcher({ hooks, hookTimeoutMs })` got an unknown event, a handler that is not a function or a bad time budget (`HookRegistrationError`). */
-  hook_registration_invalid: { thrownBy: 'HookRegistrationError' },
+  hook_registration_invalid: { thrownBy: 'HookRegistrationError', subject: 'hook registration' },
   /** `createMcpServer` or another MCP entry function got bad options (`McpOptionsError`). */
   mcp_options_invalid: { thrownBy: 'McpOptionsError' },
   /** `toAiSdkTools` (`result-views/ai`) got a dispatcher that is not one or bad options (`AiSdkOptionsError`). */
-  ai_sdk_options_invalid: { thrownBy: 'AiSdkOptionsError' },
+  ai_sdk_options_invalid: { thrownBy: 'AiSdkOptionsError', subject: 'toAiSdkTools(dispatcher, options)' },
   /** `toAgentsTools` (`result-views/openai-agents`) got a dispatcher that is not one, bad options, or tools whose names collide (`AgentsOptionsError`). */
-  openai_agents_options_invalid: { thrownBy: 'AgentsOptionsError' },
+  openai_agents_options_invalid: { thrownBy: 'AgentsOptionsError', subject: 'toAgentsTools(dispatcher, options)' },
   /** `result-views/postgres` (`createPostgresApprovalStores`, `migrate`) got bad options, or tables of a newer schema (`PostgresOptionsError`). */
   postgres_options_invalid: { thrownBy: 'PostgresOptionsError' },
   /** `canonicalJson`, `schemaDigest` or `inputDigest` got a value that is not plain JSON (`JsonValueError`). */
@@ -122,12 +125,12 @@ export const UsageErrorCodes = {
   /** A Loop function got a bad catalog or runner options (`LoopError`). */
   loop_options_invalid: { thrownBy: 'LoopError' },
   /** `createHttpHandler` or `createFetchHandler` got a dispatcher that is not one or bad options (`HttpOptionsError`). */
-  http_options_invalid: { thrownBy: 'HttpOptionsError' },
+  http_options_invalid: { thrownBy: 'HttpOptionsError', subject: 'http handler configuration' },
   /** A `result-views/contracts` function (or `assertViewBudget`) got an argument, lock or option it cannot use (`ContractsError`). */
   contracts_invalid: { thrownBy: 'ContractsError' },
   /** Tokens had to be counted, no `countTokens` was given and the optional peer `gpt-tokenizer` cannot be loaded (`TokenizerUnavailableError`). */
   tokenizer_unavailable: { thrownBy: 'TokenizerUnavailableError' },
-} as const satisfies Record<string, { thrownBy: string }>
+} as const satisfies Record<string, { thrownBy: string; subject?: string }>
 
 /** Every stable misuse code (`keyof typeof UsageErrorCodes`). */
 export type UsageErrorCode = keyof typeof UsageErrorCodes

@@ -5,14 +5,20 @@ const MAX_CANDIDATES = 1000
 
 /**
  * The option or key `name` was likely meant to be: the candidate equal to it up to case, `_` and
- * `-` (`sensitive_input_fields` → `sensitiveInputFields`, `toolSets` → `toolsets`), or else the
- * {@link nearestName}. `undefined` for a name longer than 64 code units or with no near candidate.
+ * `-` (`sensitive_input_fields` → `sensitiveInputFields`, `toolSets` → `toolsets`), then up to
+ * its plural (`policies` → `policy`), or else the {@link nearestName}. `undefined` for a name longer than 64 code units or with no near candidate.
  */
 export function likelyName(name: string, candidates: readonly string[]): string | undefined {
   if (name.length > MAX_NAME_LENGTH) return undefined
-  const folded = name.replace(/[_-]/g, '').toLowerCase()
-  return candidates.find((known) => known.replace(/[_-]/g, '').toLowerCase() === folded) ?? nearestName(name, candidates)
+  const folded = fold(name)
+  return candidates.find((known) => fold(known) === folded) ?? candidates.find((known) => singular(fold(known)) === singular(folded)) ?? nearestName(name, candidates)
 }
+
+/** A name without case, `_` and `-`. */
+const fold = (name: string): string => name.replace(/[_-]/g, '').toLowerCase()
+
+/** A folded name in the singular: `policies` → `policy`, `hooks` → `hook`. */
+const singular = (name: string): string => name.replace(/ies$/, 'y').replace(/s$/, '')
 
 /**
  * The candidate nearest to `name` ("did you mean …?"), by optimal string alignment distance

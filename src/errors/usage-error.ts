@@ -11,7 +11,7 @@ export interface UsageProblem {
    * `/output/compact/properties/session`, `/tools/2`; `''` for the argument itself.
    */
   readonly path: string
-  /** Stable problem code within the error's `code`, e.g. `invalid_id`, `unknown_key`. */
+  /** Stable problem code within the error's `code`, e.g. `invalid_id`, `unknown_option`. */
   readonly code: string
   /** One sentence saying what is wrong and, where it helps, what to write instead. */
   readonly message: string

@@ -1,6 +1,5 @@
-import { quoted } from '../errors/quote.js'
 import type { CallScope, Dispatcher, ToolDescriptor, UsageProblem } from 'result-views'
-import { appendPointer } from '../json/pointer.js'
+import { optionsTable, readOptions } from '../options/options.js'
 import { firstHole, isRecord } from '../json/guards.js'
 
 /**
@@ -81,7 +80,8 @@ export interface ResolvedFrameworkOptions {
 /** Default life of a token minted for a framework-approved call: one minute (it is used at once). */
 export const DEFAULT_APPROVAL_TOKEN_TTL_MS = 60_000
 
-const OPTION_KEYS: readonly string[] = ['scope', 'approvals', 'approvalTokenTtlMs', 'onApprovalPending']
+/** The options both adapters know; any other key is refused (`unknown_option`). */
+const FRAMEWORK_OPTIONS = optionsTable(['scope', 'approvals', 'approvalTokenTtlMs', 'onApprovalPending'])
 
 /** The outcome of {@link checkFrameworkOptions}: the resolved options, or every problem found. */
 export type FrameworkOptionsCheck =
@@ -91,7 +91,8 @@ export type FrameworkOptionsCheck =
 /**
  * Checks the two arguments of an adapter function. Paths are JSON Pointers into
  * `{ dispatcher, options }`. Every property is read inside a guard, so a Proxy or getter that
- * throws is a problem (`unreadable`), never an escaping exception.
+ * throws is a problem (`unreadable_option`), never an escaping exception; the options are read by
+ * the one options reader (`unknown_option` with "did you mean", `invalid_option`).
  */
 export function checkFrameworkOptions(dispatcher: unknown, options: unknown): FrameworkOptionsCheck {
   const problems: UsageProblem[] = []
@@ -101,7 +102,7 @@ export function checkFrameworkOptions(dispatcher: unknown, options: unknown): Fr
     try {
       return (target as Record<string, unknown>)[key]
     } catch {
-      add(path, 'unreadable', `${key} could not be read (a getter or Proxy threw)`)
+      add(path, 'unreadable_option', `${key} could not be read (a getter or a Proxy threw)`)
       return undefined
     }
   }
@@ -119,35 +120,23 @@ export function checkFrameworkOptions(dispatcher: unknown, options: unknown): Fr
   }
 
   if (options === undefined) return finish(problems, resolved(undefined, 'pending', DEFAULT_APPROVAL_TOKEN_TTL_MS, undefined))
-  if (!isRecord(options)) {
-    add('/options', 'invalid_type', 'options must be an object when given')
-    return { ok: false, problems }
-  }
+  const o = readOptions(options, FRAMEWORK_OPTIONS, '/options', problems)
+  if (problems.some((problem) => problem.path === '/options')) return { ok: false, problems }
 
-  let keys: string[] = []
-  try {
-    keys = Object.keys(options)
-  } catch {
-    add('/options', 'unreadable', 'options could not be read (a Proxy threw)')
-  }
-  for (const key of keys) {
-    if (!OPTION_KEYS.includes(key)) add(appendPointer('/options', key), 'unknown_key', `unknown option ${quoted(key, 64)} (known: ${OPTION_KEYS.join(', ')})`)
-  }
-
-  const scope = read(options, 'scope', '/options/scope')
+  const scope = o.scope
   if (scope !== undefined && typeof scope !== 'function' && !isRecord(scope)) {
-    add('/options/scope', 'invalid_type', 'scope must be a CallScope object or a function returning one')
+    add('/options/scope', 'invalid_option', 'scope must be a CallScope object or a function returning one')
   }
 
-  const approvals = read(options, 'approvals', '/options/approvals') ?? 'pending'
-  if (approvals !== 'pending' && approvals !== 'framework') add('/options/approvals', 'invalid_value', 'approvals must be "pending" or "framework"')
+  const approvals = o.approvals ?? 'pending'
+  if (approvals !== 'pending' && approvals !== 'framework') add('/options/approvals', 'invalid_option', 'approvals must be "pending" or "framework"')
 
-  const ttl = read(options, 'approvalTokenTtlMs', '/options/approvalTokenTtlMs')
+  const ttl = o.approvalTokenTtlMs
   if (ttl !== undefined) {
     if (typeof ttl !== 'number' || !Number.isSafeInteger(ttl) || ttl <= 0) {
-      add('/options/approvalTokenTtlMs', 'invalid_value', 'approvalTokenTtlMs must be a positive integer of milliseconds')
+      add('/options/approvalTokenTtlMs', 'invalid_option', 'approvalTokenTtlMs must be a positive integer of milliseconds')
     } else if (approvals !== 'framework') {
-      add('/options/approvalTokenTtlMs', 'invalid_value', 'approvalTokenTtlMs applies only with approvals: "framework"')
+      add('/options/approvalTokenTtlMs', 'invalid_option', 'approvalTokenTtlMs applies only with approvals: "framework"')
     }
   }
 
@@ -158,9 +147,9 @@ export function checkFrameworkOptions(dispatcher: unknown, options: unknown): Fr
     }
   }
 
-  const onApprovalPending = read(options, 'onApprovalPending', '/options/onApprovalPending')
+  const onApprovalPending = o.onApprovalPending
   if (onApprovalPending !== undefined && typeof onApprovalPending !== 'function') {
-    add('/options/onApprovalPending', 'invalid_type', 'onApprovalPending must be a function')
+    add('/options/onApprovalPending', 'invalid_option', 'onApprovalPending must be a function')
   }
 
   return finish(
@@ -196,7 +185,7 @@ export type FrameworkCatalog =
  * The descriptors an adapter builds its tools from: `dispatcher.list()`, called once inside a
  * guard and checked before anything walks it, so a dispatcher that is not the library's cannot
  * make an adapter throw a raw error or walk a sparse list's four billion indices. Problems at
- * `/dispatcher/list`: `unreadable` (it threw), `not_a_dispatcher` (not an array, a hole at
+ * `/dispatcher/list`: `unreadable_option` (it threw), `not_a_dispatcher` (not an array, a hole at
  * `/dispatcher/list/<index>`, or an entry without a string `tool_id`).
  */
 export function frameworkCatalog(dispatcher: Pick<Dispatcher, 'list'>): FrameworkCatalog {
@@ -205,7 +194,7 @@ export function frameworkCatalog(dispatcher: Pick<Dispatcher, 'list'>): Framewor
   try {
     listed = dispatcher.list()
   } catch {
-    return fail('/dispatcher/list', 'unreadable', 'dispatcher.list() threw (pass a dispatcher from createDispatcher)')
+    return fail('/dispatcher/list', 'unreadable_option', 'dispatcher.list() threw (pass a dispatcher from createDispatcher)')
   }
   try {
     if (!Array.isArray(listed)) return fail('/dispatcher/list', 'not_a_dispatcher', 'dispatcher.list() must return an array of tool descriptors')
@@ -221,6 +210,6 @@ export function frameworkCatalog(dispatcher: Pick<Dispatcher, 'list'>): Framewor
     }
     return { ok: true, descriptors }
   } catch {
-    return fail('/dispatcher/list', 'unreadable', 'the list dispatcher.list() returned could not be read (a getter or Proxy threw)')
+    return fail('/dispatcher/list', 'unreadable_option', 'the list dispatcher.list() returned could not be read (a getter or Proxy threw)')
   }
 }

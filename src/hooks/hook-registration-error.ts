@@ -1,7 +1,5 @@
-import { defineBrand } from '../errors/brand.js'
-import { UsageError, type UsageProblem } from '../errors/usage-error.js'
-
-const brand = defineBrand('result-views.HookRegistrationError')
+import { UsageError } from '../errors/usage-error.js'
+import { usageErrorClass, type CodedUsageError } from '../errors/usage-error-class.js'
 
 /**
  * Thrown by `dispatcher.hook`, `hookTool` and `createDispatcher({ hooks, hookTimeoutMs })` for misuse. A
@@ -12,20 +10,10 @@ const brand = defineBrand('result-views.HookRegistrationError')
  * object of handlers per event), `unknown_event`, `invalid_handler`, `invalid_timeout`, and from
  * `hookTool` `not_a_dispatcher`, `not_a_defined_tool`, `tool_not_held` (`/dispatcher`, `/tool`).
  */
-export class HookRegistrationError extends UsageError {
-  /** Always `'HookRegistrationError'`. */
-  override readonly name = 'HookRegistrationError'
-  /** Always `'hook_registration_invalid'` (`docs/errors.md` "Misuse errors"). */
-  declare readonly code: 'hook_registration_invalid'
+export const HookRegistrationError = usageErrorClass(UsageError, 'hook_registration_invalid')
 
-  /** @param problems - every problem found, at least one. */
-  constructor(problems: readonly UsageProblem[]) {
-    super({ code: 'hook_registration_invalid', subject: 'hook registration', problems })
-    brand.mark(this)
-  }
-}
+/** An error of the class HookRegistrationError (`new HookRegistrationError(problems, cause?)`; `code: 'hook_registration_invalid'`). */
+export type HookRegistrationError = CodedUsageError<'hook_registration_invalid'>
 
-/** True for a {@link HookRegistrationError} from any copy of this library (checks its own global brand, not `instanceof`). */
-export function isHookRegistrationError(value: unknown): value is HookRegistrationError {
-  return brand.has(value)
-}
+/** True for an {@link HookRegistrationError} from any copy of this library (checks its own global brand, not `instanceof`). */
+export const isHookRegistrationError = HookRegistrationError.is

@@ -1,33 +1,23 @@
-import { UsageError, type UsageProblem } from 'result-views'
-import { defineBrand } from '../errors/brand.js'
-
-const brand = defineBrand('result-views.HttpOptionsError')
+import { UsageError } from 'result-views'
+import { usageErrorClass, type CodedUsageError } from '../errors/usage-error-class.js'
 
 /**
  * Thrown by `createHttpHandler` and `createFetchHandler` for a misuse of this entry (never for a
  * request: those are answered with an HTTP error). A `UsageError` (root entry) with
  * `code: 'http_options_invalid'`: `problems` lists every problem at once, each with a JSON
  * Pointer into the arguments (`/dispatcher`, `/options/basePath`, `/options/maxBodyBytes`, ...)
- * and a problem code: `invalid_dispatcher`, `invalid_options`, `unknown_key`, `unreadable` (a
- * getter or Proxy threw), `invalid_base_path`, `invalid_limit` (also `maxResultBytes` and
- * `continuations`), `unknown_option` (an unknown `continuations` key, as on `result-views/mcp`),
- * `invalid_timeout`, `invalid_callback`, `invalid_challenge`, `invalid_logger`.
+ * and a problem code: the options problems every options object shares (`invalid_option`:
+ * options that are not an object; `unknown_option`: a key it does not know, here or in
+ * `continuations`, with "did you mean"; `unreadable_option`: a getter or Proxy threw, also for the
+ * dispatcher), and `invalid_dispatcher`, `invalid_base_path`, `invalid_limit` (also
+ * `maxResultBytes` and `continuations`), `invalid_timeout`, `invalid_callback`,
+ * `invalid_challenge`, `invalid_logger`.
  * See `docs/http.md` "Options".
  */
-export class HttpOptionsError extends UsageError {
-  /** Always `'HttpOptionsError'`. */
-  override readonly name = 'HttpOptionsError'
-  /** Always `'http_options_invalid'` (`docs/errors.md` "Misuse errors"). */
-  declare readonly code: 'http_options_invalid'
+export const HttpOptionsError = usageErrorClass(UsageError, 'http_options_invalid')
 
-  /** @param problems - every problem found, at least one. */
-  constructor(problems: readonly UsageProblem[]) {
-    super({ code: 'http_options_invalid', subject: 'http handler configuration', problems })
-    brand.mark(this)
-  }
-}
+/** An error of the class HttpOptionsError (`new HttpOptionsError(problems, cause?)`; `code: 'http_options_invalid'`). */
+export type HttpOptionsError = CodedUsageError<'http_options_invalid'>
 
 /** True for an {@link HttpOptionsError} from any copy of this library (checks its own global brand, not `instanceof`). */
-export function isHttpOptionsError(value: unknown): value is HttpOptionsError {
-  return brand.has(value)
-}
+export const isHttpOptionsError = HttpOptionsError.is

@@ -1,10 +1,9 @@
-import { quoted } from '../errors/quote.js'
 import type { Awaitable, CallScope, Dispatcher, Logger, UsageProblem } from 'result-views'
 import { isTimerBudget, MAX_TIMER_MS } from '../async/deadline.js'
 import type { ContinuationStoreOptions } from '../continuation/continuation-store.js'
 import { checkLimitOptions, createResultLimit, type ResultLimit } from '../continuation/result-limit.js'
 import { HttpOptionsError } from './http-options-error.js'
-import { isRecord } from '../json/guards.js'
+import { optionsTable, readOptions } from '../options/options.js'
 
 /** What a host's {@link HttpAuthenticate} callback sees of a request (headers only: it runs before the body is read). */
 export interface HttpAuthRequest {
@@ -80,7 +79,7 @@ export const DEFAULT_BODY_TIMEOUT_MS = 30_000
 /** Default `authenticateTimeoutMs`: 5 seconds. */
 export const DEFAULT_AUTHENTICATE_TIMEOUT_MS = 5_000
 
-const OPTION_KEYS: readonly string[] = ['basePath', 'maxBodyBytes', 'bodyTimeoutMs', 'authenticate', 'authenticateTimeoutMs', 'challenge', 'logger', 'maxResultBytes', 'continuations']
+const HTTP_OPTIONS = optionsTable(['basePath', 'maxBodyBytes', 'bodyTimeoutMs', 'authenticate', 'authenticateTimeoutMs', 'challenge', 'logger', 'maxResultBytes', 'continuations'])
 const DISPATCHER_METHODS = ['invoke', 'describe', 'list'] as const
 const APPROVAL_METHODS = ['show', 'resolve', 'cancel', 'setGrant', 'listGrants', 'revokeGrant'] as const
 const LOGGER_METHODS = ['debug', 'info', 'warn', 'error'] as const
@@ -96,7 +95,7 @@ export function resolveHttpOptions(dispatcher: Dispatcher, options: HttpHandlerO
   const problem = (path: string, code: string, message: string): void => void problems.push({ path, code, message })
   checkDispatcher(dispatcher, problem)
 
-  const o = readOptions(options, problem)
+  const o = readOptions(options, HTTP_OPTIONS, '/options', problems)
   const basePath = o.basePath ?? '/api'
   if (typeof basePath !== 'string' || !BASE_PATH.test(basePath)) {
     problem('/options/basePath', 'invalid_base_path', "basePath must be '' or '/' followed by path segments, without a trailing '/', e.g. '/api'")
@@ -140,30 +139,8 @@ function checkDispatcher(dispatcher: unknown, problem: Problem): void {
       problem('/dispatcher', 'invalid_dispatcher', 'dispatcher must be a dispatcher from createDispatcher (invoke, describe, list and approvals)')
     }
   } catch {
-    problem('/dispatcher', 'unreadable', 'the dispatcher could not be read (a getter or a Proxy threw)')
+    problem('/dispatcher', 'unreadable_option', 'the dispatcher could not be read (a getter or a Proxy threw)')
   }
-}
-
-/** Each known option read once (a throwing getter is a problem, not an exception); unknown keys are problems. */
-function readOptions(options: unknown, problem: Problem): Record<string, unknown> {
-  if (options === undefined) return {}
-  const read: Record<string, unknown> = Object.create(null)
-  try {
-    if (!isRecord(options)) {
-      problem('/options', 'invalid_options', 'options must be an object')
-      return read
-    }
-    for (const key of Object.keys(options)) {
-      if (!OPTION_KEYS.includes(key)) problem(`/options/${pointerToken(key)}`, 'unknown_key', `unknown option ${quoted(key, 64)} (known: ${OPTION_KEYS.join(', ')})`)
-    }
-    for (const key of OPTION_KEYS) {
-      const value = (options as Record<string, unknown>)[key]
-      if (value !== undefined) read[key] = value
-    }
-  } catch {
-    problem('/options', 'unreadable', 'the options could not be read (a getter or a Proxy threw)')
-  }
-  return read
 }
 
 function checkTimeout(value: unknown, name: string, problem: Problem): number {
@@ -175,9 +152,4 @@ function checkTimeout(value: unknown, name: string, problem: Problem): number {
 function hasMethods(value: unknown, methods: readonly string[]): boolean {
   if ((typeof value !== 'object' && typeof value !== 'function') || value === null) return false
   return methods.every((name) => typeof (value as Record<string, unknown>)[name] === 'function')
-}
-
-/** A key as a JSON Pointer token (RFC 6901: `~` as `~0`, `/` as `~1`). */
-function pointerToken(key: string): string {
-  return key.replaceAll('~', '~0').replaceAll('/', '~1')
 }

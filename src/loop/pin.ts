@@ -1,4 +1,5 @@
 import type { View } from 'result-views'
+import { escapePointerToken } from '../json/pointer.js'
 import { contractDigest, indexCatalog, type LoopCatalog } from './catalog.js'
 import type { LoopDefinition } from './definition.js'
 import type { LoopDiagnostic } from './diagnostics.js'
@@ -109,14 +110,14 @@ export function migrateRunSnapshot(snapshot: unknown, options: MigrateOptions = 
   else {
     for (const [from, to] of Object.entries(superseded)) {
       if (!isDigest(from) || !isDigest(to)) {
-        problems.push({ path: `/supersededDigests/${escape(from)}`, code: 'invalid_superseded_digests', message: 'a superseded digest mapping must map 64 lowercase hex characters to 64 lowercase hex characters' })
+        problems.push({ path: `/supersededDigests/${escapePointerToken(from)}`, code: 'invalid_superseded_digests', message: 'a superseded digest mapping must map 64 lowercase hex characters to 64 lowercase hex characters' })
       }
     }
   }
   const versioned = snapshot.version === RUN_SNAPSHOT_VERSION
   const pins: Record<string, RunPin> = {}
   for (const nodeId of Object.keys(snapshot.pins)) {
-    const at = `/pins/${escape(nodeId)}`
+    const at = `/pins/${escapePointerToken(nodeId)}`
     const pin = snapshot.pins[nodeId]
     if (!isRecord(pin)) {
       problems.push({ path: at, code: 'invalid_pin', message: 'a pin must be an object with tool_id and schema_digest' })
@@ -140,10 +141,6 @@ const DIGEST = /^[0-9a-f]{64}$/
 
 function isDigest(value: unknown): value is string {
   return typeof value === 'string' && DIGEST.test(value)
-}
-
-function escape(token: string): string {
-  return token.replace(/~/g, '~0').replace(/\//g, '~1')
 }
 
 function freeze(snapshot: RunSnapshot): RunSnapshot {

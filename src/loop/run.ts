@@ -1,4 +1,5 @@
 import { canonicalJson, isJsonValueError, type ToolError } from 'result-views'
+import { appendPointer } from '../json/pointer.js'
 import type { CallScope, InvokeOutcome, InvokeRequest, JsonValue, ToolDescriptor, View } from 'result-views'
 import { contractDigest } from './catalog.js'
 import type { LoopDefinition, LoopNode } from './definition.js'
@@ -200,7 +201,7 @@ function checkSnapshotMatches(loop: LoopDefinition, snapshot: RunSnapshot, tools
   const nodes = new Map(loop.graph.nodes.map((node) => [node.id, node]))
   for (const [id, pin] of Object.entries(snapshot.pins)) {
     const node = nodes.get(id)
-    const at = `/pins/${id.replace(/~/g, '~0').replace(/\//g, '~1')}`
+    const at = appendPointer('/pins', id)
     if (node === undefined) problems.push({ path: at, code: 'unknown_node', message: `the snapshot pins node "${id}", which the definition does not have` })
     else if (node.kind !== pin.tool_id) problems.push({ path: `${at}/tool_id`, code: 'tool_mismatch', message: `the snapshot pins tool "${pin.tool_id}" for node "${id}", whose kind is "${node.kind}"` })
     else {
@@ -252,7 +253,7 @@ function checkOptions(options: RunLoopOptions): CheckedOptions {
     problems.push({ path: '/actions', code: 'invalid_actions', message: 'actions must be an object of functions by node kind' })
   } else {
     for (const kind of Object.keys(actions)) {
-      if (!isFunction(actions[kind])) problems.push({ path: `/actions/${kind.replace(/~/g, '~0').replace(/\//g, '~1')}`, code: 'invalid_action', message: `action "${kind}" must be a function` })
+      if (!isFunction(actions[kind])) problems.push({ path: appendPointer('/actions', kind), code: 'invalid_action', message: `action "${kind}" must be a function` })
     }
   }
   if (scope !== undefined && (typeof scope !== 'object' || scope === null || Array.isArray(scope))) {

@@ -54,6 +54,7 @@ const V2_KEYS = ['approvalStateKey', 'previousApprovalStateKeys', 'approvalState
 export function createMcpServerFactory(dispatcher: Dispatcher, options: McpV2ServerOptions): McpV2ServerFactory {
   let elicitation: ApprovalElicitation | undefined
   const serving = createMcpServing(dispatcher, options, {
+    subject: 'createMcpServerFactory options',
     keys: V2_KEYS,
     read(o, problem) {
       const problems: { path: string; code: string; message: string }[] = []
@@ -65,7 +66,7 @@ export function createMcpServerFactory(dispatcher: Dispatcher, options: McpV2Ser
       if (keys !== undefined) elicitation = { keys, ttlMs: typeof ttl === 'number' ? ttl : DEFAULT_APPROVAL_STATE_TTL_MS }
     },
   })
-  const { name, version, instructions } = options
+  const { name, version, instructions } = serving.options
   return () => {
     const server = new Server(
       { name, version },

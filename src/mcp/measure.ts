@@ -1,4 +1,5 @@
 import { defineBrand } from '../errors/brand.js'
+import { invalidOption, optionsTable, readOptions } from '../options/options.js'
 import { describeTool, type Tool, type ToolDescriptor, type UsageProblem } from 'result-views'
 import { tokenCounter, type CountTokens } from '../tokens/count-tokens.js'
 import { McpOptionsError } from './mcp-options-error.js'
@@ -67,27 +68,25 @@ export function measureCatalog(tools: readonly (Tool | ToolDescriptor)[], option
   const bytes = { discovery_bytes: utf8Bytes(texts[0]), mcp_bytes: utf8Bytes(texts[1]), model_bytes: utf8Bytes(texts[2]) }
   if (!tokens) return bytes
   const count = tokenCounter(countTokens, 'measureCatalog options', (problem) => {
-    throw new McpOptionsError([problem], 'measureCatalog options')
+    throw new McpOptionsError('measureCatalog options', [problem])
   })
   return { ...bytes, discovery_tokens: count(texts[0]), mcp_tokens: count(texts[1]), model_tokens: count(texts[2]) }
 }
 
+/** The options `measureCatalog` knows. */
+const MEASURE_OPTIONS = optionsTable(['countTokens', 'tokens'])
+
 function checkedOptions(options: unknown): { countTokens: unknown; tokens: boolean } {
-  if (typeof options !== 'object' || options === null) throw new McpOptionsError([{ path: '', code: 'invalid_options', message: 'options must be an object ({ countTokens?, tokens? })' }], 'measureCatalog options')
-  let countTokens: unknown
-  let tokens: unknown
-  try {
-    ;({ countTokens, tokens } = options as Record<string, unknown>)
-  } catch {
-    throw new McpOptionsError([{ path: '', code: 'unreadable_options', message: 'options could not be read' }], 'measureCatalog options')
-  }
-  if (tokens !== undefined && typeof tokens !== 'boolean') throw new McpOptionsError([{ path: '/tokens', code: 'invalid_option', message: 'tokens must be a boolean' }], 'measureCatalog options')
+  const problems: UsageProblem[] = []
+  const { countTokens, tokens } = readOptions(options, MEASURE_OPTIONS, '', problems)
+  if (tokens !== undefined && typeof tokens !== 'boolean') problems.push(invalidOption('', 'tokens', 'tokens must be a boolean'))
+  if (problems.length > 0) throw new McpOptionsError('measureCatalog options', problems)
   return { countTokens, tokens: tokens !== false }
 }
 
 function checkedDescriptors(tools: unknown): ToolDescriptor[] {
   if (!Array.isArray(tools)) {
-    throw new McpOptionsError([{ path: '', code: 'invalid_catalog', message: 'tools must be an array of tools from defineTool or tool descriptors' }], 'measureCatalog tools')
+    throw new McpOptionsError('measureCatalog tools', [{ path: '', code: 'invalid_catalog', message: 'tools must be an array of tools from defineTool or tool descriptors' }])
   }
   const problems: UsageProblem[] = []
   const descriptors: ToolDescriptor[] = []
@@ -111,7 +110,7 @@ function checkedDescriptors(tools: unknown): ToolDescriptor[] {
     else firstIndex.set(descriptor.tool_id, index)
     descriptors.push(descriptor)
   }
-  if (problems.length > 0) throw new McpOptionsError(problems, 'measureCatalog tools')
+  if (problems.length > 0) throw new McpOptionsError('measureCatalog tools', problems)
   return descriptors
 }
 

@@ -2,9 +2,8 @@ import { randomUUID } from 'node:crypto'
 import { outcomeForModel, type CallScope, type Dispatcher, type InvokeOutcome, type InvokeRequest, type UsageProblem } from 'result-views'
 import type { ContinuationStoreOptions } from '../continuation/continuation-store.js'
 import { checkLimitOptions, CONTINUE_INPUT_SCHEMA, continueHandleOf, continueResult, CONTINUE_TOOL, createResultLimit, limitResult, type ResultLimit } from '../continuation/result-limit.js'
-import { quoted } from '../errors/quote.js'
 import { scopeResolverFailed } from '../framework-call/framework-call.js'
-import { appendPointer } from '../json/pointer.js'
+import { optionsTable, readOptions } from '../options/options.js'
 import { McpOptionsError } from './mcp-options-error.js'
 import { toCallToolResult, toMcpToolList, toPartCallToolResult, type McpCallToolResult, type McpToolListing } from './project.js'
 
@@ -82,7 +81,8 @@ export interface McpDispatched {
 /** The serving core of one set of options: shared by every server instance built from them. */
 export interface McpServing {
   readonly dispatcher: Dispatcher
-  readonly options: McpServerOptions
+  /** The options as read, once each (frozen; a server reads `name`, `version`, `instructions` and its own keys from here). */
+  readonly options: McpServerOptions & Readonly<Record<string, unknown>>
   /** The `tools/list` entries (the continuation tool last, when listed). */
   list(): McpToolListing[]
   /** The resolved scope of a call, or the typed error result of a resolver that threw. */
@@ -107,9 +107,9 @@ export interface McpServing {
  * @throws McpOptionsError (`mcp_options_invalid`) for a dispatcher that is not one or bad options.
  */
 export function createMcpServing(dispatcher: Dispatcher, options: McpServerOptions, extra?: McpExtraOptions): McpServing {
-  const bounds = checkOptions(dispatcher, options, extra)
-  const { scope, toolCallIdPrefix } = options
-  const limit = createResultLimit(options.maxResultBytes, bounds, (options.continuationToolPrefix ?? '') + CONTINUE_TOOL)
+  const { values, bounds } = checkOptions(dispatcher, options, extra)
+  const { scope, toolCallIdPrefix } = values
+  const limit = createResultLimit(values.maxResultBytes, bounds, (values.continuationToolPrefix ?? '') + CONTINUE_TOOL)
   const toResult = (outcome: InvokeOutcome, toolId: string, callScope: CallScope | undefined): McpCallToolResult => {
     if (limit !== undefined && outcome.status === 'ok') {
       const model = outcomeForModel(outcome, toolId)
@@ -120,7 +120,7 @@ export function createMcpServing(dispatcher: Dispatcher, options: McpServerOptio
   }
   const serving: McpServing = {
     dispatcher,
-    options,
+    options: values,
     list() {
       const tools = toMcpToolList(dispatcher.list())
       return limit === undefined ? tools : [...tools, continueToolListing(limit)]
@@ -161,6 +161,8 @@ export function createMcpServing(dispatcher: Dispatcher, options: McpServerOptio
 
 /** Options a server reads beyond {@link McpServerOptions}: their keys, and a reader that pushes problems. */
 export interface McpExtraOptions {
+  /** What the options error names, e.g. `createMcpServerFactory options`. */
+  readonly subject: string
   readonly keys: readonly string[]
   read(options: Record<string, unknown>, problem: (path: string, code: string, message: string) => void): void
 }
@@ -185,19 +187,30 @@ function continueCall(limit: ResultLimit, args: unknown, scope: CallScope | unde
   return toCallToolResult({ status: 'error', tool_call_id: toolCallId, error: part }, limit.continueTool)
 }
 
-/** Checks the arguments; returns a copy of the `continuations` bounds. */
-function checkOptions(dispatcher: Dispatcher, options: McpServerOptions, extra: McpExtraOptions | undefined): ContinuationStoreOptions {
+/** Every key {@link McpServerOptions} knows, as the options reader's table. */
+const MCP_OPTIONS = optionsTable(MCP_OPTION_KEYS)
+
+/**
+ * Checks the arguments, each option read once by the options reader (unknown keys refused with
+ * "did you mean"); returns the options as read and a copy of the `continuations` bounds.
+ */
+function checkOptions(
+  dispatcher: Dispatcher,
+  options: McpServerOptions,
+  extra: McpExtraOptions | undefined,
+): { readonly values: McpServerOptions & Record<string, unknown>; readonly bounds: ContinuationStoreOptions } {
   const problems: UsageProblem[] = []
   const problem = (path: string, code: string, message: string): void => void problems.push({ path, code, message })
   const d = dispatcher as unknown as Record<string, unknown> | null | undefined
   if (typeof d !== 'object' || d === null || typeof d.invoke !== 'function' || typeof d.list !== 'function') {
     problem('/dispatcher', 'invalid_dispatcher', 'dispatcher must be a dispatcher from createDispatcher (with invoke and list)')
   }
-  const o = options as unknown as Record<string, unknown> | null | undefined
-  if (typeof o !== 'object' || o === null) {
-    problem('', 'invalid_options', 'options must be an object with name and version')
-    throw new McpOptionsError(problems)
+  if (typeof options !== 'object' || options === null) {
+    problem('', 'invalid_option', 'options must be an object with name and version')
+    throw new McpOptionsError(extra?.subject ?? OPTIONS_SUBJECT, problems)
   }
+  const table = extra === undefined ? MCP_OPTIONS : optionsTable([...MCP_OPTION_KEYS, ...extra.keys])
+  const o = readOptions(options, table, '', problems) as Record<string, unknown>
   if (typeof o.name !== 'string' || o.name.length === 0) problem('/name', 'invalid_option', 'name must be a non-empty string')
   if (typeof o.version !== 'string' || o.version.length === 0) problem('/version', 'invalid_option', 'version must be a non-empty string')
   if (o.scope !== undefined && typeof o.scope !== 'function' && (typeof o.scope !== 'object' || o.scope === null || Array.isArray(o.scope))) {
@@ -212,10 +225,9 @@ function checkOptions(dispatcher: Dispatcher, options: McpServerOptions, extra: 
     if (dispatcher.list().some((descriptor) => descriptor.tool_id === name)) problem('/continuationToolPrefix', 'tool_name_taken', `the catalog has a tool named ${JSON.stringify(name)}: choose a continuationToolPrefix`)
   }
   extra?.read(o, problem)
-  const known = extra === undefined ? MCP_OPTION_KEYS : [...MCP_OPTION_KEYS, ...extra.keys]
-  for (const key of Object.keys(o)) {
-    if (!known.includes(key)) problem(appendPointer('', key), 'unknown_option', `unknown option ${quoted(key, 64)} (known: ${known.join(', ')})`)
-  }
-  if (problems.length > 0) throw new McpOptionsError(problems)
-  return bounds
+  if (problems.length > 0) throw new McpOptionsError(extra?.subject ?? OPTIONS_SUBJECT, problems)
+  return { values: Object.freeze(o) as McpServerOptions & Record<string, unknown>, bounds }
 }
+
+/** What the options error of a v1 server names. */
+const OPTIONS_SUBJECT = 'createMcpServer options'

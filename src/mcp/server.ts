@@ -39,12 +39,8 @@ export type { McpCallInfo, McpScopeResolver, McpServerOptions } from './serve.js
  */
 export function createMcpServer(dispatcher: Dispatcher, options: McpServerOptions): Server {
   const serving = createMcpServing(dispatcher, options)
-  const server = new Server(
-    { name: options.name, version: options.version },
-    options.instructions === undefined
-      ? { capabilities: { tools: {} } }
-      : { capabilities: { tools: {} }, instructions: options.instructions },
-  )
+  const { name, version, instructions } = serving.options
+  const server = new Server({ name, version }, instructions === undefined ? { capabilities: { tools: {} } } : { capabilities: { tools: {} }, instructions })
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: serving.list() }))
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) =>
     sdkResult(await serving.call({ toolId: request.params.name, args: request.params.arguments, requestId: extra.requestId, sessionId: extra.sessionId, signal: extra.signal })),

@@ -1,7 +1,5 @@
-import { UsageError, type UsageProblem } from 'result-views'
-import { defineBrand } from '../errors/brand.js'
-
-const brand = defineBrand('result-views.AgentsOptionsError')
+import { UsageError } from 'result-views'
+import { usageErrorClass, type CodedUsageError } from '../errors/usage-error-class.js'
 
 /**
  * Thrown by `toAgentsTools` for a misuse of it. A `UsageError` (root entry) with
@@ -12,20 +10,10 @@ const brand = defineBrand('result-views.AgentsOptionsError')
  * `{ dispatcher, options }` and a problem code: those of `AiSdkOptionsError`, plus
  * `tool_name_collision`. See `docs/adapters.md` "Options".
  */
-export class AgentsOptionsError extends UsageError {
-  /** Always `'AgentsOptionsError'`. */
-  override readonly name = 'AgentsOptionsError'
-  /** Always `'openai_agents_options_invalid'` (`docs/errors.md` "Misuse errors"). */
-  declare readonly code: 'openai_agents_options_invalid'
+export const AgentsOptionsError = usageErrorClass(UsageError, 'openai_agents_options_invalid')
 
-  /** @param problems - every problem found, at least one. */
-  constructor(problems: readonly UsageProblem[]) {
-    super({ code: 'openai_agents_options_invalid', subject: 'toAgentsTools(dispatcher, options)', problems })
-    brand.mark(this)
-  }
-}
+/** An error of the class AgentsOptionsError (`new AgentsOptionsError(problems, cause?)`; `code: 'openai_agents_options_invalid'`). */
+export type AgentsOptionsError = CodedUsageError<'openai_agents_options_invalid'>
 
 /** True for an {@link AgentsOptionsError} from any copy of this library (checks its own global brand, not `instanceof`). */
-export function isAgentsOptionsError(value: unknown): value is AgentsOptionsError {
-  return brand.has(value)
-}
+export const isAgentsOptionsError = AgentsOptionsError.is

@@ -1,6 +1,7 @@
 import { compilePatterns, type PatternList } from './patterns.js'
 import type { UsageProblem } from '../errors/usage-error.js'
 import { firstHole } from '../json/guards.js'
+import { optionsTable, readOptions } from '../options/options.js'
 import { PolicyDefinitionError } from './policy-definition-error.js'
 import { markDecidesAtOnce, type PolicyDecision, type PolicyRequest, type ToolPolicy } from './policy.js'
 import type { RetiredIdFilter } from './retired.js'
@@ -17,6 +18,9 @@ export type ApprovalMode = 'declared' | 'non_read_only' | 'always'
 
 const APPROVAL_MODES: readonly ApprovalMode[] = ['declared', 'non_read_only', 'always']
 const OWNER = /^(agent|session):.+$/s
+
+/** The options {@link createPatternPolicy} knows; any other key is refused (`unknown_option`). */
+const PATTERN_POLICY_OPTIONS = optionsTable(['owner', 'tools', 'toolsets', 'deny_tools', 'approval', 'retired'])
 
 /** Options of {@link createPatternPolicy}: the policy as data. */
 export interface PatternPolicyOptions {
@@ -77,26 +81,29 @@ export interface PatternPolicy extends ToolPolicy {
 export function createPatternPolicy(options: PatternPolicyOptions): PatternPolicy {
   const problems: UsageProblem[] = []
   if (typeof options !== 'object' || options === null) {
-    throw new PolicyDefinitionError([{ path: '', code: 'invalid_policy', message: 'policy options must be an object' }])
+    throw new PolicyDefinitionError([{ path: '', code: 'invalid_option', message: 'policy options must be an object' }])
   }
-  const owner = options.owner
+  // Each option read once; a misspelt `deny_tools` must never leave its tools allowed.
+  const read = readOptions(options, PATTERN_POLICY_OPTIONS, '', problems) as Partial<PatternPolicyOptions>
+  const owner = read.owner as string
   if (typeof owner !== 'string' || !OWNER.test(owner)) {
     problems.push({ path: '/owner', code: 'invalid_owner', message: 'owner must be "agent:<source path or name>" or "session:<session id>"' })
   }
-  checkList(options.tools, '/tools', problems)
-  checkList(options.toolsets, '/toolsets', problems)
-  checkList(options.deny_tools, '/deny_tools', problems)
-  const approval = options.approval ?? 'declared'
+  checkList(read.tools, '/tools', problems)
+  checkList(read.toolsets, '/toolsets', problems)
+  checkList(read.deny_tools, '/deny_tools', problems)
+  const approval = read.approval ?? 'declared'
   if (!APPROVAL_MODES.includes(approval)) {
     problems.push({ path: '/approval', code: 'invalid_approval_mode', message: `approval must be one of ${APPROVAL_MODES.map((m) => `"${m}"`).join(', ')}` })
   }
-  if (options.retired !== undefined && typeof options.retired?.apply !== 'function') {
+  const retired = read.retired
+  if (retired !== undefined && typeof retired?.apply !== 'function') {
     problems.push({ path: '/retired', code: 'invalid_retired_ids', message: 'retired must come from createRetiredIdFilter' })
   }
   if (problems.length > 0) throw new PolicyDefinitionError(problems)
 
-  const given = { tools: options.tools, toolsets: options.toolsets, deny_tools: options.deny_tools }
-  const lists = options.retired === undefined ? { ...given, dropped: [] as readonly string[] } : options.retired.apply(owner, given)
+  const given = { tools: read.tools, toolsets: read.toolsets, deny_tools: read.deny_tools }
+  const lists = retired === undefined ? { ...given, dropped: [] as readonly string[] } : retired.apply(owner, given)
   const tools = lists.tools === undefined ? undefined : compilePatterns(lists.tools)
   const toolsets = lists.toolsets === undefined ? undefined : compilePatterns(lists.toolsets)
   const deny = compilePatterns(lists.deny_tools ?? [])
@@ -122,10 +129,10 @@ export function createPatternPolicy(options: PatternPolicyOptions): PatternPolic
       return { decision: 'allow' }
     },
   }))
-  const filter = filterEntry(options.retired)
+  const filter = retired === undefined ? undefined : filterEntry(retired)
   if (filter !== undefined) {
     const announce = filter.announce
-    registerPolicy(policy, { announce: (logger) => announce?.(owner as string, logger), filters: [options.retired!] })
+    registerPolicy(policy, { announce: (logger) => announce?.(owner as string, logger), filters: [retired!] })
   }
   return policy
 }

@@ -1,7 +1,5 @@
-import { defineBrand } from '../errors/brand.js'
-import { UsageError, type UsageProblem } from '../errors/usage-error.js'
-
-const brand = defineBrand('result-views.PolicyDefinitionError')
+import { UsageError } from '../errors/usage-error.js'
+import { usageErrorClass, type CodedUsageError } from '../errors/usage-error-class.js'
 
 /**
  * Thrown by `createPatternPolicy`, `intersectPolicies`, `createRetiredIdFilter` and
@@ -12,20 +10,10 @@ const brand = defineBrand('result-views.PolicyDefinitionError')
  * `invalid_approval_mode`, `invalid_policy`, `invalid_retired_ids`, or `invalid_decision` (thrown
  * by an intersection's `decide` for a member's malformed decision, see `intersectPolicies`).
  */
-export class PolicyDefinitionError extends UsageError {
-  /** Always `'PolicyDefinitionError'`. */
-  override readonly name = 'PolicyDefinitionError'
-  /** Always `'policy_definition_invalid'` (`docs/errors.md` "Misuse errors"). */
-  declare readonly code: 'policy_definition_invalid'
+export const PolicyDefinitionError = usageErrorClass(UsageError, 'policy_definition_invalid')
 
-  /** @param problems - every problem found, at least one. */
-  constructor(problems: readonly UsageProblem[]) {
-    super({ code: 'policy_definition_invalid', subject: 'policy definition', problems })
-    brand.mark(this)
-  }
-}
+/** An error of the class PolicyDefinitionError (`new PolicyDefinitionError(problems, cause?)`; `code: 'policy_definition_invalid'`). */
+export type PolicyDefinitionError = CodedUsageError<'policy_definition_invalid'>
 
-/** True for a {@link PolicyDefinitionError} from any copy of this library (checks its own global brand, not `instanceof`). */
-export function isPolicyDefinitionError(value: unknown): value is PolicyDefinitionError {
-  return brand.has(value)
-}
+/** True for an {@link PolicyDefinitionError} from any copy of this library (checks its own global brand, not `instanceof`). */
+export const isPolicyDefinitionError = PolicyDefinitionError.is

@@ -1,4 +1,5 @@
 import { safeLog, type Logger } from '../log/logger.js'
+import { optionsTable, readOptions } from '../options/options.js'
 import { isWildcard } from './patterns.js'
 import type { UsageProblem } from '../errors/usage-error.js'
 import { firstHole } from '../json/guards.js'
@@ -67,6 +68,9 @@ export interface RetiredIdFilter {
   apply(owner: string, lists: PolicyLists): FilteredPolicyLists
 }
 
+/** The options {@link createRetiredIdFilter} knows; any other key is refused (`unknown_option`). */
+const RETIRED_FILTER_OPTIONS = optionsTable(['tools', 'toolsets', 'logger'])
+
 /**
  * Creates the retired-ID filter from the reserved IDs the host passes.
  *
@@ -75,10 +79,11 @@ export interface RetiredIdFilter {
  */
 export function createRetiredIdFilter(options: RetiredIdFilterOptions = {}): RetiredIdFilter {
   const problems: UsageProblem[] = []
-  const tools = checkIds(options.tools, '/tools', problems)
-  const toolsets = checkIds(options.toolsets, '/toolsets', problems)
+  const read = readOptions(options, RETIRED_FILTER_OPTIONS, '', problems) as RetiredIdFilterOptions
+  const tools = checkIds(read.tools, '/tools', problems)
+  const toolsets = checkIds(read.toolsets, '/toolsets', problems)
   if (problems.length > 0) throw new PolicyDefinitionError(problems)
-  const logger = options.logger
+  const logger = read.logger
   const held = new Map<string, readonly string[]>()
   const retiredTools = new Set(tools)
   const retiredToolsets = new Set(toolsets)

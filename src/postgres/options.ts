@@ -3,6 +3,7 @@ import type { UsageProblem } from 'result-views'
 import { PostgresOptionsError } from './postgres-options-error.js'
 import { DEFAULT_TABLE_PREFIX, MAX_TABLE_PREFIX_LENGTH, TABLE_PREFIX, tableNames, type TableNames } from './schema.js'
 import { isRecord } from '../json/guards.js'
+import { optionsTable, readOptions as readOptionsObject } from '../options/options.js'
 
 /**
  * Options of `createPostgresApprovalStores` (and of `migrate`): how the stores reach PostgreSQL —
@@ -59,28 +60,12 @@ export function readOptions(subject: string, options: unknown, extraKeys: readon
     throw new PostgresOptionsError(subject, problems)
   }
   if (!isRecord(options)) {
-    problems.push({ path: '', code: 'not_an_object', message: 'the options must be an object, e.g. { connectionString } or { pool }' })
+    problems.push({ path: '', code: 'invalid_option', message: 'the options must be an object, e.g. { connectionString } or { pool }' })
     fail()
   }
-  const known: readonly string[] = [...CONNECTION_KEYS, ...extraKeys]
-  const values: Record<string, unknown> = Object.create(null)
-  let keys: string[] = []
-  try {
-    keys = Object.keys(options as object)
-  } catch {
-    problems.push({ path: '', code: 'unreadable_option', message: 'the options could not be read (a Proxy threw)' })
-    fail()
-  }
-  for (const key of keys) {
-    if (!known.includes(key)) problems.push({ path: pointer(key), code: 'unknown_option', message: `unknown option (known: ${known.join(', ')})` })
-  }
-  for (const key of known) {
-    try {
-      values[key] = (options as Record<string, unknown>)[key]
-    } catch {
-      problems.push({ path: pointer(key), code: 'unreadable_option', message: 'reading this option threw' })
-    }
-  }
+  const values = readOptionsObject(options, optionsTable([...CONNECTION_KEYS, ...extraKeys]), '', problems) as Record<string, unknown>
+  // Nothing of options that cannot be listed was read: the connection checks would only add noise.
+  if (problems.some((problem) => problem.path === '')) fail()
 
   const { pool, connectionString } = values
   const prefix = values.tablePrefix ?? DEFAULT_TABLE_PREFIX
@@ -123,9 +108,4 @@ function isPool(value: unknown): boolean {
   } catch {
     return false
   }
-}
-
-/** A JSON Pointer (RFC 6901) to one top-level key. */
-function pointer(key: string): string {
-  return '/' + key.replace(/~/g, '~0').replace(/\//g, '~1')
 }

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3'
+import { optionsTable, readOptions } from '../options/options.js'
 import { ApprovalConfigError, grantKeyText } from 'result-views'
 import type { ApprovalGrant, ApprovalGrantStore, ApprovalStores, ApprovalTokenRecord, ApprovalTokenStore, GrantKey, PendingApprovalRecord, PendingApprovalStore, PendingState, UsageProblem } from 'result-views'
 import { prepareDatabase, SCHEMA_VERSION, TABLES } from './schema.js'
@@ -19,6 +20,9 @@ export interface SqliteApprovalStores extends ApprovalStores {
   close(): void
 }
 
+/** The options `createSqliteApprovalStores` knows; any other key is refused (`unknown_option`). */
+const SQLITE_OPTIONS = optionsTable(['filename', 'busyTimeoutMs'])
+
 /**
  * Approval stores on `better-sqlite3@12` (`result-views/sqlite`): tokens, grants and pending
  * approvals in one database file in WAL mode. Every method is one SQL statement, so it is atomic
@@ -30,9 +34,10 @@ export interface SqliteApprovalStores extends ApprovalStores {
  *   by a newer schema version; better-sqlite3's own error when the file cannot be opened.
  */
 export function createSqliteApprovalStores(options: SqliteApprovalStoresOptions): SqliteApprovalStores {
-  const filename = options?.filename
-  const busyTimeoutMs = options?.busyTimeoutMs ?? 5_000
   const problems: UsageProblem[] = []
+  const read = readOptions(options, SQLITE_OPTIONS, '', problems) as Partial<SqliteApprovalStoresOptions>
+  const filename = read.filename
+  const busyTimeoutMs = read.busyTimeoutMs ?? 5_000
   if (typeof filename !== 'string' || filename.length === 0) problems.push({ path: '/filename', code: 'invalid_filename', message: 'filename must be a non-empty path' })
   if (typeof busyTimeoutMs !== 'number' || !Number.isSafeInteger(busyTimeoutMs) || busyTimeoutMs < 0) {
     problems.push({ path: '/busyTimeoutMs', code: 'invalid_duration', message: 'busyTimeoutMs must be a non-negative integer of milliseconds' })

@@ -1,4 +1,5 @@
 import type FC from 'fast-check'
+import { escapePointerToken } from '../json/pointer.js'
 import { fc, lazy } from './fast-check.js'
 
 /** Shortest part of a canary {@link findSecretLeak} reports by default, in UTF-16 code units. */
@@ -44,7 +45,7 @@ export interface SecretLeak {
 /** JSON-escaped text, as inside a JSON string literal. */
 const json = (text: string): string => JSON.stringify(text).slice(1, -1)
 /** JSON Pointer token escaping (RFC 6901). */
-const pointer = (text: string): string => text.replaceAll('~', '~0').replaceAll('/', '~1')
+const pointer = escapePointerToken
 
 /**
  * The first part of `canary` found in `text` in any of the forms a secret takes in text: as it is,

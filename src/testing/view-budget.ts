@@ -1,5 +1,6 @@
 import type { UsageProblem, ViewedTool } from 'result-views'
 import { ContractsError, measureViews, type CountTokens, type ViewByteMeasurement, type ViewMeasurement } from 'result-views/contracts'
+import { optionsTable, readOptions as readOptionsObject } from '../options/options.js'
 import { ViewBudgetError, type ViewBudgetFigure } from './view-budget-error.js'
 
 /** Options of {@link assertViewBudget}. */
@@ -71,18 +72,16 @@ const LIMITS = [
 
 type ReadOptions = { readonly [K in keyof ViewBudgetOptions]-?: unknown }
 
-/** Each option read once, inside a guard (options may be hostile). */
+/** The options `assertViewBudget` knows; any other key is refused (`unknown_option`). */
+const VIEW_BUDGET_OPTIONS = optionsTable(['records', 'maxCompactTokens', 'maxCompactBytes', 'minSavingsRatio', 'countTokens'])
+
+/** Each option read once, by the options reader (options may be hostile). */
 function readOptions(options: unknown): ReadOptions {
-  const fail = (message: string, cause?: unknown): never => {
-    throw new ContractsError('assertViewBudget options', [{ path: '', code: 'invalid_options', message }], cause)
-  }
-  if (typeof options !== 'object' || options === null) fail('options must be { records, maxCompactTokens?, maxCompactBytes?, minSavingsRatio?, countTokens? }')
-  try {
-    const o = options as Record<string, unknown>
-    return { records: o.records, maxCompactTokens: o.maxCompactTokens, maxCompactBytes: o.maxCompactBytes, minSavingsRatio: o.minSavingsRatio, countTokens: o.countTokens }
-  } catch (error) {
-    return fail('options could not be read', error)
-  }
+  const problems: UsageProblem[] = []
+  if (options === undefined) problems.push({ path: '', code: 'invalid_option', message: 'options must be { records, maxCompactTokens?, maxCompactBytes?, minSavingsRatio?, countTokens? }' })
+  const read = readOptionsObject(options, VIEW_BUDGET_OPTIONS, '', problems) as ReadOptions
+  if (problems.length > 0) throw new ContractsError('assertViewBudget options', problems)
+  return read
 }
 
 function readLimits(options: ReadOptions): Array<{ figure: ViewBudgetFigure; limit: number }> {

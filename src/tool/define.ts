@@ -74,7 +74,7 @@ const MAX_UNKNOWN_KEYS = 20
  *   (`docs/views.md` "Value-dependent compact rules"); a rule is a function.
  * - Schemas must be plain JSON; the tool keeps deep-frozen plain copies (TypeBox's hidden keys
  *   dropped).
- * - A key the definition may not have is refused (`unknown_definition_key`, naming the key it was
+ * - A key the definition may not have is refused (`unknown_option`, naming the key it was
  *   likely meant to be: `sensitive_input_fields` → `sensitiveInputFields`).
  *
  * @throws ToolDefinitionError (`code: 'tool_definition_invalid'`) listing every problem at once,
@@ -234,7 +234,7 @@ function defineChecked(definition: ToolDefinition): ViewedTool | SingleResultToo
  * Refuses every own key a definition may not have, naming the key and the one it was likely meant
  * to be: a misspelt `sensitive_input_fields` would otherwise leave its fields unredacted. The
  * suggestion is the known key equal up to case, `_` and `-`, or else the nearest by edit distance
- * (`nearestName`). Problem code `unknown_definition_key` at `/<key>`; keys are quoted up to 64
+ * (`nearestName`). Problem code `unknown_option` at `/<key>`; keys are quoted up to 64
  * characters, and past 20 unknown keys the rest are counted in one problem at the root.
  */
 function unknownKeys(definition: Record<string, unknown>, problem: (path: string, code: string, message: string) => void): void {
@@ -247,11 +247,11 @@ function unknownKeys(definition: Record<string, unknown>, problem: (path: string
     const meant = likelyKey(key)
     problem(
       '/' + escapePointerToken(key),
-      'unknown_definition_key',
+      'unknown_option',
       `unknown definition key ${JSON.stringify(quoted)}${meant === undefined ? '' : `; did you mean "${meant}"?`}`,
     )
   }
-  if (count > MAX_UNKNOWN_KEYS) problem('', 'unknown_definition_key', `${count - MAX_UNKNOWN_KEYS} more unknown definition keys`)
+  if (count > MAX_UNKNOWN_KEYS) problem('', 'unknown_option', `${count - MAX_UNKNOWN_KEYS} more unknown definition keys`)
 }
 
 /** The definition key `key` was likely meant to be, if any (`sensitive_input_fields` → `sensitiveInputFields`). */

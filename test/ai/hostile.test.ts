@@ -87,7 +87,7 @@ describe('toAiSdkTools with a dispatcher that is not the library’s', () => {
   })
 
   it('refuses a list() that throws or answers no list of descriptors, never throwing its error', () => {
-    expect(problemsOf(answering(() => { throw new Error('list-canary') }))).toEqual([expect.objectContaining({ path: '/dispatcher/list', code: 'unreadable' })])
+    expect(problemsOf(answering(() => { throw new Error('list-canary') }))).toEqual([expect.objectContaining({ path: '/dispatcher/list', code: 'unreadable_option' })])
     expect(problemsOf(answering(() => ({ length: 1 })))).toEqual([expect.objectContaining({ path: '/dispatcher/list', code: 'not_a_dispatcher' })])
     expect(problemsOf(answering(() => [{ tool_id: 7 }]))).toEqual([expect.objectContaining({ path: '/dispatcher/list/0', code: 'not_a_dispatcher' })])
   })

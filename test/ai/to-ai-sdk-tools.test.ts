@@ -255,11 +255,11 @@ describe('toAiSdkTools misuse', () => {
       '/dispatcher/invoke not_a_dispatcher',
       '/dispatcher/list not_a_dispatcher',
       '/dispatcher/describe not_a_dispatcher',
-      '/options/bogus unknown_key',
-      '/options/scope invalid_type',
-      '/options/approvals invalid_value',
-      '/options/approvalTokenTtlMs invalid_value',
-      '/options/onApprovalPending invalid_type',
+      '/options/bogus unknown_option',
+      '/options/scope invalid_option',
+      '/options/approvals invalid_option',
+      '/options/approvalTokenTtlMs invalid_option',
+      '/options/onApprovalPending invalid_option',
     ])
   })
 

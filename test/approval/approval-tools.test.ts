@@ -216,7 +216,7 @@ describe('defineApprovalTools', () => {
   })
 
   it('throws a ToolDefinitionError listing every bad option', () => {
-    expect(definitionError(undefined).problems).toEqual([{ path: '', code: 'invalid_options', message: expect.any(String) }])
+    expect(definitionError(undefined).problems).toEqual([{ path: '', code: 'invalid_option', message: expect.any(String) }])
     const error = definitionError({ approvals: {}, prefix: '-x', setApproval: 'always', revokeApproval: true })
     expect(error.code).toBe('tool_definition_invalid')
     expect(error.problems.map((p) => [p.path, p.code])).toEqual([
@@ -232,7 +232,12 @@ describe('defineApprovalTools', () => {
 
   it('throws a ToolDefinitionError for options a getter or Proxy cannot read', () => {
     const hostile = new Proxy({}, { get: () => { throw new Error('trap') } })
-    expect(definitionError(hostile).problems).toEqual([{ path: '', code: 'unreadable_definition', message: expect.stringContaining('trap') }])
+    // Each option is read once by the options reader: every one the trap refuses is named.
+    expect(definitionError(hostile).problems).toEqual(
+      ['approvals', 'prefix', 'setApproval', 'revokeApproval', 'toolsets'].map((key) => ({ path: `/${key}`, code: 'unreadable_option', message: `${key} could not be read (a getter or a Proxy threw)` })).concat([
+        { path: '/approvals', code: 'invalid_approvals', message: expect.any(String) },
+      ]),
+    )
     const api = new Proxy({}, { get: () => { throw new Error('api trap') } })
     expect(definitionError({ approvals: api }).problems).toEqual([{ path: '', code: 'unreadable_definition', message: expect.stringContaining('api trap') }])
   })

@@ -5,9 +5,8 @@ import {
   createDispatcher,
   defineTool,
   isApprovalConfigError,
-  isHookRegistrationError,
+  isDispatcherOptionsError,
   isPolicyDefinitionError,
-  isToolDefinitionError,
   type DispatcherOptions,
 } from 'result-views'
 
@@ -91,16 +90,9 @@ describe('01-approvals-option-getters-throw-raw', () => {
     ])
   })
 
-  const dispatcherCases: Array<[string, (error: unknown) => boolean]> = [
-    ['tools', isToolDefinitionError],
-    ['clock', isToolDefinitionError],
-    ['handlerTimeoutMs', isToolDefinitionError],
-    ['logger', isToolDefinitionError],
-    ['hooks', isHookRegistrationError],
-    ['hookTimeoutMs', isHookRegistrationError],
-    ['policy', isPolicyDefinitionError],
-    ['approvals', isApprovalConfigError],
-  ]
+  // Each option is read by createDispatcher's own options reader: a throwing getter is its own
+  // DispatcherOptionsError, whatever the option holds.
+  const dispatcherCases: Array<[string, (error: unknown) => boolean]> = ['tools', 'clock', 'handlerTimeoutMs', 'logger', 'hooks', 'hookTimeoutMs', 'policy', 'approvals'].map((option) => [option, isDispatcherOptionsError])
   for (const [option, guard] of dispatcherCases) {
     it(`refuses a throwing ${option} getter on createDispatcher's options with ${guard.name.slice(2)} / unreadable_option`, () => {
       const options = throwing(option, option === 'tools' ? {} : { tools: [tool] })
@@ -116,9 +108,9 @@ describe('01-approvals-option-getters-throw-raw', () => {
     expect(problemsOf(error)).toEqual([{ path: '/policy', code: 'unreadable_option', message: expect.any(String) }])
   })
 
-  it('refuses a revoked Proxy as the options with ToolDefinitionError, not a TypeError of its own', () => {
+  it('refuses a revoked Proxy as the options with DispatcherOptionsError, not a TypeError of its own', () => {
     const error = thrown(() => createDispatcher(revoked({ tools: [tool] })))
-    expect(isToolDefinitionError(error)).toBe(true)
+    expect(isDispatcherOptionsError(error)).toBe(true)
     expect((problemsOf(error) as Array<{ code: string }>).every((problem) => problem.code === 'unreadable_option')).toBe(true)
   })
 

@@ -63,7 +63,7 @@ describe('createDispatcher({ policy, approvals })', () => {
     const error = thrown(() => createDispatcher({ tools: [], approvals: { bogus: 1, timeoutMs: 0, 'a/b': true } as never }))
     expect(isApprovalConfigError(error)).toBe(true)
     expect((error as { problems: Array<{ path: string; message: string }> }).problems).toEqual([
-      { path: '/approvals/bogus', code: 'unknown_option', message: 'unknown option "bogus" (known: tokens, grants, pending, prompt, timeoutMs, promptTimeoutMs, pendingTtlMs, checkOwner, now, sealKey, previousSealKeys)' },
+      { path: '/approvals/bogus', code: 'unknown_option', message: 'unknown option "bogus" (known: tokens, grants, pending, prompt, timeoutMs, promptTimeoutMs, pendingTtlMs, checkOwner, now, sealKey, previousSealKeys, database, close)' },
       { path: '/approvals/a~1b', code: 'unknown_option', message: expect.stringContaining('unknown option "a/b"') },
       { path: '/approvals/timeoutMs', code: 'invalid_duration', message: 'timeoutMs must be a positive integer of milliseconds, or Infinity' },
     ])

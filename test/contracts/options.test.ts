@@ -17,18 +17,18 @@ const problems = (run: () => unknown): unknown => (thrown(run) as { problems?: u
 
 describe('contracts options: unknown or ill-typed options are refused', () => {
   it('unknown options silently ignored: contractLock, compareContracts and measureViews name each unknown key', () => {
-    expect(problems(() => contractLock([tool], { fixture: { notes__read: [record] } } as never))).toEqual([expect.objectContaining({ path: '/fixture', code: 'unknown_key' })])
-    expect(problems(() => compareContracts([tool], [tool], { acceptUnprovn: true } as never))).toEqual([expect.objectContaining({ path: '/acceptUnprovn', code: 'unknown_key' })])
-    expect(problems(() => measureViews(tool, [record], { countTokns: () => 1 } as never))).toEqual([expect.objectContaining({ path: '/countTokns', code: 'unknown_key' })])
+    expect(problems(() => contractLock([tool], { fixture: { notes__read: [record] } } as never))).toEqual([expect.objectContaining({ path: '/fixture', code: 'unknown_option' })])
+    expect(problems(() => compareContracts([tool], [tool], { acceptUnprovn: true } as never))).toEqual([expect.objectContaining({ path: '/acceptUnprovn', code: 'unknown_option' })])
+    expect(problems(() => measureViews(tool, [record], { countTokns: () => 1 } as never))).toEqual([expect.objectContaining({ path: '/countTokns', code: 'unknown_option' })])
     // Pointer-escaped, and every key listed.
     expect(problems(() => contractLock([tool], { 'a/b': 1, '~': 2 } as never))).toEqual([
-      expect.objectContaining({ path: '/a~1b', code: 'unknown_key' }), expect.objectContaining({ path: '/~0', code: 'unknown_key' }),
+      expect.objectContaining({ path: '/a~1b', code: 'unknown_option' }), expect.objectContaining({ path: '/~0', code: 'unknown_option' }),
     ])
   })
 
   it('options that are not an object are refused alike by every function', () => {
     for (const run of [() => contractLock([tool], 42 as never), () => compareContracts([tool], [tool], 42 as never), () => measureViews(tool, [record], 42 as never)]) {
-      expect(thrown(run)).toMatchObject({ code: 'contracts_invalid', problems: [{ path: '', code: 'invalid_options' }] })
+      expect(thrown(run)).toMatchObject({ code: 'contracts_invalid', problems: [{ path: '', code: 'invalid_option' }] })
     }
   })
 

@@ -61,7 +61,7 @@ describe.each(HUGE_ARRAYS)('$name', ({ make }) => {
     for (const [request, problem] of cases) {
       expect(errorOf(await invoke(request))).toMatchObject({ code: 'tool_invalid_input', reason: 'request_invalid', message: `invalid invoke request: ${problem}` })
     }
-    expect(errorOf(await dispatcher.invoke(make() as never))).toMatchObject({ reason: 'request_invalid', message: 'invalid invoke request: tool_id must be a string' })
+    expect(errorOf(await dispatcher.invoke(make() as never))).toMatchObject({ reason: 'request_invalid', message: 'invalid invoke request: the request must be an object' })
   })
 
   it('in a compact call\'s record: output_schema_invalid at its first hole (regression: ajv ran out of memory reporting every element)', { timeout: HUGE_ARRAY_TIMEOUT_MS }, async () => {

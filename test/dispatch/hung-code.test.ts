@@ -3,7 +3,7 @@
 import { getEventListeners } from 'node:events'
 import Type from 'typebox'
 import { describe, expect, it, vi } from 'vitest'
-import { createDispatcher, createMemoryApprovalStores, defineTool, isUsageError, type ToolContext } from 'result-views'
+import { createDispatcher, createMemoryApprovalStores, defineTool, isDispatcherOptionsError, isUsageError, type ToolContext } from 'result-views'
 import { errorOf, thrown } from '../support/outcomes.js'
 
 const NEVER = new Promise<never>(() => undefined)
@@ -112,8 +112,8 @@ describe('a handler that never settles', () => {
   it('refuses a handlerTimeoutMs that is not a positive number of milliseconds (createDispatcher and defineTool)', () => {
     for (const bad of [0, -1, Number.NaN, 2 ** 31, '60000']) {
       const fromDispatcher = thrown(() => createDispatcher({ tools: [], handlerTimeoutMs: bad as number }))
-      expect(isUsageError(fromDispatcher) && fromDispatcher.problems).toEqual([
-        { path: '/handlerTimeoutMs', code: 'invalid_timeout', message: 'handlerTimeoutMs must be a positive number of milliseconds up to 2147483647, or Infinity' },
+      expect(isDispatcherOptionsError(fromDispatcher) && fromDispatcher.problems).toEqual([
+        { path: '/handlerTimeoutMs', code: 'invalid_option', message: 'handlerTimeoutMs must be a positive number of milliseconds up to 2147483647, or Infinity' },
       ])
       const fromTool = thrown(() => hungTool([], bad as number))
       expect(isUsageError(fromTool) && fromTool.problems.map((p) => [p.path, p.code])).toEqual([['/handlerTimeoutMs', 'invalid_timeout']])

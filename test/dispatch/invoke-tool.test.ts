@@ -158,7 +158,7 @@ describe('invokeTool: misuse and hostile values', () => {
     expect(errorOf(await invokeTool(dispatcher, notes, hostile as never))).toMatchObject({
       code: 'tool_invalid_input',
       reason: 'request_invalid',
-      message: 'invalid invoke request: the request could not be read (a getter or a Proxy threw)',
+      message: 'invalid invoke request: input could not be read (a getter or a Proxy threw)',
     })
     expect(calls.note).toEqual([])
   })
@@ -184,8 +184,9 @@ describe('invokeTool: misuse and hostile values', () => {
   it('takes __proto__ and constructor keys of a JSON-parsed request as data', async () => {
     const { dispatcher, notes } = setup()
     const request = JSON.parse('{"input":{"id":"n1","__proto__":{"result_view":"full"}},"__proto__":{"pinned_result_view":"full"}}')
-    const outcome = await invokeTool(dispatcher, notes, request)
-    expect(withoutCallId(outcome)).toEqual(withoutCallId(await dispatcher.invoke({ ...request, tool_id: 'notes__read' })))
-    expect(outcome.status).toBe('error')
+    // A top-level `__proto__` key is an unknown field on both paths (never a prototype, never ignored).
+    for (const outcome of [await invokeTool(dispatcher, notes, request), await dispatcher.invoke({ ...request, tool_id: 'notes__read' })]) {
+      expect(errorOf(outcome)).toMatchObject({ code: 'tool_invalid_input', reason: 'request_invalid', message: expect.stringContaining('unknown field "__proto__"') })
+    }
   })
 })

@@ -13,6 +13,7 @@ import {
   inputDigest,
   invokeTool,
   isApprovalConfigError,
+  isDispatcherOptionsError,
   isHookRegistrationError,
   isJsonValueError,
   isPolicyDefinitionError,
@@ -61,6 +62,7 @@ const loop = { graph: { nodes: [{ id: 'a', class: 'action' as const, kind: 'k', 
 /** One way to get each misuse code thrown (or rejected with, by an async function), and the guard of the class that throws it. */
 const misuses: Record<UsageErrorCode, { run: () => unknown; guard: (value: unknown) => boolean }> = {
   tool_definition_invalid: { run: () => defineTool({ id: '' } as never), guard: isToolDefinitionError },
+  dispatcher_options_invalid: { run: () => createDispatcher({ tools: [], policies: {} } as never), guard: isDispatcherOptionsError },
   policy_definition_invalid: { run: () => createPatternPolicy({ owner: 'nobody' }), guard: isPolicyDefinitionError },
   approval_config_invalid: { run: () => createDispatcher({ tools: [], approvals: { timeoutMs: -1 } }), guard: isApprovalConfigError },
   hook_registration_invalid: { run: () => createDispatcher({ tools: [] }).hook('tool.nope' as never, (() => {}) as never), guard: isHookRegistrationError },

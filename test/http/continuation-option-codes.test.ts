@@ -23,7 +23,7 @@ describe('continuation option codes on MCP and HTTP', () => {
   const cases: Array<[string, Record<string, unknown>, Array<[string, string]>]> = [
     ['a maxResultBytes under 256', { maxResultBytes: 10 }, [['/maxResultBytes', 'invalid_limit']]],
     ['continuations without maxResultBytes', { continuations: { ttlMs: 5 } }, [['/continuations', 'invalid_limit']]],
-    ['a bad bound and an unknown key', { maxResultBytes: 4096, continuations: { ttlMs: 0, size: 3 } }, [['/continuations/ttlMs', 'invalid_limit'], ['/continuations/size', 'unknown_option']]],
+    ['a bad bound and an unknown key', { maxResultBytes: 4096, continuations: { ttlMs: 0, size: 3 } }, [['/continuations/size', 'unknown_option'], ['/continuations/ttlMs', 'invalid_limit']]],
   ]
   for (const [name, options, expected] of cases) {
     it(`refuses ${name} with the same codes on both surfaces`, () => {

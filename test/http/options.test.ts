@@ -22,7 +22,7 @@ function problemsOf(run: () => unknown): { path: string; code: string }[] {
 
 describe('createHttpHandler / createFetchHandler arguments', () => {
   it('registers http_options_invalid as thrown by HttpOptionsError', () => {
-    expect(UsageErrorCodes.http_options_invalid).toEqual({ thrownBy: 'HttpOptionsError' })
+    expect(UsageErrorCodes.http_options_invalid).toEqual({ thrownBy: 'HttpOptionsError', subject: 'http handler configuration' })
   })
 
   it('lists every problem at once, for both factories', () => {
@@ -37,7 +37,7 @@ describe('createHttpHandler / createFetchHandler arguments', () => {
       maxBody: 10,
     }
     const expected = [
-      { path: '/options/maxBody', code: 'unknown_key' },
+      { path: '/options/maxBody', code: 'unknown_option' },
       { path: '/options/basePath', code: 'invalid_base_path' },
       { path: '/options/maxBodyBytes', code: 'invalid_limit' },
       { path: '/options/bodyTimeoutMs', code: 'invalid_timeout' },
@@ -54,9 +54,9 @@ describe('createHttpHandler / createFetchHandler arguments', () => {
     for (const bad of [undefined, {}, { invoke() {}, describe() {}, list() {} }, new Proxy({}, { get: () => { throw new Error('trap') } })]) {
       expect(problemsOf(() => createHttpHandler(bad as never)).map((p) => p.path)).toEqual(['/dispatcher'])
     }
-    expect(problemsOf(() => createHttpHandler(dispatcher, [] as never))).toEqual([{ path: '/options', code: 'invalid_options' }])
-    expect(problemsOf(() => createHttpHandler(dispatcher, { get basePath() { throw new Error('getter') } } as never))).toEqual([{ path: '/options', code: 'unreadable' }])
-    expect(problemsOf(() => createHttpHandler(dispatcher, { 'a/~b': 1 } as never))).toEqual([{ path: '/options/a~1~0b', code: 'unknown_key' }])
+    expect(problemsOf(() => createHttpHandler(dispatcher, [] as never))).toEqual([{ path: '/options', code: 'invalid_option' }])
+    expect(problemsOf(() => createHttpHandler(dispatcher, { get basePath() { throw new Error('getter') } } as never))).toEqual([{ path: '/options/basePath', code: 'unreadable_option' }])
+    expect(problemsOf(() => createHttpHandler(dispatcher, { 'a/~b': 1 } as never))).toEqual([{ path: '/options/a~1~0b', code: 'unknown_option' }])
   })
 
   it('accepts the documented values: an empty base path, Infinity timeouts, a quoted challenge', () => {

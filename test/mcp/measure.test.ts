@@ -70,7 +70,7 @@ describe('measureCatalog', () => {
         thrown = error
       }
       expect(isMcpOptionsError(thrown), String(countTokens)).toBe(true)
-      expect((thrown as Error).message).toMatch(/^measureCatalog options are invalid: countTokens/)
+      expect((thrown as Error).message).toMatch(/^measureCatalog options are invalid \(1 problem\):\n  - \/countTokens: countTokens/)
     }
     expect(() => measureCatalog([noteTool()], { tokens: 'no' as unknown as boolean })).toThrow(/tokens must be a boolean/)
     expect(() => measureCatalog([noteTool()], null as never)).toThrow(/options must be an object/)
@@ -131,7 +131,7 @@ describe('measureCatalog argument checks (McpOptionsError, code mcp_options_inva
     } catch (error) {
       expect(isMcpOptionsError(error)).toBe(true)
       expect(error).toMatchObject({ code: 'mcp_options_invalid' })
-      expect((error as Error).message.startsWith('measureCatalog tools is invalid: ')).toBe(true)
+      expect((error as Error).message.startsWith('measureCatalog tools is invalid (')).toBe(true)
       return [...(error as McpOptionsError).problems]
     }
     throw new Error('expected measureCatalog to throw')

@@ -51,7 +51,7 @@ describe('toAgentsTools with a dispatcher that is not the library’s', () => {
   })
 
   it('refuses a list() that throws or answers no list of descriptors, never throwing its error', () => {
-    expect(problemsOf(answering(() => { throw new Error('list-canary') }))).toEqual([expect.objectContaining({ path: '/dispatcher/list', code: 'unreadable' })])
+    expect(problemsOf(answering(() => { throw new Error('list-canary') }))).toEqual([expect.objectContaining({ path: '/dispatcher/list', code: 'unreadable_option' })])
     expect(problemsOf(answering(() => 'tools'))).toEqual([expect.objectContaining({ path: '/dispatcher/list', code: 'not_a_dispatcher' })])
     expect(problemsOf(answering(() => [{ tool_id: 'a' }, null]))).toEqual([expect.objectContaining({ path: '/dispatcher/list/1', code: 'not_a_dispatcher' })])
   })

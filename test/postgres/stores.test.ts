@@ -53,9 +53,9 @@ describe('createPostgresApprovalStores and migrate refuse bad options', () => {
   const pool = { query: () => undefined, connect: () => undefined }
   const hostile = new Proxy({}, { ownKeys: () => { throw new Error('no keys') } }) // prettier-ignore
   const cases: Array<[string, unknown, Array<[string, string]>]> = [
-    ['no options', undefined, [['', 'not_an_object']]],
-    ['null', null, [['', 'not_an_object']]],
-    ['an array', [], [['', 'not_an_object']]],
+    ['no options', undefined, [['', 'invalid_option']]],
+    ['null', null, [['', 'invalid_option']]],
+    ['an array', [], [['', 'invalid_option']]],
     ['no connection', {}, [['', 'connection_missing']]],
     ['both connections', { pool, connectionString: 'postgres://x' }, [['/connectionString', 'connection_ambiguous']]],
     ['a pool that is not one', { pool: {} }, [['/pool', 'invalid_pool']]],

@@ -16,6 +16,7 @@ const src = join(root, 'src')
 const LAYERS: readonly (readonly string[])[] = [
   ['errors', 'log', 'async', 'text'],
   ['json'],
+  ['options'],
   ['redact', 'schema'],
   ['views'],
   ['digest'],

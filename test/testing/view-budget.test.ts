@@ -46,6 +46,6 @@ describe('assertViewBudget', () => {
       expect(isContractsError(thrown), JSON.stringify(options)).toBe(true)
     }
     const hostile = Object.defineProperty({}, 'records', { get: () => { throw new Error('trap') } })
-    expect(() => assertViewBudget(tool, hostile as never)).toThrow(/options could not be read/)
+    expect(() => assertViewBudget(tool, hostile as never)).toThrow(/records could not be read/)
   })
 })

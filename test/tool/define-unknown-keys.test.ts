@@ -25,9 +25,9 @@ function problemsOf(extra: Record<string, unknown>): UsageProblem[] {
 }
 
 describe('defineTool refuses unknown definition keys', () => {
-  it('sensitive_input_fields (snake_case): unknown_definition_key, did you mean "sensitiveInputFields"?', () => {
+  it('sensitive_input_fields (snake_case): unknown_option, did you mean "sensitiveInputFields"?', () => {
     expect(problemsOf({ sensitive_input_fields: ['creds'] })).toEqual([
-      { path: '/sensitive_input_fields', code: 'unknown_definition_key', message: 'unknown definition key "sensitive_input_fields"; did you mean "sensitiveInputFields"?' },
+      { path: '/sensitive_input_fields', code: 'unknown_option', message: 'unknown definition key "sensitive_input_fields"; did you mean "sensitiveInputFields"?' },
     ])
     expect(() => defineTool({ ...base, sensitive_input_fields: ['creds'] } as never)).toThrow(/tool "vault__use".*did you mean "sensitiveInputFields"\?/s)
   })
@@ -45,31 +45,31 @@ describe('defineTool refuses unknown definition keys', () => {
     ]
     for (const [key, meant] of cases) {
       const suffix = meant === undefined ? '' : `; did you mean "${meant}"?`
-      expect(problemsOf({ [key]: 1 })).toEqual([{ path: `/${key}`, code: 'unknown_definition_key', message: `unknown definition key "${key}"${suffix}` }])
+      expect(problemsOf({ [key]: 1 })).toEqual([{ path: `/${key}`, code: 'unknown_option', message: `unknown definition key "${key}"${suffix}` }])
     }
   })
 
   it('escapes the key in its JSON Pointer, quotes at most 64 characters, and counts past 20 keys', () => {
-    expect(problemsOf({ 'a/b~c': 1 })).toEqual([{ path: '/a~1b~0c', code: 'unknown_definition_key', message: 'unknown definition key "a/b~c"' }])
+    expect(problemsOf({ 'a/b~c': 1 })).toEqual([{ path: '/a~1b~0c', code: 'unknown_option', message: 'unknown definition key "a/b~c"' }])
     const long = 'x'.repeat(100_000)
     const [problem] = problemsOf({ [long]: 1 })
-    expect(problem).toEqual({ path: `/${long}`, code: 'unknown_definition_key', message: `unknown definition key "${'x'.repeat(64)}…"` })
+    expect(problem).toEqual({ path: `/${long}`, code: 'unknown_option', message: `unknown definition key "${'x'.repeat(64)}…"` })
     const many = Object.fromEntries(Array.from({ length: 25 }, (_, i) => [`extra${i}`, i]))
     const problems = problemsOf(many)
     expect(problems).toHaveLength(21)
-    expect(problems[20]).toEqual({ path: '', code: 'unknown_definition_key', message: '5 more unknown definition keys' })
+    expect(problems[20]).toEqual({ path: '', code: 'unknown_option', message: '5 more unknown definition keys' })
   })
 
   it('a "__proto__" own key is refused like any other, and the prototype is not read', () => {
     const definition = JSON.parse('{"__proto__": {"sensitiveInputFields": ["creds"]}}') as Record<string, unknown>
-    expect(problemsOf(definition)).toEqual([{ path: '/__proto__', code: 'unknown_definition_key', message: 'unknown definition key "__proto__"' }])
+    expect(problemsOf(definition)).toEqual([{ path: '/__proto__', code: 'unknown_option', message: 'unknown definition key "__proto__"' }])
   })
 
   it('property: every key outside the definition keys is refused at its pointer, and the known keys never are', () => {
     const known = ['id', 'description', 'input', 'output', 'handler', 'origin', 'risk', 'approval', 'readOnly', 'toolsets', 'sensitiveInputFields', 'inputErrorCode', 'preview']
     fc.assert(
       fc.property(fc.string({ unit: 'grapheme', maxLength: 30 }).filter((key) => !known.includes(key)), (key) => {
-        const problems = problemsOf({ [key]: true }).filter((p) => p.code === 'unknown_definition_key')
+        const problems = problemsOf({ [key]: true }).filter((p) => p.code === 'unknown_option')
         expect(problems).toHaveLength(1)
         expect(problems[0]!.path).toBe('/' + key.replaceAll('~', '~0').replaceAll('/', '~1'))
       }),
