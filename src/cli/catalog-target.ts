@@ -3,6 +3,7 @@ import { importCatalogModule, isContractsError, type CatalogModule } from 'resul
 import { createFetchHandler } from 'result-views/http'
 import { callHost } from '../async/deadline.js'
 import { isRecord } from '../json/guards.js'
+import { typeScriptHint } from '../contracts/typescript-hint.js'
 import { stringifyJson } from '../json/json-text.js'
 import { queryString, targetUnavailable, type ApiAnswer, type ApiRequest, type Target } from './target.js'
 
@@ -38,7 +39,7 @@ export async function catalogTarget(path: string, cwd: string, timeoutMs: number
     // The import's own error says why (the ContractsError around it names the module again).
     const error = loaded.cause
     const cause = isContractsError(error) && error.cause !== undefined ? error.cause : error
-    return { problem: `cannot load --catalog ${path}: ${describeError(cause)}` }
+    return { problem: `cannot load --catalog ${path}: ${typeScriptHint(path, cause) ?? describeError(cause)}` }
   }
   const module: CatalogModule = loaded.value
   let found: { dispatcher: Dispatcher } | CatalogProblem

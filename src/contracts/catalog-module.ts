@@ -2,6 +2,7 @@ import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { describeThrown } from '../tokens/count-tokens.js'
 import { ContractsError } from './contracts-error.js'
+import { typeScriptHint } from './typescript-hint.js'
 import { isTool, type ContractCatalog, type ContractFixtures } from './sources.js'
 import { isRecord } from '../json/guards.js'
 import type { UsageProblem } from 'result-views'
@@ -30,7 +31,9 @@ export interface CatalogModule {
  * Imports the module a `--catalog` flag names, without choosing its catalog: the one import both
  * of the command's readers share ({@link loadCatalogModule} for `contracts`, and the `tool` and
  * `approvals` commands' target, which prefers a dispatcher: `docs/cli.md`). A JavaScript module
- * (ESM or CommonJS; TypeScript only under a loader such as tsx), resolved against `cwd`.
+ * (ESM or CommonJS), or TypeScript where Node strips types (22.18 and later) or a loader such as
+ * tsx is registered (`NODE_OPTIONS="--import tsx"`); elsewhere the `import_failed` message says
+ * exactly what to run. Resolved against `cwd`.
  *
  * @param modulePath - the module's path, relative to `cwd`.
  * @param options - `cwd`: the directory relative paths start from. Default `process.cwd()`.
@@ -44,7 +47,9 @@ export async function importCatalogModule(modulePath: string, options: { cwd?: s
   try {
     return { path, exports: (await import(pathToFileURL(path).href)) as Record<string, unknown> }
   } catch (error) {
-    throw new ContractsError(subject, [{ path: '', code: 'import_failed', message: `could not be imported: ${describeThrown(error)}` }], error)
+    const hint = typeScriptHint(path, error)
+    const message = hint === undefined ? `could not be imported: ${describeThrown(error)}` : `could not be imported: ${hint}`
+    throw new ContractsError(subject, [{ path: '', code: 'import_failed', message }], error)
   }
 }
 

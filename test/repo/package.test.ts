@@ -61,5 +61,6 @@ describe('package.json', () => {
   it('runs the bundle budget and the package checks in npm test', () => {
     expect(pkg.scripts.test).toContain('npm run test:bundle')
     expect(pkg.scripts.test).toContain('npm run test:package')
+    expect(pkg.scripts.test).toContain('npm run test:matrix')
   })
 })
