@@ -69,9 +69,10 @@ export const entries = [root, ${subpathEntries.map(entryName).join(', ')}]
 /**
  * Writes one consumer project per module setting under `dir` (each its own package, linked to
  * the package at `root` as `node_modules/result-views`) and type-checks each with each compiler.
- * Returns the rows `{ typescript, resolution, ok, ms, output }`; never throws for a failed check.
+ * Returns the rows `{ typescript, resolution, ok, ms, output }`, each also passed to `onRow` as
+ * it is done; never throws for a failed check.
  */
-export function runTypesGrid(root, dir) {
+export function runTypesGrid(root, dir, onRow = () => {}) {
   rmSync(dir, { recursive: true, force: true })
   mkdirSync(`${dir}/node_modules`, { recursive: true })
   symlinkSync(root, `${dir}/node_modules/result-views`, 'dir')
@@ -98,7 +99,9 @@ export function runTypesGrid(root, dir) {
         ok = false
         output = `${error.stdout ?? ''}${error.stderr ?? ''}`
       }
-      rows.push({ typescript: version, resolution: setting.name, ok, ms: Math.round(performance.now() - started), output })
+      const row = { typescript: version, resolution: setting.name, ok, ms: Math.round(performance.now() - started), output }
+      rows.push(row)
+      onRow(row)
     }
   }
   return rows
