@@ -3,7 +3,6 @@ import { importCatalogModule, isContractsError, type CatalogModule } from 'resul
 import { createFetchHandler } from 'result-views/http'
 import { callHost } from '../async/deadline.js'
 import { isRecord } from '../json/guards.js'
-import { typeScriptHint } from '../contracts/typescript-hint.js'
 import { stringifyJson } from '../json/json-text.js'
 import { queryString, targetUnavailable, type ApiAnswer, type ApiRequest, type Target } from './target.js'
 
@@ -38,8 +37,11 @@ export async function catalogTarget(path: string, cwd: string, timeoutMs: number
     if (loaded.failure === 'timeout') return { problem: `cannot load --catalog ${path}: it did not finish loading within ${timeoutMs} ms` }
     // The import's own error says why (the ContractsError around it names the module again).
     const error = loaded.cause
+    // A TypeScript module this Node cannot load: the problem's message says what to run.
+    const unsupported = isContractsError(error) ? error.problems.find((problem) => problem.code === 'typescript_unsupported') : undefined
+    if (unsupported !== undefined) return { problem: `cannot load --catalog ${path}: ${unsupported.message}` }
     const cause = isContractsError(error) && error.cause !== undefined ? error.cause : error
-    return { problem: `cannot load --catalog ${path}: ${typeScriptHint(path, cause) ?? describeError(cause)}` }
+    return { problem: `cannot load --catalog ${path}: ${describeError(cause)}` }
   }
   const module: CatalogModule = loaded.value
   let found: { dispatcher: Dispatcher } | CatalogProblem

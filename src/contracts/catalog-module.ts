@@ -32,13 +32,15 @@ export interface CatalogModule {
  * of the command's readers share ({@link loadCatalogModule} for `contracts`, and the `tool` and
  * `approvals` commands' target, which prefers a dispatcher: `docs/cli.md`). A JavaScript module
  * (ESM or CommonJS), or TypeScript where Node strips types (22.18 and later) or a loader such as
- * tsx is registered (`NODE_OPTIONS="--import tsx"`); elsewhere the `import_failed` message says
- * exactly what to run. Resolved against `cwd`.
+ * tsx is registered (`NODE_OPTIONS="--import tsx"`); elsewhere the import fails with the problem
+ * `typescript_unsupported`, whose message says exactly what to run. Resolved against `cwd`.
  *
  * @param modulePath - the module's path, relative to `cwd`.
  * @param options - `cwd`: the directory relative paths start from. Default `process.cwd()`.
  * @throws ContractsError (`contracts_invalid`): `invalid_path` for a path that is not a non-empty
- *   string, `import_failed` when the import throws or rejects (what it threw is the cause).
+ *   string, `typescript_unsupported` for a TypeScript module this Node cannot load (no type
+ *   stripping, no loader), `import_failed` when the import throws or rejects otherwise (what it
+ *   threw is the cause in both).
  */
 export async function importCatalogModule(modulePath: string, options: { cwd?: string } = {}): Promise<CatalogModule> {
   const subject = `catalog module ${JSON.stringify(modulePath)}`
@@ -48,8 +50,8 @@ export async function importCatalogModule(modulePath: string, options: { cwd?: s
     return { path, exports: (await import(pathToFileURL(path).href)) as Record<string, unknown> }
   } catch (error) {
     const hint = typeScriptHint(path, error)
-    const message = hint === undefined ? `could not be imported: ${describeThrown(error)}` : `could not be imported: ${hint}`
-    throw new ContractsError(subject, [{ path: '', code: 'import_failed', message }], error)
+    const problem = hint === undefined ? { path: '', code: 'import_failed', message: `could not be imported: ${describeThrown(error)}` } : { path: '', code: 'typescript_unsupported', message: hint }
+    throw new ContractsError(subject, [problem], error)
   }
 }
 
