@@ -140,7 +140,7 @@ console.log('consumer smoke (types): ok')
 
 // The types grid: every entry for a consumer under each TypeScript of the matrix and each module
 // setting (scripts/types-grid.mjs), `skipLibCheck: false`.
-const grid = runTypesGrid(root, `${dir}/types-grid`, (row) => console.log(`types grid: TypeScript ${row.typescript}, ${row.resolution}: ${row.ok ? 'ok' : 'FAILED'} (${row.ms} ms)`))
+const grid = await runTypesGrid(root, `${dir}/types-grid`, (row) => console.log(`types grid: TypeScript ${row.typescript}, ${row.resolution}: ${row.ok ? 'ok' : 'FAILED'} (${row.ms} ms)`))
 console.table(grid.map(({ typescript, resolution, ok, ms }) => ({ typescript, resolution, ok, ms })))
 const failed = grid.filter((row) => !row.ok)
 if (failed.length > 0) {
