@@ -140,8 +140,8 @@ console.log('consumer smoke (types): ok')
 
 // The types grid: every entry for a consumer under each TypeScript of the matrix and each module
 // setting (scripts/types-grid.mjs), `skipLibCheck: false`.
-const grid = await runTypesGrid(root, `${dir}/types-grid`, (row) => console.log(`types grid: TypeScript ${row.typescript}, ${row.resolution}: ${row.ok ? 'ok' : 'FAILED'} (${row.ms} ms)`))
-console.table(grid.map(({ typescript, resolution, ok, ms }) => ({ typescript, resolution, ok, ms })))
+const grid = await runTypesGrid(root, `${dir}/types-grid`, (row) => console.log(`types grid: TypeScript ${row.typescript}, ${row.resolution}: ${row.ok ? 'ok' : 'FAILED'}${row.thirdParty > 0 ? ` (${row.thirdParty} errors in other packages' declarations:\n${row.output.trim()})` : ''} (${row.ms} ms)`))
+console.table(grid.map(({ typescript, resolution, ok, thirdParty, ms }) => ({ typescript, resolution, ok, thirdParty, ms })))
 const failed = grid.filter((row) => !row.ok)
 if (failed.length > 0) {
   for (const row of failed) console.error(`consumer smoke (types grid) failed: TypeScript ${row.typescript}, ${row.resolution}:\n${row.output}`)

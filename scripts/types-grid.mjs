@@ -112,7 +112,13 @@ export async function runTypesGrid(root, dir, onRow = () => {}) {
           resolve(error === null ? undefined : `${stdout}${stderr}` || String(error)),
         ),
       )
-      const row = { typescript: version, resolution: setting.name, ok: output === undefined, ms: Math.round(performance.now() - started), output: output ?? '' }
+      // Errors inside another package's declarations (a dependency's own node16 problems, such as
+      // @openai/agents-openai's or the MCP SDK's CommonJS types) are reported, not failed: the
+      // cell fails on an error in consumer.ts or in this package's dist/.
+      const errors = (output ?? '').split('\n').filter((line) => /error TS\d+/.test(line))
+      const ours = errors.filter((line) => !/^(\.\.\/)*node_modules\//.test(line))
+      const ok = output === undefined || (errors.length > 0 && ours.length === 0)
+      const row = { typescript: version, resolution: setting.name, ok, thirdParty: errors.length - ours.length, ms: Math.round(performance.now() - started), output: output ?? '' }
       rows[index] = row
       onRow(row)
     }
