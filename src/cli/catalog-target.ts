@@ -37,6 +37,9 @@ export async function catalogTarget(path: string, cwd: string, timeoutMs: number
     if (loaded.failure === 'timeout') return { problem: `cannot load --catalog ${path}: it did not finish loading within ${timeoutMs} ms` }
     // The import's own error says why (the ContractsError around it names the module again).
     const error = loaded.cause
+    // A TypeScript module this Node cannot load: the problem's message says what to run.
+    const unsupported = isContractsError(error) ? error.problems.find((problem) => problem.code === 'typescript_unsupported') : undefined
+    if (unsupported !== undefined) return { problem: `cannot load --catalog ${path}: ${unsupported.message}` }
     const cause = isContractsError(error) && error.cause !== undefined ? error.cause : error
     return { problem: `cannot load --catalog ${path}: ${describeError(cause)}` }
   }

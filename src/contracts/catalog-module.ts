@@ -2,6 +2,7 @@ import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { describeThrown } from '../tokens/count-tokens.js'
 import { ContractsError } from './contracts-error.js'
+import { typeScriptHint } from './typescript-hint.js'
 import { isTool, type ContractCatalog, type ContractFixtures } from './sources.js'
 import { isRecord } from '../json/guards.js'
 import type { UsageProblem } from 'result-views'
@@ -30,12 +31,16 @@ export interface CatalogModule {
  * Imports the module a `--catalog` flag names, without choosing its catalog: the one import both
  * of the command's readers share ({@link loadCatalogModule} for `contracts`, and the `tool` and
  * `approvals` commands' target, which prefers a dispatcher: `docs/cli.md`). A JavaScript module
- * (ESM or CommonJS; TypeScript only under a loader such as tsx), resolved against `cwd`.
+ * (ESM or CommonJS), or TypeScript where Node strips types (22.18 and later) or a loader such as
+ * tsx is registered (`NODE_OPTIONS="--import tsx"`); elsewhere the import fails with the problem
+ * `typescript_unsupported`, whose message says exactly what to run. Resolved against `cwd`.
  *
  * @param modulePath - the module's path, relative to `cwd`.
  * @param options - `cwd`: the directory relative paths start from. Default `process.cwd()`.
  * @throws ContractsError (`contracts_invalid`): `invalid_path` for a path that is not a non-empty
- *   string, `import_failed` when the import throws or rejects (what it threw is the cause).
+ *   string, `typescript_unsupported` for a TypeScript module this Node cannot load (no type
+ *   stripping, no loader), `import_failed` when the import throws or rejects otherwise (what it
+ *   threw is the cause in both).
  */
 export async function importCatalogModule(modulePath: string, options: { cwd?: string } = {}): Promise<CatalogModule> {
   const subject = `catalog module ${JSON.stringify(modulePath)}`
@@ -44,7 +49,9 @@ export async function importCatalogModule(modulePath: string, options: { cwd?: s
   try {
     return { path, exports: (await import(pathToFileURL(path).href)) as Record<string, unknown> }
   } catch (error) {
-    throw new ContractsError(subject, [{ path: '', code: 'import_failed', message: `could not be imported: ${describeThrown(error)}` }], error)
+    const hint = typeScriptHint(path, error)
+    const problem = hint === undefined ? { path: '', code: 'import_failed', message: `could not be imported: ${describeThrown(error)}` } : { path: '', code: 'typescript_unsupported', message: hint }
+    throw new ContractsError(subject, [problem], error)
   }
 }
 

@@ -13,6 +13,7 @@ import {
   SINGLE_RESULT_VIEW_TEXT,
   UNKNOWN_VIEW_TEXT,
 } from '../support/adapter-catalog.js'
+import { perCallContext } from '../support/ai-sdk-major.js'
 import { scriptedModel, toolResultsShown, type ModelTurn } from '../support/ai-sdk-model.js'
 import { noteTool } from '../support/tools.js'
 import { waitingTool } from '../support/waiting-tool.js'
@@ -70,13 +71,13 @@ describe('toAiSdkTools through generateText (mock model, offline)', () => {
     expect(seen).toEqual([{ tool_call_id: 'call-77', scope: SCOPE }])
   })
 
-  it('resolves the scope per call from experimental_context', async () => {
+  it('resolves the scope per call from the per-call context (ai 7 toolsContext, ai 6 experimental_context)', async () => {
     const { dispatcher } = adapterCatalog()
     const seen: unknown[] = []
     dispatcher.hook('tool.post_call', (payload) => void seen.push(payload.scope))
     const tools = toAiSdkTools(dispatcher, { scope: ({ context, tool_id }) => ({ workspace_id: (context as { ws: string }).ws, agent_name: tool_id }) })
     const model = scriptedModel([call('c1', 'notes__read', { id: 'n1' }), { text: 'done' }])
-    await generateText({ model, tools, prompt: 'go', experimental_context: { ws: 'ws-9' }, stopWhen: () => false })
+    await generateText({ model, tools, prompt: 'go', ...perCallContext(tools, { ws: 'ws-9' }), stopWhen: () => false })
     expect(seen).toEqual([{ workspace_id: 'ws-9', agent_name: 'notes__read' }])
   })
 

@@ -156,12 +156,13 @@ describe('createMcpServerFactory (SDK v2)', () => {
       } as unknown as McpV2ServerOptions),
     )
     expect(error.code).toBe('mcp_options_invalid')
+    // The options reader names unknown keys first (with "did you mean"), then each option's own problems.
     expect(error.problems.map((problem) => [problem.path, problem.code])).toEqual([
+      ['/bogus', 'unknown_option'],
       ['/name', 'invalid_option'],
       ['/approvalStateKey', 'invalid_state_key'],
       ['/previousApprovalStateKeys/0', 'invalid_state_key'],
       ['/approvalStateTtlMs', 'invalid_limit'],
-      ['/bogus', 'unknown_option'],
     ])
     expect(optionsError(() => createMcpServerFactory(dispatcher, { name: 'a', version: '1', previousApprovalStateKeys: [randomBytes(32)] })).problems).toEqual([
       expect.objectContaining({ path: '/previousApprovalStateKeys', code: 'state_key_missing' }),
