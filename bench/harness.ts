@@ -28,6 +28,11 @@ export interface RoundOptions {
   readonly roundMs: number
 }
 
+/** The rounds of a benchmark: a few seconds of warm-up and eight interleaved rounds, or a smoke run with `--quick` (figures are noise then). */
+export function roundsFor(quick: boolean, roundMs = 150, warmupMs = 2000): RoundOptions {
+  return quick ? { warmupMs: 200, warmupRounds: 2, rounds: 2, roundMs: 30 } : { warmupMs, warmupRounds: 4, rounds: 8, roundMs }
+}
+
 /** What was measured for one candidate: nanoseconds per operation. */
 export interface Measured {
   readonly name: string

@@ -34,7 +34,7 @@ import { CompactSessionResult, FullSessionResult } from '../examples/tools/sessi
 import { mediumDigestInput, smallDigestInput } from './fixtures/digest-inputs.js'
 import { realisticSessionFull, realisticSessionInput } from './fixtures/realistic-session.js'
 import { RealisticCompactResult, RealisticFullResult, RealisticSessionInput, withoutFormats } from './fixtures/realistic-session-schema.js'
-import { formatMeasured, measureInRounds, median, type Candidate } from './harness.js'
+import { formatMeasured, measureInRounds, median, type Candidate, roundsFor } from './harness.js'
 import { handwrittenRealisticProjection, handwrittenSessionProjection } from './handwritten.js'
 
 // ajv-formats is CommonJS: under ESM interop its function may sit on `default`.
@@ -206,7 +206,7 @@ export async function hotPathsBench(quick = false): Promise<Record<string, numbe
     { name: 'schemaDigest (realistic full schema)', run: () => schemaDigest(fullSchemaJson), batch: 20 },
     { name: 'sha256(JSON.stringify) (realistic full schema)', run: () => sha(fullSchemaJson), batch: 20 },
   ]
-  const measured = await measureInRounds(candidates, quick ? { warmupMs: 200, warmupRounds: 2, rounds: 2, roundMs: 30 } : { warmupMs: 2000, warmupRounds: 4, rounds: 8, roundMs: 120 })
+  const measured = await measureInRounds(candidates, roundsFor(quick, 120))
   console.log(formatMeasured('hot paths (median per operation, interleaved rounds)', measured))
 
   const m = (name: string): number => median(measured, name)

@@ -14,7 +14,7 @@ import { createDispatcher, defineTool } from 'result-views'
 import { createHttpHandler } from 'result-views/http'
 import { realisticSessionFull, realisticSessionInput } from './fixtures/realistic-session.js'
 import { RealisticCompactResult, RealisticFullResult, RealisticSessionInput, withoutFormats } from './fixtures/realistic-session-schema.js'
-import { formatMeasured, measureInRounds, median } from './harness.js'
+import { formatMeasured, measureInRounds, median, roundsFor } from './harness.js'
 import { handwrittenRealisticProjection } from './handwritten.js'
 
 const json = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T
@@ -101,7 +101,7 @@ export async function httpBench(quick = false): Promise<Record<string, number>> 
         { name: 'createHttpHandler POST invoke (realistic, no formats)', run: async () => ok(await post(agent, oursPort, path, body)), batch: 10, async: true },
         { name: 'plain node:http parse + ajv + pick (realistic, no formats)', run: async () => ok(await post(agent, plainPort, path, body)), batch: 10, async: true },
       ],
-      quick ? { warmupMs: 200, warmupRounds: 2, rounds: 2, roundMs: 30 } : { warmupMs: 2000, warmupRounds: 4, rounds: 8, roundMs: 150 },
+      roundsFor(quick),
     )
     console.log(formatMeasured('\nHTTP invoke over loopback keep-alive (median per request)', measured))
     const oursNs = median(measured, 'createHttpHandler POST invoke (realistic, no formats)')

@@ -12,7 +12,7 @@ import { createDispatcher, defineTool } from 'result-views'
 import { createMcpServer } from 'result-views/mcp'
 import { realisticSessionFull, realisticSessionInput } from './fixtures/realistic-session.js'
 import { RealisticCompactResult, RealisticFullResult, RealisticSessionInput, withoutFormats } from './fixtures/realistic-session-schema.js'
-import { formatMeasured, measureInRounds, median } from './harness.js'
+import { formatMeasured, measureInRounds, median, roundsFor } from './harness.js'
 import { handwrittenRealisticProjection } from './handwritten.js'
 
 interface Connected {
@@ -64,7 +64,7 @@ export async function mcpBench(quick = false): Promise<Record<string, number>> {
         { name: 'createMcpServer tools/call (realistic, no formats)', run: async () => check(await ours.client.callTool(plainCall)), batch: 10, async: true },
         { name: 'plain SDK McpServer tools/call (realistic)', run: async () => check(await plain.client.callTool(call)), batch: 10, async: true },
       ],
-      quick ? { warmupMs: 200, warmupRounds: 2, rounds: 2, roundMs: 30 } : { warmupMs: 2000, warmupRounds: 4, rounds: 8, roundMs: 150 },
+      roundsFor(quick),
     )
     console.log(formatMeasured('\nMCP over InMemoryTransport (median per call)', measured))
     const oursNs = median(measured, 'createMcpServer tools/call (realistic)')

@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto'
 import pg from 'pg'
 import { createPostgresApprovalStores, migrate } from 'result-views/postgres'
 import { startTestServer } from '../test/postgres/support/server.js'
-import { formatMeasured, measureInRounds, median } from './harness.js'
+import { formatMeasured, measureInRounds, median, roundsFor } from './harness.js'
 
 const hashOf = (text: string): string => createHash('sha256').update(text).digest('hex')
 
@@ -74,7 +74,7 @@ export async function postgresBench(quick = false): Promise<Record<string, numbe
           async: true,
         },
       ],
-      quick ? { warmupMs: 200, warmupRounds: 2, rounds: 2, roundMs: 30 } : { warmupMs: 1000, warmupRounds: 4, rounds: 8, roundMs: 150 },
+      roundsFor(quick, 150, 1000),
     )
     console.log(formatMeasured('\nPostgreSQL token consume (embedded server on loopback, median per call)', measured))
     const storeNs = median(measured, 'postgres token store consume')

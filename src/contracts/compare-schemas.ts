@@ -130,8 +130,11 @@ export function compareSchemas(before: unknown, after: unknown, role: SchemaRole
   return { verdict: reasons.some((r) => r.kind === 'breaking') ? 'breaking' : 'unproven', reasons }
 }
 
-/** True when both are plain JSON with one schema digest (identical schemas); false when either is not plain JSON (the proof then says why). */
+/** True when both are schemas of plain JSON with one schema digest (identical schemas); false when either is not (the proof then says why). */
 function sameDigest(before: unknown, after: unknown): boolean {
+  // Only schemas (an object or a boolean): `null`, arrays and numbers go on to the proof, which refuses them.
+  const schema = (value: unknown): boolean => typeof value === 'boolean' || isSchemaObject(value)
+  if (!schema(before) || !schema(after)) return false
   try {
     return schemaDigest(before as JsonSchema) === schemaDigest(after as JsonSchema)
   } catch {

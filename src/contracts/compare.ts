@@ -174,7 +174,9 @@ function compareTool(id: string, before: ToolContract | undefined, after: ToolCo
   const compare = (schema: ContractSchemaName, comparedWith: ContractSchemaName): void => {
     const a = schema === 'input' ? before.input : viewOf(before, comparedWith as ContractView)!
     const b = schema === 'input' ? after.input : viewOf(after, schema)!
-    if (a.digest === b.digest) return
+    // One digest is one schema, but not one reading for inputs: a new native single-result tool
+    // refuses a `result_view` that an old schema read as written (another origin) accepted.
+    if (a.digest === b.digest && (schema !== 'input' || !refusesSelector(after, true) || refusesSelector(before, false))) return
     const { verdict, reasons } = schema === 'input'
       ? compareInputs(before, after)
       : compareSchemas(a.schema, b.schema, 'output')
@@ -228,7 +230,9 @@ function compareInputs(before: ToolContract, after: ToolContract): SchemaVerdict
   const selector = appendPointer('/properties', RESULT_VIEW_KEY)
   const refused = refusal.reasons.map((r): ContractReason => r.new_path !== selector ? r : {
     ...r, kind: 'breaking', code: 'field_rejected',
-    message: `the tool no longer has views: at run time it refuses "${RESULT_VIEW_KEY}", which the old tool accepted`,
+    message: before.kind === 'viewed'
+      ? `the tool no longer has views: at run time it refuses "${RESULT_VIEW_KEY}", which the old tool accepted`
+      : `at run time the new native tool refuses "${RESULT_VIEW_KEY}", which the old tool's input accepted (its origin was not native, or is not recorded)`,
   })
   return mergeVerdicts(verdict, refused)
 }
