@@ -341,7 +341,8 @@ function openSealed(deps: ResolvedApprovals, record: PendingApprovalRecord): Hel
  * resume, which fails it closed.
  */
 function heldElsewhere(record: PendingApprovalRecord, host: DispatchHost): boolean {
-  if (record.sensitive_input_fields === undefined || record.sensitive_input_fields.length === 0) return false
+  // Whoever named the sensitive fields (the call, or the tool's own `sensitiveInputFields`), a
+  // stored input that no longer has the approved digest was redacted: its real value is elsewhere.
   const tool = host.tools.get(record.tool_id)
   if (tool === undefined) return false
   try {

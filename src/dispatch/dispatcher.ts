@@ -1,3 +1,4 @@
+import { isOverlongProxy, MAX_ARRAY_LENGTH } from '../json/guards.js'
 import { randomUUID } from 'node:crypto'
 import { followSignal } from '../async/abort.js'
 import { isTimerBudget, MAX_TIMER_MS } from '../async/deadline.js'
@@ -224,6 +225,11 @@ function buildCatalog(tools: unknown, retired: RetiredIds): Map<string, Tool> {
   }
   const catalog = new Map<string, Tool>()
   const problems: UsageProblem[] = []
+  // A Proxy claiming more elements than the library ever reads (2^24) is refused before a walk
+  // that would push a problem per index until memory runs out.
+  if (isOverlongProxy(tools, tools.length)) {
+    throw new ToolDefinitionError(undefined, [{ path: '/tools', code: 'invalid_catalog', message: `tools is a Proxy array longer than ${MAX_ARRAY_LENGTH} elements` }])
+  }
   for (let index = 0; index < tools.length; index++) {
     if (!(index in tools)) {
       // A hole: reported once, and the rest not walked (an array of 2^32 - 1 holes is one problem).

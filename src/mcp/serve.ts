@@ -4,6 +4,7 @@ import type { ContinuationStoreOptions } from '../continuation/continuation-stor
 import { checkLimitOptions, CONTINUE_INPUT_SCHEMA, continueHandleOf, continueResult, CONTINUE_TOOL, createResultLimit, limitResult, type ResultLimit } from '../continuation/result-limit.js'
 import { scopeResolverFailed } from '../framework-call/framework-call.js'
 import { optionsTable, readOptions } from '../options/options.js'
+import { copyScopeFields, scopeProblem } from '../call/scope.js'
 import { McpOptionsError } from './mcp-options-error.js'
 import { toCallToolResult, toMcpToolList, toPartCallToolResult, type McpCallToolResult, type McpToolListing } from './project.js'
 
@@ -215,6 +216,15 @@ function checkOptions(
   if (typeof o.version !== 'string' || o.version.length === 0) problem('/version', 'invalid_option', 'version must be a non-empty string')
   if (o.scope !== undefined && typeof o.scope !== 'function' && (typeof o.scope !== 'object' || o.scope === null || Array.isArray(o.scope))) {
     problem('/scope', 'invalid_option', 'scope must be a CallScope object or a function returning one')
+  } else if (typeof o.scope === 'object' && o.scope !== null) {
+    // A static scope is checked now, not on every call (a misspelt `workspaceId` would refuse each one).
+    let why: string | undefined
+    try {
+      why = scopeProblem(copyScopeFields(o.scope))
+    } catch {
+      why = 'the scope could not be read (a getter or a Proxy threw)'
+    }
+    if (why !== undefined) problem('/scope', 'invalid_option', why)
   }
   if (o.toolCallIdPrefix !== undefined && typeof o.toolCallIdPrefix !== 'string') problem('/toolCallIdPrefix', 'invalid_option', 'toolCallIdPrefix must be a string')
   if (o.instructions !== undefined && typeof o.instructions !== 'string') problem('/instructions', 'invalid_option', 'instructions must be a string')

@@ -50,7 +50,8 @@ export function optionsTable<const K extends string>(keys: readonly K[], noun = 
  *
  * - `undefined`: no options, an empty record;
  * - not an object (or an array): `invalid_option` at `at`;
- * - an own key the table does not know (enumerable or not): `unknown_option` at `<at>/<key>`, naming the
+ * - an own key the table does not know (enumerable or not), or one on a prototype of `value` below
+ *   `Object.prototype` (a class getter, an `Object.create` parent): `unknown_option` at `<at>/<key>`, naming the
  *   key it was likely meant to be (case, `_`/`-` and up to a third of its letters apart); past 20
  *   unknown keys one more problem counts the rest;
  * - listing the keys (a Proxy `ownKeys` trap) or reading a known member (a getter, a Proxy `get`
@@ -74,6 +75,7 @@ export function readOptions<K extends string>(value: unknown, table: OptionsTabl
       return values
     }
     keys = Object.getOwnPropertyNames(value)
+    inheritedKeys(value, keys)
   } catch {
     problems.push({ path: at, code: 'unreadable_option', message: `${at === '' ? table.whole : at.slice(1)} could not be read (a Proxy threw)` })
     return values
@@ -88,6 +90,38 @@ export function readOptions<K extends string>(value: unknown, table: OptionsTabl
   // Proxy `get` trap for a key its `ownKeys` does not list, is read too (never silently missed).
   for (const key of table.keys) readMember(value, key, read, at, problems)
   return values
+}
+
+/** How many prototypes above an options object are looked at, at most (a class hierarchy is a few). */
+const MAX_PROTOTYPE_DEPTH = 32
+
+/**
+ * Adds to `keys` the property names of the prototypes of `value`, up to its realm's
+ * `Object.prototype` (`constructor` left out): a known key is read through the prototype (a class
+ * getter), so an unknown one there must be refused too, or a misspelt getter fails open. Throws
+ * what a Proxy's `getPrototypeOf` or `ownKeys` trap throws: call it inside the guard.
+ */
+function inheritedKeys(value: object, keys: string[]): void {
+  let prototype = Object.getPrototypeOf(value) as object | null
+  if (prototype === null || prototype === Object.prototype) return
+  const seen = new Set(keys)
+  for (let depth = 0; prototype !== null && !isObjectPrototype(prototype); depth++) {
+    if (depth === MAX_PROTOTYPE_DEPTH) {
+      keys.push('[prototype chain deeper than 32]')
+      return
+    }
+    for (const key of Object.getOwnPropertyNames(prototype)) {
+      if (key === 'constructor' || seen.has(key)) continue
+      seen.add(key)
+      keys.push(key)
+    }
+    prototype = Object.getPrototypeOf(prototype) as object | null
+  }
+}
+
+/** `Object.prototype` of this realm or another one (a `vm` context's): the end of an options object's own chain. */
+function isObjectPrototype(prototype: object): boolean {
+  return prototype === Object.prototype || (Object.getPrototypeOf(prototype) === null && Object.hasOwn(prototype, 'isPrototypeOf'))
 }
 
 /** Reads `value[key]` once into `read` (when not `undefined`); a throwing getter or trap is `unreadable_option`. */

@@ -17,14 +17,31 @@ const jsonEscaped = (text: string): string => (NEEDS_JSON_ESCAPE.test(text) ? JS
  * Every form a secret can take in text the library writes (`docs/hooks.md` "Sensitive input
  * fields"): as it is, JSON-escaped (a message quoting JSON of the input), JSON-Pointer-escaped
  * (`~` → `~0`, `/` → `~1`: a key in a pointer), a pointer inside JSON text, JSON text used as a
- * pointer token, and JSON inside JSON (a message that quotes a JSON message). Distinct forms only;
- * a secret of letters and digits has one.
+ * pointer token, JSON inside JSON (a message that quotes a JSON message), and percent-encoded
+ * (`encodeURIComponent`: a secret a handler put in a URL). Distinct forms only; a secret of
+ * letters and digits has one.
  */
 export function secretForms(secret: string): string[] {
   const json = jsonEscaped(secret)
   const pointer = escapePointerToken(secret)
-  return [...new Set([secret, json, pointer, jsonEscaped(pointer), escapePointerToken(json), jsonEscaped(json)])]
+  const forms = new Set([secret, json, pointer, jsonEscaped(pointer), escapePointerToken(json), jsonEscaped(json)])
+  const url = percentEncoded(secret)
+  if (url !== undefined) forms.add(url)
+  return [...forms]
 }
+
+/** What a URL carries a secret as (`encodeURIComponent`, as a handler building a query writes it); `undefined` for a lone surrogate, which it cannot encode. */
+function percentEncoded(text: string): string | undefined {
+  if (NO_PERCENT_ENCODING.test(text)) return text
+  try {
+    return encodeURIComponent(text)
+  } catch {
+    return undefined
+  }
+}
+
+/** Text `encodeURIComponent` writes as it is. */
+const NO_PERCENT_ENCODING = /^[A-Za-z0-9\-_.!~*'()]*$/
 
 /**
  * The secret texts under the sensitive paths of an input, in every form they can take in text

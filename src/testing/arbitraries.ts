@@ -1,3 +1,5 @@
+import { optionsTable } from '../options/options.js'
+import { readTestingOptions } from './testing-options.js'
 import type FC from 'fast-check'
 import { fc } from './fast-check.js'
 import type { TSchema } from 'typebox'
@@ -14,6 +16,9 @@ import { SchemaArbitraryError } from './schema-arbitrary-error.js'
 import { isSchemaObject, rejectUnsupportedKeywords, validationSiblings } from './schema-keywords.js'
 import { indexIds, resolveRef, type SchemaResource } from './schema-refs.js'
 import { unescapePointerToken } from '../json/pointer.js'
+
+/** The options the function takes; any other key is refused. */
+const ARBITRARY_OPTIONS = optionsTable(['maxDepth', 'maxArrayLength'])
 
 /** Options of {@link jsonSchemaArbitrary}. */
 export interface JsonSchemaArbitraryOptions {
@@ -94,6 +99,7 @@ function lastToken(pointer: string): string {
  *   an option that is not an integer in range.
  */
 export function jsonSchemaArbitrary(schema: JsonSchema | TSchema | boolean, options: JsonSchemaArbitraryOptions = {}): FC.Arbitrary<unknown> {
+  options = readTestingOptions('jsonSchemaArbitrary', options, ARBITRARY_OPTIONS) as JsonSchemaArbitraryOptions
   const maxDepth = readOption(options.maxDepth, 'maxDepth', DEFAULT_MAX_DEPTH, 1)
   const maxArrayLength = readOption(options.maxArrayLength, 'maxArrayLength', DEFAULT_MAX_ARRAY_LENGTH, 0)
   const root: unknown = schema

@@ -1,3 +1,5 @@
+import { optionsTable } from '../options/options.js'
+import { readTestingOptions } from './testing-options.js'
 import type FC from 'fast-check'
 import { fc } from './fast-check.js'
 import type { ErrorObject, ValidateFunction } from 'ajv'
@@ -8,6 +10,9 @@ import { jsonSchemaArbitrary, type JsonSchemaArbitraryOptions } from './arbitrar
 import { findSubsetViolation, firstDifference, formatValue, snapshotRecord } from './record-compare.js'
 import { isViewInvariantError, ViewInvariantError } from './view-invariant-error.js'
 import { unescapePointerToken } from '../json/pointer.js'
+
+/** The options the function takes; any other key is refused. */
+const CONSISTENCY_OPTIONS = optionsTable(['runs', 'seed', 'maxDepth', 'maxArrayLength'])
 
 /** Options of {@link assertViewsConsistent}. */
 export interface ViewsConsistencyOptions extends JsonSchemaArbitraryOptions {
@@ -172,6 +177,7 @@ function assertViewedTool(tool: ViewedTool): void {
  */
 export function assertViewsConsistent(tool: ViewedTool, options: ViewsConsistencyOptions = {}): void {
   assertViewedTool(tool)
+  options = readTestingOptions('assertViewsConsistent', options, CONSISTENCY_OPTIONS) as ViewsConsistencyOptions
   const runs = options.runs ?? DEFAULT_VIEW_CHECK_RUNS
   if (!Number.isInteger(runs) || runs < 1) {
     const problem = `"runs" must be an integer ≥ 1, got ${String(runs)}`

@@ -1,3 +1,6 @@
+import { UsageError } from 'result-views'
+import { optionsTable } from '../options/options.js'
+import { readTestingOptions } from './testing-options.js'
 import type FC from 'fast-check'
 import { escapePointerToken } from '../json/pointer.js'
 import { fc, lazy } from './fast-check.js'
@@ -34,6 +37,8 @@ export interface FindSecretLeakOptions {
   minPartLength?: number
 }
 
+const LEAK_OPTIONS = optionsTable(['minPartLength'])
+
 /** A part of a canary found in text: which form it was found in, and the part itself. */
 export interface SecretLeak {
   /** `raw`, `json`, `pointer`, `percent`, or one inside another such as `json(pointer)`. */
@@ -59,7 +64,12 @@ const pointer = escapePointerToken
  * @returns the first {@link SecretLeak} found, `undefined` when there is none.
  */
 export function findSecretLeak(text: string, canary: string, options: FindSecretLeakOptions = {}): SecretLeak | undefined {
-  const min = options.minPartLength ?? DEFAULT_LEAK_PART_LENGTH
+  const read = readTestingOptions('findSecretLeak', options, LEAK_OPTIONS)
+  const given = read.minPartLength
+  if (given !== undefined && (typeof given !== 'number' || !Number.isInteger(given) || given < 1)) {
+    throw new UsageError({ code: 'testing_argument_invalid', subject: 'findSecretLeak options', problems: [{ path: '/minPartLength', code: 'invalid_option', message: 'minPartLength must be an integer ≥ 1' }] })
+  }
+  const min = (given as number | undefined) ?? DEFAULT_LEAK_PART_LENGTH
   const encodings: Array<[string, (value: string) => string]> = [
     ['json', json],
     ['pointer', pointer],
