@@ -34,8 +34,9 @@ const V2_KEYS = ['approvalStateKey', 'previousApprovalStateKeys', 'approvalState
  * peer dependency needed only by this entry) that expose a dispatcher's catalog
  * (`docs/mcp.md` "MCP SDK v2"). Pass it to the SDK's serving entries, which make one server per
  * connection (`serveStdio(factory)`) or per request (`createMcpHandler(factory)`, stateless
- * Streamable HTTP); a server from `factory()` also connects to any transport itself. Each server
- * speaks the 2026-07-28 revision and the 2025 ones.
+ * Streamable HTTP), which speak the 2026-07-28 revision and the 2025 ones. A server from
+ * `factory()` also connects to any transport itself, and then speaks the 2025 revisions only (the
+ * SDK turns 2026-07-28 on in its serving entries; `docs/mcp.md` "MCP SDK v2").
  *
  * `tools/list` and `tools/call` are exactly those of `createMcpServer` (`result-views/mcp`): the
  * listing with `result_view` and annotations, `structuredContent` plus one JSON text block, typed
