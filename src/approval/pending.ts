@@ -341,10 +341,11 @@ function openSealed(deps: ResolvedApprovals, record: PendingApprovalRecord): Hel
  * resume, which fails it closed.
  */
 function heldElsewhere(record: PendingApprovalRecord, host: DispatchHost): boolean {
-  // Whoever named the sensitive fields (the call, or the tool's own `sensitiveInputFields`), a
-  // stored input that no longer has the approved digest was redacted: its real value is elsewhere.
   const tool = host.tools.get(record.tool_id)
   if (tool === undefined) return false
+  // Sensitive fields named by the call or by the tool itself (`sensitiveInputFields`) are what a
+  // stored input is redacted at; without any, a digest that no longer matches is a changed record.
+  if ((record.sensitive_input_fields?.length ?? 0) === 0 && tool.sensitiveInputFields.length === 0) return false
   try {
     return inputDigest(record.input, { origin: tool.origin }) !== record.input_digest
   } catch {

@@ -174,9 +174,10 @@ function compareTool(id: string, before: ToolContract | undefined, after: ToolCo
   const compare = (schema: ContractSchemaName, comparedWith: ContractSchemaName): void => {
     const a = schema === 'input' ? before.input : viewOf(before, comparedWith as ContractView)!
     const b = schema === 'input' ? after.input : viewOf(after, schema)!
-    // One digest is one schema, but not one reading for inputs: a new native single-result tool
-    // refuses a `result_view` that an old schema read as written (another origin) accepted.
-    if (a.digest === b.digest && (schema !== 'input' || !refusesSelector(after, true) || refusesSelector(before, false))) return
+    // One digest is one schema, but not one reading for inputs: a new tool recorded as native
+    // single-result refuses a `result_view` that the old one, recorded with another origin or
+    // none, may have accepted. Two sides with no recorded origin are read as the same tool.
+    if (a.digest === b.digest && (schema !== 'input' || after.origin !== 'native' || !refusesSelector(after, false) || refusesSelector(before, false))) return
     const { verdict, reasons } = schema === 'input'
       ? compareInputs(before, after)
       : compareSchemas(a.schema, b.schema, 'output')

@@ -37,7 +37,8 @@ describe('errors a tool reports, over HTTP', () => {
     await fc.assert(
       fc.asyncProperty(secretCanaryArbitrary(), async (canary) => {
         const word = `s${canary.toLowerCase().replace(/[^a-z0-9_]/g, '_')}`.slice(0, 64)
-        const shown = await get({ ticket_id: 'T-1', outcome: 'resource_conflict', reason: word, secret_ref: canary })
+        // A reason of its own: one made from the canary keeps its digits, which findSecretLeak rightly finds.
+        const shown = await get({ ticket_id: 'T-1', outcome: 'resource_conflict', reason: 'ticket_conflict', secret_ref: canary })
         expect(shown.status).toBe(409)
         expect(findSecretLeak(shown.text, canary)).toBeUndefined()
         const reasoned = await get({ ticket_id: 'T-1', outcome: 'resource_conflict', reason: word, secret_ref: word })
