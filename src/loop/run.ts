@@ -1,5 +1,6 @@
 import { canonicalJson, isJsonValueError, type ToolError } from 'result-views'
 import { appendPointer } from '../json/pointer.js'
+import { optionsTable, readOptions } from '../options/options.js'
 import type { CallScope, InvokeOutcome, InvokeRequest, JsonValue, ToolDescriptor, View } from 'result-views'
 import { contractDigest } from './catalog.js'
 import type { LoopDefinition, LoopNode } from './definition.js'
@@ -231,10 +232,16 @@ interface CheckedOptions {
   readonly scope: CallScope | undefined
 }
 
+/** Every key {@link RunLoopOptions} knows. */
+const RUN_OPTIONS = optionsTable(['dispatcher', 'inputs', 'actions', 'snapshot', 'supersededDigests', 'scope'])
+
 function checkOptions(options: RunLoopOptions): CheckedOptions {
   const problems: LoopProblem[] = []
   if (typeof options !== 'object' || options === null) throw optionsInvalid([{ path: '', code: 'invalid_options', message: 'options must be an object with a dispatcher' }])
-  const { dispatcher, inputs = {}, actions = {}, scope } = options
+  // Through the options reader: a misspelt `inputs` or `scope` is refused, never run without.
+  const read = readOptions(options, RUN_OPTIONS, '', problems) as Partial<RunLoopOptions>
+  const { inputs = {}, actions = {}, scope } = read
+  const dispatcher = read.dispatcher as LoopDispatcher
   const isFunction = (value: unknown): boolean => typeof value === 'function'
   if (typeof dispatcher !== 'object' || dispatcher === null || !isFunction(dispatcher.invoke) || !isFunction(dispatcher.describe) || !isFunction(dispatcher.list)) {
     problems.push({ path: '/dispatcher', code: 'invalid_dispatcher', message: 'dispatcher must have invoke, describe and list (a createDispatcher result)' })
