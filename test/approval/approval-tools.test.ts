@@ -209,7 +209,8 @@ describe('defineApprovalTools', () => {
       }),
       { numRuns: 200 },
     )
-    expect(stored).toBeGreaterThan(20)
+    // About 15% of the draws store a grant (27–35 of 200 in six runs): 10 stays clear of chance.
+    expect(stored).toBeGreaterThan(10)
     for (const workspace_id of ['ws-1', 'ws-2', '__proto__', 'ws-\u{1f600}']) {
       for (const grant of await dispatcher.approvals.listGrants({ workspace_id })) expect(grant.workspace_id).toBe(workspace_id)
     }
