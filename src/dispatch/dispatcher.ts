@@ -7,6 +7,7 @@ import type { HeldInput } from '../approval/held-inputs.js'
 import type { PendingApprovalRecord } from '../approval/stores.js'
 import type { Call, CallRequest, InvokeError, InvokeOk, InvokeOutcome, InvokeRequest } from '../call/call.js'
 import { isToolError, type ToolError } from '../errors/tool-error.js'
+import { ToolErrorCodes } from '../errors/codes.js'
 import type { HookEvent, HookHandlers } from '../hooks/events.js'
 import { HookRegistry } from '../hooks/registry.js'
 import { silentLogger } from '../log/logger.js'
@@ -297,9 +298,22 @@ function endOf(outcome: InvokeOutcome): TelemetryCallEnd {
     case 'approval_pending':
       return { status: 'approval_pending', view: undefined, approval_id: outcome.approval_id }
     case 'error':
-      return { status: 'error', view: undefined, error_code: outcome.error.code, error_reason: outcome.error.reason }
+      return { status: 'error', view: undefined, error_code: outcome.error.code, error_reason: registeredReason(outcome.error.code, outcome.error.reason) }
   }
 }
+
+/**
+ * The reason telemetry records: one the registry lists for the code, else `_OTHER`. A tool may
+ * throw a `ToolError` of its own with any reason, which could hold a value of the call: only the
+ * registry's words are ever recorded (and metric labels stay few).
+ */
+function registeredReason(code: string, reason: string): string {
+  const entry = Object.hasOwn(ToolErrorCodes, code) ? (ToolErrorCodes as Record<string, { readonly reasons: readonly string[] }>)[code] : undefined
+  return entry !== undefined && entry.reasons.includes(reason) ? reason : OTHER_REASON
+}
+
+/** What telemetry records for a reason the registry does not list (the OpenTelemetry convention's word for an unlisted value). */
+const OTHER_REASON = '_OTHER'
 
 /**
  * The approvals API of a dispatcher with telemetry: an approval that `show`, `resolve` or `cancel`

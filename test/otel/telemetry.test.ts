@@ -5,7 +5,7 @@
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api'
 import Type from 'typebox'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createDispatcher, defineTool, inputDigest, isUsageError, type InvokeOutcome, type ToolPolicy } from 'result-views'
+import { createDispatcher, defineTool, inputDigest, isUsageError, ToolError, type InvokeOutcome, type ToolPolicy } from 'result-views'
 import { createOtelTelemetry, isOtelOptionsError, OtelAttributes as A, OtelMetrics, type OtelTelemetryOptions } from 'result-views/otel'
 import { eventNames, histogramCount, metricNamed, otelHarness, pointsWith, type Harness } from './support.js'
 
@@ -143,6 +143,17 @@ describe('stages', () => {
     expect(failed!.attributes[A.errorReason]).toBe('handler_failed')
     expect(eventNames(invalid!)).toEqual(['result_views.input'])
     expect(invalid!.events[0]!.attributes).toEqual({ [A.errorType]: 'tool_invalid_input' })
+  })
+
+  it("a tool's own reason, which the registry does not list for its code, is recorded as _OTHER (it may hold a value)", async () => {
+    const dispatcher = traced([
+      readTool(() => {
+        throw new ToolError({ code: 'tool_not_found', reason: 'no_note_abc123', message: 'no note abc123' })
+      }),
+    ])
+    const outcome = await dispatcher.invoke({ tool_id: 'notes__read', input: { id: 'n1' } })
+    expect(errorOf(outcome)).toEqual({ code: 'tool_not_found', reason: 'no_note_abc123' })
+    expect(only().attributes).toMatchObject({ [A.errorType]: 'tool_not_found', [A.errorReason]: '_OTHER' })
   })
 
   it('a handler past its budget ends as handler_timeout at the handler stage', async () => {
@@ -314,7 +325,7 @@ describe('options', () => {
     try {
       run()
     } catch (error) {
-      if (isOtelOptionsError(error) || isUsageError(error)) return (error as { code: string; problems: { path: string; code: string; message: string }[] }).problems
+      if (isOtelOptionsError(error) || isUsageError(error)) return (error as unknown as { code: string; problems: { path: string; code: string; message: string }[] }).problems
       throw error
     }
     throw new Error('nothing thrown')
