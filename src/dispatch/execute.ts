@@ -68,7 +68,7 @@ function tracedOutcomeOf(call: Call, answer: HostAnswer<unknown>, abort: LazyAbo
     return result
   }
   telemetry.stage('output')
-  telemetry.sizes(sizesOf(call, answer.value, result.structured))
+  if (telemetry.recordSizes) telemetry.sizes(sizesOf(call, answer.value, result.structured))
   return result
 }
 

@@ -14,7 +14,12 @@ export interface OtelTelemetryOptions {
   meter?: Meter | 'global'
   /** Records the input digest (`sha256:<hex>` of the final input without `result_view`) as `result_views.input_digest`. Default `false`. */
   recordInputDigest?: boolean
-  /** Records the records' UTF-8 JSON sizes (span attributes and the bytes histogram); costs a `JSON.stringify` of each record. Default `true`. */
+  /**
+   * Records the records' UTF-8 JSON sizes (`result_views.compact.bytes`, `result_views.full.bytes`
+   * and the `result_views.result.size` histogram). Costs a `JSON.stringify` of each record (of the
+   * full record too on a compact call): about 35 µs per call on the 7 KB realistic record of the
+   * bench, so it is opt-in (`docs/telemetry.md` "Cost"). Default `false`.
+   */
   recordSizes?: boolean
   /** How the stages of a call are recorded (see {@link OtelStageMode}). Default `'events'`. */
   stages?: OtelStageMode
@@ -65,7 +70,7 @@ export function readOtelOptions(options: unknown): ReadOtelOptions {
     tracer: given.tracer === 'global' ? trace.getTracer(SCOPE_NAME) : (given.tracer as Tracer | undefined),
     meter: given.meter === 'global' ? metrics.getMeter(SCOPE_NAME) : (given.meter as Meter | undefined),
     recordInputDigest: (given.recordInputDigest as boolean | undefined) ?? false,
-    recordSizes: (given.recordSizes as boolean | undefined) ?? true,
+    recordSizes: (given.recordSizes as boolean | undefined) ?? false,
     stages: (given.stages as OtelStageMode | undefined) ?? 'events',
   }
 }

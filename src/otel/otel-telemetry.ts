@@ -138,11 +138,11 @@ const now = (): number => performance.timeOrigin + performance.now()
 /** One call's recorder on OpenTelemetry. */
 class OtelCall implements CallTelemetry {
   readonly trace_context: TraceContext | undefined
+  readonly recordSizes: boolean
   readonly #span: Span | undefined
   readonly #active: Context
   readonly #tracer: Tracer | undefined
   readonly #instruments: Instruments | undefined
-  readonly #recordSizes: boolean
   readonly #stages: OtelStageMode
   readonly #toolName: string
   readonly #track: (approvalId: string, tracked: TrackedPending) => void
@@ -161,7 +161,7 @@ class OtelCall implements CallTelemetry {
   ) {
     this.#tracer = tracer
     this.#instruments = instruments
-    this.#recordSizes = recordSizes
+    this.recordSizes = recordSizes
     this.#stages = stages
     this.#track = track
     this.#toolName = start.tool_origin === undefined ? UNKNOWN_TOOL : start.tool_id
@@ -218,7 +218,7 @@ class OtelCall implements CallTelemetry {
   }
 
   sizes(sizes: TelemetryResultSizes): void {
-    if (!this.#recordSizes) return
+    if (!this.recordSizes) return
     guarded(() => {
       const span = this.#span
       const attributes = { [OtelAttributes.toolName]: this.#toolName }

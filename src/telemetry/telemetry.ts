@@ -78,6 +78,8 @@ export interface TelemetryResultSizes {
 export interface CallTelemetry {
   /** The call's own span, as a W3C trace context: what the outcome's `trace_context` carries. */
   readonly trace_context: TraceContext | undefined
+  /** Whether it takes {@link CallTelemetry.sizes}: measuring costs a `JSON.stringify` of each record, done only when `true`. */
+  readonly recordSizes: boolean
   /** A stage ended (see {@link TelemetryStage}). */
   stage(stage: TelemetryStage, facts?: TelemetryStageFacts): void
   /** The input digest of the call's final input (`sha256:<hex>`), only when the telemetry asked for it (`recordInputDigest`). */

@@ -33,7 +33,7 @@ describe('telemetry never records a secret', () => {
         try {
           const dispatcher = createDispatcher({
             tools: canaryTools(),
-            telemetry: createOtelTelemetry({ tracer: harness.tracer, meter: harness.meter, recordInputDigest: digest, stages: digest ? 'spans' : 'events' }),
+            telemetry: createOtelTelemetry({ tracer: harness.tracer, meter: harness.meter, recordInputDigest: digest, recordSizes: true, stages: digest ? 'spans' : 'events' }),
           })
           const scope = { profile_id: 'owner' }
           const outcomes = []

@@ -37,7 +37,7 @@ const only = () => {
 
 describe('the execute_tool span', () => {
   it('names the call with the GenAI attributes, the view, the outcome and both sizes; the outcome carries its trace context', async () => {
-    const dispatcher = traced([readTool()])
+    const dispatcher = traced([readTool()], { recordSizes: true })
     const outcome = await dispatcher.invoke({ tool_id: 'notes__read', input: { id: 'n1' }, tool_call_id: 'call-1' })
     expect(outcome.status).toBe('ok')
     const span = only()
@@ -87,7 +87,7 @@ describe('the execute_tool span', () => {
 
   it('a full call records the full size only, a single-result tool its record size', async () => {
     const single = defineTool({ id: 'skills__view', description: 's', input: Type.Object({}), output: Type.Object({ text: Type.String() }), handler: () => ({ text: 'héllo' }) })
-    const dispatcher = traced([readTool(), single])
+    const dispatcher = traced([readTool(), single], { recordSizes: true })
     await dispatcher.invoke({ tool_id: 'notes__read', input: { id: 'n1', result_view: 'full' } })
     await dispatcher.invoke({ tool_id: 'skills__view', input: {} })
     const [full, one] = harness.spans()
@@ -102,6 +102,14 @@ describe('the execute_tool span', () => {
     const outcome = await createDispatcher({ tools: [readTool()] }).invoke({ tool_id: 'notes__read', input: { id: 'n1' } })
     expect(outcome.status).toBe('ok')
     expect('trace_context' in outcome).toBe(false)
+  })
+
+  it('sizes are opt-in: without recordSizes no size is measured', async () => {
+    const dispatcher = traced([readTool()])
+    await dispatcher.invoke({ tool_id: 'notes__read', input: { id: 'n1' } })
+    expect(only().attributes[A.compactBytes]).toBeUndefined()
+    expect(only().attributes[A.fullBytes]).toBeUndefined()
+    expect((await harness.metrics()).some((metric) => metric.descriptor.name === OtelMetrics.resultSize && metric.dataPoints.length > 0)).toBe(false)
   })
 
   it('recordInputDigest adds the digest of the final input, and only then', async () => {
@@ -253,7 +261,7 @@ describe('a pending approval and its deferred call', () => {
 describe('metrics', () => {
   it('the duration histogram by tool, view and outcome; outcomes by code and reason; sizes by view', async () => {
     const policy: ToolPolicy = { decide: (request) => ((request.input as { id?: string }).id === 'deny' ? { decision: 'deny', reason: 'no' } : { decision: 'allow' }) }
-    const dispatcher = traced([readTool()], {}, { policy })
+    const dispatcher = traced([readTool()], { recordSizes: true }, { policy })
     await dispatcher.invoke({ tool_id: 'notes__read', input: { id: 'n1' } })
     await dispatcher.invoke({ tool_id: 'notes__read', input: { id: 'n2' } })
     await dispatcher.invoke({ tool_id: 'notes__read', input: { id: 'n3', result_view: 'full' } })
