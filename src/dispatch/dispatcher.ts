@@ -325,12 +325,12 @@ function settlingApprovals(api: ApprovalsApi, telemetry: DispatchTelemetry): App
     if (typeof status === 'string' && status !== 'pending') telemetry.approvalSettled(approvalId)
     return view
   }
-  return {
+  return Object.freeze<ApprovalsApi>({
     ...api,
     show: (approvalId, ...rest) => api.show(approvalId, ...rest).then((view) => settle(approvalId, view)),
     resolve: (approvalId, ...rest) => api.resolve(approvalId, ...rest).then((view) => settle(approvalId, view)),
     cancel: (approvalId, ...rest) => api.cancel(approvalId, ...rest).then((view) => settle(approvalId, view)),
-  }
+  })
 }
 
 /** Every option `createDispatcher` knows ({@link DispatcherOptions}); any other key is refused. */

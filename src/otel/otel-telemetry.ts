@@ -148,7 +148,6 @@ class OtelCall implements CallTelemetry {
   readonly #track: (approvalId: string, tracked: TrackedPending) => void
   readonly #started: number
   #last: number
-  #view: string | undefined
 
   constructor(
     start: TelemetryCallStart,
@@ -239,7 +238,6 @@ class OtelCall implements CallTelemetry {
 
   end(end: TelemetryCallEnd): void {
     const ended = now()
-    this.#view = end.view
     guarded(() => {
       const span = this.#span
       if (span !== undefined) {
@@ -258,7 +256,7 @@ class OtelCall implements CallTelemetry {
     if (instruments === undefined) return
     guarded(() => {
       const attributes: Attributes = { [OtelAttributes.operationName]: 'execute_tool', [OtelAttributes.toolName]: this.#toolName, [OtelAttributes.outcome]: end.status }
-      if (this.#view !== undefined) attributes[OtelAttributes.view] = this.#view
+      if (end.view !== undefined) attributes[OtelAttributes.view] = end.view
       if (end.error_code !== undefined) attributes[OtelAttributes.errorType] = end.error_code
       instruments.duration.record((ended - this.#started) / 1000, attributes)
       const counted: Attributes = { [OtelAttributes.toolName]: this.#toolName, [OtelAttributes.outcome]: end.status }
