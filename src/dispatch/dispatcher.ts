@@ -40,15 +40,17 @@ import type { ApprovalsApi } from '../approval/approvals-api.js'
  * Creates the dispatch engine over a catalog of tools (`docs/architecture.md` "The invocation
  * lifecycle"; `docs/views.md` "Dispatch").
  *
- * @param options - `{ tools, hooks?, logger?, handlerTimeoutMs?, ... }`: tools returned by
+ * @param options - `{ tools, hooks?, logger?, handlerTimeoutMs?, telemetry?, ... }`: tools returned by
  *   `defineTool`, with distinct IDs; initial hook handlers; a pino- or console-compatible logger
- *   (silent by default); the handlers' time budget (see {@link DispatcherOptions}).
+ *   (silent by default); the handlers' time budget; a recorder of traces and metrics such as
+ *   `createOtelTelemetry` of `result-views/otel` (`docs/telemetry.md` "Options"; see {@link DispatcherOptions}).
  * @throws DispatcherOptionsError (`code: 'dispatcher_options_invalid'`) for options that are not
  *   an object, a key it does not know (`unknown_option`, naming the key it was likely meant to be:
  *   `policies` → `policy`), an option whose reading throws (`unreadable_option`: a getter or a
  *   Proxy; each option is read once), a `clock` that is not a function, a `logger` without its four
- *   methods or a `handlerTimeoutMs` that is not a positive number of milliseconds up to
- *   2,147,483,647 or `Infinity` (`invalid_option`); every problem at once (`docs/errors.md`
+ *   methods, a `handlerTimeoutMs` that is not a positive number of milliseconds up to
+ *   2,147,483,647 or `Infinity`, or a `telemetry` without `startCall`, `approvalSettled` and
+ *   `recordInputDigest` (`invalid_option`); every problem at once (`docs/errors.md`
  *   "Misuse errors").
  * @throws ToolDefinitionError (`code: 'tool_definition_invalid'`) when `tools` is not an array,
  *   holds something `defineTool` did not return, or repeats an ID; when a tool reuses an ID a
