@@ -41,3 +41,5 @@ export type {
   ConformanceMatchers,
   ConformanceStores,
 } from './conformance.js'
+export { describeContinuationStoreConformance } from './continuation-conformance.js'
+export type { ConformanceContinuationStore, ContinuationStoreConformanceOptions, ContinuationStoreFactory } from './continuation-conformance.js'
