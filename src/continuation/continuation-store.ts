@@ -45,8 +45,11 @@ export interface ContinuationResult {
 
 /** One part found, with the facts of its result a part's note names. */
 export interface ContinuationFound extends ContinuationPart {
+  /** The tool that made the result. */
   readonly tool_id: string
+  /** The view the result holds, when the tool has views. */
   readonly result_view?: string
+  /** UTF-8 bytes of the whole JSON text. */
   readonly total_bytes: number
 }
 

@@ -43,3 +43,4 @@ export type {
 } from './conformance.js'
 export { describeContinuationStoreConformance } from './continuation-conformance.js'
 export type { ConformanceContinuationStore, ContinuationStoreConformanceOptions, ContinuationStoreFactory } from './continuation-conformance.js'
+export type { ContinuationFound, ContinuationPart, ContinuationRead, ContinuationResult, ContinuationStore, ContinuationStoreOptions } from '../continuation/continuation-store.js'

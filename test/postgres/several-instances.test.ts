@@ -3,6 +3,8 @@
 // approval stores and continuation store, shared seal and request-state keys), migrated once, and
 // clients that go round-robin over them, as a load balancer would send them.
 import { randomBytes } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import { loadavg } from 'node:os'
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { migrate } from 'result-views/postgres'
@@ -158,6 +160,9 @@ describe('three instances on one PostgreSQL', () => {
   it('load: 3 × 2,000 concurrent requests, 0 errors (p50/p99 printed, not asserted)', async () => {
     const latencies: number[] = []
     const outcomes = new Map<string, number>()
+    // CPU of the instances (utime + stime of /proc/<pid>/stat, in clock ticks of 10 ms): a figure the machine's load does not inflate.
+    const ticks = () => instances.map((instance) => readFileSync(`/proc/${instance.pid}/stat`, 'utf8').split(') ')[1]!.split(' ').slice(11, 13).reduce((sum, field) => sum + Number(field), 0))
+    const before = ticks()
     const started = performance.now()
     const cpu = process.cpuUsage()
     await Promise.all(
@@ -172,11 +177,13 @@ describe('three instances on one PostgreSQL', () => {
     )
     const wall = performance.now() - started
     const used = process.cpuUsage(cpu)
+    const instanceCpuMs = ticks().map((after, i) => (after - before[i]!) * 10)
     latencies.sort((x, y) => x - y)
     const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!.toFixed(1)
     console.info(
       `several instances load: 6000 requests (3 × 2000 in flight, scope with workspace: a grant lookup each), wall ${wall.toFixed(0)} ms, ` +
-        `p50 ${at(0.5)} ms, p99 ${at(0.99)} ms, max ${at(1)} ms, client CPU ${((used.user + used.system) / 1000).toFixed(0)} ms, outcomes ${JSON.stringify([...outcomes])}`,
+        `p50 ${at(0.5)} ms, p99 ${at(0.99)} ms, max ${at(1)} ms, client CPU ${((used.user + used.system) / 1000).toFixed(0)} ms, ` +
+        `instance CPU ${instanceCpuMs.join(' / ')} ms (${(instanceCpuMs.reduce((a, b) => a + b, 0) / 6_000).toFixed(2)} ms per request), load average ${loadavg()[0]!.toFixed(1)}, outcomes ${JSON.stringify([...outcomes])}`,
     )
     expect([...outcomes]).toEqual([['200', 6_000]])
   })
