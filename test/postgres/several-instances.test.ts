@@ -23,8 +23,10 @@ beforeAll(async () => {
   await db.pool.query(extraTables(tablePrefix))
   env = { DATABASE_URL: db.url, TABLE_PREFIX: tablePrefix, SEAL_KEY: randomBytes(32).toString('base64'), STATE_KEY: randomBytes(32).toString('base64'),
     // 2,000 calls in flight per instance queue for its 20 connections on a loaded 2-core machine: the
-    // default 5 s bound of a store call would fail the late ones closed (503 store_timeout).
+    // default 5 s bound of a store call (503 store_timeout) and the pool's 10 s connection timeout
+    // (503 store_failed) would fail the late ones closed.
     APPROVALS_TIMEOUT_MS: '60000',
+    POOL_CONNECT_TIMEOUT_MS: '60000',
   }
   instances = await Promise.all(['A', 'B', 'C'].map((name) => startInstance(name, env)))
 }, 120_000)
