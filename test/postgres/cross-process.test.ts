@@ -211,6 +211,6 @@ describe('migrate from several instances at once', () => {
     const fresh = `cross_migrate_${randomBytes(3).toString('hex')}_`
     const results = await Promise.all(workers.map((worker) => worker.send<{ from: number; to: number }>('migrate', { tablePrefix: fresh })))
     expect(results.map((r) => r.from).sort()).toEqual([0, POSTGRES_APPROVAL_SCHEMA_VERSION, POSTGRES_APPROVAL_SCHEMA_VERSION, POSTGRES_APPROVAL_SCHEMA_VERSION])
-    expect((await db.pool.query(`SELECT version FROM "${fresh}approval_migrations"`)).rows).toEqual([{ version: 1 }])
+    expect((await db.pool.query(`SELECT version FROM "${fresh}approval_migrations" ORDER BY version`)).rows).toEqual([{ version: 1 }, { version: 2 }])
   })
 })
