@@ -78,14 +78,14 @@ export async function invokeTool(context: RouteContext): Promise<Reply> {
   // The caller's `traceparent`: the call's span is its child (with a dispatcher `telemetry`).
   if (context.trace !== undefined) request.trace_context = context.trace
   const outcome = await context.dispatcher.invoke(request)
-  const reply = invokeReply(context, outcome, toolId, scope)
+  const reply = await invokeReply(context, outcome, toolId, scope)
   return outcome.trace_context === undefined ? reply : { ...reply, trace: outcome.trace_context }
 }
 
 /** The reply to an invocation: the outcome's, or its first part when `maxResultBytes` cuts the result. */
-function invokeReply(context: RouteContext, outcome: InvokeOutcome, toolId: string, scope: CallScope | undefined): Reply {
+async function invokeReply(context: RouteContext, outcome: InvokeOutcome, toolId: string, scope: CallScope | undefined): Promise<Reply> {
   if (context.limit !== undefined && outcome.status === 'ok') {
-    const part = limitResult(context.limit, outcomeForModel(outcome, toolId).text, toolId, outcome.result_view, scope)
+    const part = await limitResult(context.limit, outcomeForModel(outcome, toolId).text, toolId, outcome.result_view, scope)
     if (part !== undefined) {
       const result = { preview: outcome.result.preview }
       return ok(outcome.result_view === undefined ? { result, result_part: part } : { result, result_view: outcome.result_view, result_part: part })
@@ -101,7 +101,8 @@ const CONTINUE_FIELDS = ['continuation', 'scope'] as const
  * `POST /results/continue` with `{ continuation, scope? }`: `{ result_part }`, the next part of a
  * result cut by `maxResultBytes` (`docs/http.md` "Result size limits"). 404 `unknown_route`
  * without the option; 400 `tool_invalid_input` (`continuation_unknown`, `continuation_expired`,
- * `request_invalid`); 403 `tool_denied` / `continuation_scope_mismatch` for another scope.
+ * `request_invalid`); 403 `tool_denied` / `continuation_scope_mismatch` for another scope; 503
+ * `continuation_unavailable` when the continuation store failed.
  */
 export async function continueResultRoute(context: RouteContext): Promise<Reply> {
   if (context.limit === undefined) throw requestInvalid('unknown_route', 'no route serves "/results/continue": the handler has no maxResultBytes')
@@ -111,7 +112,7 @@ export async function continueResultRoute(context: RouteContext): Promise<Reply>
   // The same scope check as an invoke's, so a scope an invoke refuses never reads a part.
   const scope = mergeScope(context.identity, bodyScope(field(body, 'scope'), 'continue'))
   if (isToolError(scope)) throw scope
-  const part = continueResult(context.limit, field(body, 'continuation'), scope)
+  const part = await continueResult(context.limit, field(body, 'continuation'), scope)
   if (isToolError(part)) throw part
   return ok({ result_part: part })
 }

@@ -25,7 +25,7 @@ import {
 } from 'result-views'
 import { isAiSdkOptionsError, toAiSdkTools } from 'result-views/ai'
 import { contractLock, isContractsError, isTokenizerUnavailableError, measureViews } from 'result-views/contracts'
-import { createHttpHandler, isHttpOptionsError } from 'result-views/http'
+import { createHttpHandler, isHttpOptionsError, createMemoryContinuationStore, isContinuationStoreOptionsError } from 'result-views/http'
 import { createOtelTelemetry, isOtelOptionsError } from 'result-views/otel'
 import { isLoopError, lintLoop, migrateRunSnapshot, parseLoopDefinition, runLoop, startRun } from 'result-views/loop'
 import { createMcpServer, isMcpOptionsError, measureCatalog } from 'result-views/mcp'
@@ -73,6 +73,7 @@ const misuses: Record<UsageErrorCode, { run: () => unknown; guard: (value: unkno
   postgres_options_invalid: { run: () => createPostgresApprovalStores({} as never), guard: isPostgresOptionsError },
   http_options_invalid: { run: () => createHttpHandler({} as never), guard: isHttpOptionsError },
   otel_options_invalid: { run: () => createOtelTelemetry({} as never), guard: isOtelOptionsError },
+  continuation_store_options_invalid: { run: () => createMemoryContinuationStore({ maxEntries: 0 }), guard: isContinuationStoreOptionsError },
   contracts_invalid: { run: () => contractLock(3 as never), guard: isContractsError },
   tokenizer_unavailable: { run: () => withoutTokenizer(() => measureCatalog([], { tokens: true })), guard: isTokenizerUnavailableError },
   non_json_value: { run: () => canonicalJson({ n: NaN }), guard: isJsonValueError },
