@@ -17,7 +17,7 @@ export interface OtelTelemetryOptions {
   /**
    * Records the records' UTF-8 JSON sizes (`result_views.compact.bytes`, `result_views.full.bytes`
    * and the `result_views.result.size` histogram). Costs a `JSON.stringify` of each record (of the
-   * full record too on a compact call): about 35 µs per call on the 7 KB realistic record of the
+   * full record too on a compact call): about 30 µs per call on the realistic record of the
    * bench, so it is opt-in (`docs/telemetry.md` "Cost"). Default `false`.
    */
   recordSizes?: boolean
