@@ -18,6 +18,7 @@ import { httpBench } from './http.js'
 import { mcpBench } from './mcp.js'
 import { postgresBench } from './postgres.js'
 import { stagesBench } from './stages.js'
+import { telemetryBench } from './telemetry.js'
 
 const quick = process.argv.includes('--quick')
 
@@ -34,6 +35,7 @@ Object.assign(figures, await mcpBench(quick))
 Object.assign(figures, await httpBench(quick))
 Object.assign(figures, await postgresBench(quick))
 Object.assign(figures, await stagesBench(quick))
+Object.assign(figures, await telemetryBench(quick))
 
 // The catalog runs in fresh plain `node` processes, so that its memory is its own and not tsx's
 // (a tsx process holds about 140 MB before it loads anything of ours): bench/catalog-1000.ts and

@@ -12,9 +12,9 @@ const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8'))
 
 /** Each consumer: its code, its budget in bytes (minified), and packages its bundle must not contain. */
 const consumers = [
-  { name: 'defineTool only', code: `import { defineTool } from 'result-views'\nexport { defineTool }`, budgetBytes: 84_000, forbidden: ['ajv', 'ajv-formats', 'yaml', 'typebox'] },
+  { name: 'defineTool only', code: `import { defineTool } from 'result-views'\nexport { defineTool }`, budgetBytes: 84_000, forbidden: ['ajv', 'ajv-formats', 'yaml', 'typebox', '@opentelemetry/api'] },
   { name: 'digests only', code: `import { schemaDigest, inputDigest } from 'result-views'\nexport { schemaDigest, inputDigest }`, budgetBytes: 12_000, forbidden: ['ajv', 'ajv-formats', 'yaml', 'typebox'] },
-  { name: 'defineTool + createDispatcher', code: `import { createDispatcher, defineTool } from 'result-views'\nexport { createDispatcher, defineTool }`, budgetBytes: 320_000, forbidden: ['yaml'] },
+  { name: 'defineTool + createDispatcher', code: `import { createDispatcher, defineTool } from 'result-views'\nexport { createDispatcher, defineTool }`, budgetBytes: 320_000, forbidden: ['yaml', '@opentelemetry/api'] },
   { name: 'result-views/loop lintLoop', code: `import { lintLoop } from 'result-views/loop'\nexport { lintLoop }`, budgetBytes: 200_000, forbidden: [] },
 ]
 

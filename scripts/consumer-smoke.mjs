@@ -40,6 +40,9 @@ async function run() {
   assert(mcp.measureCatalog([tool]).mcp_bytes > 0 && typeof mcp.createMcpServer(dispatcher, { name: 'smoke', version: '0.0.0' }).connect === 'function', 'mcp entry')
   assert(Object.keys(ai.toAiSdkTools(dispatcher)).join() === 'demo__read' && typeof ai.isAiSdkToolError === 'function', 'ai entry')
   assert(agents.toAgentsTools(dispatcher).map((t) => t.name).join() === 'demo__read', 'openai-agents entry')
+  // The otel entry loads the optional peer @opentelemetry/api; with no global provider its tracer records nothing.
+  const traced = await rv.createDispatcher({ tools: [tool], telemetry: otel.createOtelTelemetry({ tracer: 'global', meter: 'global' }) }).invoke({ tool_id: 'demo__read', input: { id: 'a' } })
+  assert(traced.status === 'ok' && otel.spanContextOf({ traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' }).spanId === '00f067aa0ba902b7', 'otel entry')
   const answer = await http.createFetchHandler(dispatcher)(new Request('http://smoke/api/tools/demo__read/invoke', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"input":{"id":"a"}}' }))
   const body = await answer.json()
   assert(answer.status === 200 && JSON.stringify(body.result.structured) === '{"id":"a"}' && body.result_view === 'compact' && typeof http.createHttpHandler(dispatcher) === 'function', 'http entry')
@@ -65,11 +68,11 @@ async function run() {
 const shared = (kind) => `const KIND = '${kind}'\nconst DB = ${JSON.stringify(`${dir}/approvals-`)} + KIND + '.db'\nconst LOOP_YAML = 'graph:\\n  nodes:\\n    - id: read\\n      class: action\\n      kind: demo__read\\n      params: { id: a }\\n  edges: []\\n'`
 writeFileSync(
   `${dir}/esm.mjs`,
-  body(`import * as rv from 'result-views'\nimport * as testing from 'result-views/testing'\nimport * as loop from 'result-views/loop'\nimport * as mcp from 'result-views/mcp'\nimport * as sqlite from 'result-views/sqlite'\nimport * as postgres from 'result-views/postgres'\nimport * as http from 'result-views/http'\nimport * as contracts from 'result-views/contracts'\nimport * as ai from 'result-views/ai'\nimport * as agents from 'result-views/openai-agents'\n${shared('esm')}`),
+  body(`import * as rv from 'result-views'\nimport * as testing from 'result-views/testing'\nimport * as loop from 'result-views/loop'\nimport * as mcp from 'result-views/mcp'\nimport * as sqlite from 'result-views/sqlite'\nimport * as postgres from 'result-views/postgres'\nimport * as http from 'result-views/http'\nimport * as contracts from 'result-views/contracts'\nimport * as ai from 'result-views/ai'\nimport * as agents from 'result-views/openai-agents'\nimport * as otel from 'result-views/otel'\n${shared('esm')}`),
 )
 writeFileSync(
   `${dir}/cjs.cjs`,
-  body(`const rv = require('result-views')\nconst testing = require('result-views/testing')\nconst loop = require('result-views/loop')\nconst mcp = require('result-views/mcp')\nconst sqlite = require('result-views/sqlite')\nconst postgres = require('result-views/postgres')\nconst http = require('result-views/http')\nconst contracts = require('result-views/contracts')\nconst ai = require('result-views/ai')\nconst agents = require('result-views/openai-agents')\n${shared('cjs')}`),
+  body(`const rv = require('result-views')\nconst testing = require('result-views/testing')\nconst loop = require('result-views/loop')\nconst mcp = require('result-views/mcp')\nconst sqlite = require('result-views/sqlite')\nconst postgres = require('result-views/postgres')\nconst http = require('result-views/http')\nconst contracts = require('result-views/contracts')\nconst ai = require('result-views/ai')\nconst agents = require('result-views/openai-agents')\nconst otel = require('result-views/otel')\n${shared('cjs')}`),
 )
 writeFileSync(
   `${dir}/consumer.ts`,

@@ -90,6 +90,18 @@ export type { HookOptions } from './hooks/registry.js'
 export { HookRegistrationError, isHookRegistrationError } from './hooks/hook-registration-error.js'
 export { REDACTED } from './redact/sensitive-paths.js'
 export type { Logger } from './log/logger.js'
+// Hosts: telemetry (`docs/telemetry.md`; the OpenTelemetry recorder is `result-views/otel`).
+export type {
+  AuthorizedBy,
+  CallTelemetry,
+  DispatchTelemetry,
+  TelemetryCallEnd,
+  TelemetryCallStart,
+  TelemetryResultSizes,
+  TelemetryStage,
+  TelemetryStageFacts,
+  TraceContext,
+} from './telemetry/telemetry.js'
 
 // Hosts: policies (`docs/policy.md`).
 export type { PolicyAllow, PolicyApprovalRequired, PolicyDecision, PolicyDeny, PolicyRequest, ToolFacts, ToolPolicy } from './policy/policy.js'

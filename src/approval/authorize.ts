@@ -1,4 +1,5 @@
 import type { Call } from '../call/call.js'
+import type { AuthorizedBy } from '../telemetry/telemetry.js'
 import type { AbortWatch } from '../async/abort.js'
 import { callHost } from '../async/deadline.js'
 import { inputDigest } from '../digest/input-digest.js'
@@ -29,9 +30,16 @@ import type { ApprovalGrant } from './stores.js'
 import { consumeToken, inspectToken, type TokenCall } from './tokens.js'
 
 /** What the approval step decided about a call. */
-export type AuthorizeResult = { readonly kind: 'run' } | { readonly kind: 'pending'; readonly approval_id: string } | { readonly kind: 'error'; readonly error: ToolError }
+export type AuthorizeResult = { readonly kind: 'run'; readonly by: AuthorizedBy } | { readonly kind: 'pending'; readonly approval_id: string } | { readonly kind: 'error'; readonly error: ToolError }
 
-const RUN: AuthorizeResult = Object.freeze({ kind: 'run' })
+/** One frozen `run` result per way a call is let run (what telemetry's `authorize` stage reports). */
+const RUN_BY: Readonly<Record<AuthorizedBy, AuthorizeResult>> = Object.freeze({
+  policy: Object.freeze({ kind: 'run', by: 'policy' }),
+  token: Object.freeze({ kind: 'run', by: 'token' }),
+  grant: Object.freeze({ kind: 'run', by: 'grant' }),
+  prompt: Object.freeze({ kind: 'run', by: 'prompt' }),
+  approval: Object.freeze({ kind: 'run', by: 'approval' }),
+})
 const fail = (error: ToolError): AuthorizeResult => ({ kind: 'error', error })
 
 /**
@@ -114,9 +122,9 @@ async function authorizeCall(call: Call, deps: ResolvedApprovals): Promise<Autho
     case 'rejected':
       return fail(rejectedBy(facts, verdict.grant))
     case 'run': {
-      if (verdict.by !== 'token') return RUN
+      if (verdict.by !== 'token') return RUN_BY[verdict.by]
       const lost = await consumeToken(token!, tokenCall(), deps.stores.tokens, deps.guard, now)
-      return lost === undefined ? RUN : fail(lost)
+      return lost === undefined ? RUN_BY.token : fail(lost)
     }
     case 'ask': {
       const reason = reasonOf(decision)
@@ -241,7 +249,7 @@ async function promptFor(call: Call, facts: ToolFacts, digest: string, reason: s
     const stored = await rememberPromptAnswer(call, digest, answer, deps)
     if (stored !== undefined) return fail(stored)
   }
-  return answer === 'allow_once' || answer === 'allow_always' ? RUN : fail(approvalRejected(facts, { source: 'prompt', answer }))
+  return answer === 'allow_once' || answer === 'allow_always' ? RUN_BY.prompt : fail(approvalRejected(facts, { source: 'prompt', answer }))
 }
 
 /**

@@ -3,6 +3,7 @@ import type { ToolError } from '../errors/tool-error.js'
 import type { SensitivePath } from '../redact/sensitive-paths.js'
 import type { CallScope, Tool } from '../tool/types.js'
 import type { View } from '../views/view.js'
+import type { TraceContext } from '../telemetry/telemetry.js'
 
 /** One call, as `dispatcher.invoke` takes it (`docs/views.md` "Dispatch"). */
 export interface InvokeRequest {
@@ -28,6 +29,13 @@ export interface InvokeRequest {
    * left half-written (`docs/views.md` "Time budgets and cancellation").
    */
   signal?: AbortSignal
+  /**
+   * The caller's W3C trace context (`traceparent`, `tracestate`): with a dispatcher `telemetry`,
+   * the call's span is its child; without one it is ignored. A `traceparent` that is malformed is
+   * ignored too (a new trace starts); a `trace_context` that is not an object of strings is
+   * `request_invalid` (`docs/telemetry.md` "Propagation").
+   */
+  trace_context?: TraceContext
 }
 
 /**
@@ -52,6 +60,8 @@ export interface InvokeOk<Structured = unknown> {
   readonly result: ToolResult<Structured>
 /** The view `result` holds; present only for tools with views. */
   readonly result_view?: View
+  /** The call's span (W3C trace context); present only when the dispatcher has a `telemetry` (`docs/telemetry.md` "Propagation"). */
+  readonly trace_context?: TraceContext
 }
 
 /** A failed call: every caller or tool mistake ends here, never as a thrown exception. */
@@ -62,6 +72,8 @@ export interface InvokeError {
   readonly tool_call_id: string
 /** Why, with a stable `code` and `reason` (`docs/errors.md`). */
   readonly error: ToolError
+  /** The call's span (W3C trace context); present only when the dispatcher has a `telemetry` (`docs/telemetry.md` "Propagation"). */
+  readonly trace_context?: TraceContext
 }
 
 /** A call waiting on an approval decision (`docs/approvals.md` "`dispatcher.approvals`"). */
@@ -72,6 +84,8 @@ export interface InvokePending {
   readonly tool_call_id: string
 /** What `dispatcher.approvals.show`, `resolve` and `cancel` name. */
   readonly approval_id: string
+  /** The call's span (W3C trace context), which the deferred call's span links to; present only when the dispatcher has a `telemetry`. */
+  readonly trace_context?: TraceContext
 }
 
 /** What `invoke` resolves to. */

@@ -7,6 +7,7 @@ import type { HeldInput } from '../approval/held-inputs.js'
 import type { PendingApprovalRecord } from '../approval/stores.js'
 import type { Call, CallRequest, InvokeError, InvokeOk, InvokeOutcome, InvokeRequest } from '../call/call.js'
 import { isToolError, type ToolError } from '../errors/tool-error.js'
+import { ToolErrorCodes } from '../errors/codes.js'
 import type { HookEvent, HookHandlers } from '../hooks/events.js'
 import { HookRegistry } from '../hooks/registry.js'
 import { silentLogger } from '../log/logger.js'
@@ -31,20 +32,25 @@ import { prepareInput } from './prepare.js'
 import { readScope, snapshotRequest } from './request.js'
 import { resumeApproved } from './resume.js'
 import type { Dispatcher, DispatcherOptions } from './types.js'
+import type { CallTelemetry, DispatchTelemetry, TelemetryCallEnd } from '../telemetry/telemetry.js'
+import { digestOf } from '../approval/authorize.js'
+import type { ApprovalsApi } from '../approval/approvals-api.js'
 
 /**
  * Creates the dispatch engine over a catalog of tools (`docs/architecture.md` "The invocation
  * lifecycle"; `docs/views.md` "Dispatch").
  *
- * @param options - `{ tools, hooks?, logger?, handlerTimeoutMs?, ... }`: tools returned by
+ * @param options - `{ tools, hooks?, logger?, handlerTimeoutMs?, telemetry?, ... }`: tools returned by
  *   `defineTool`, with distinct IDs; initial hook handlers; a pino- or console-compatible logger
- *   (silent by default); the handlers' time budget (see {@link DispatcherOptions}).
+ *   (silent by default); the handlers' time budget; a recorder of traces and metrics such as
+ *   `createOtelTelemetry` of `result-views/otel` (`docs/telemetry.md` "Options"; see {@link DispatcherOptions}).
  * @throws DispatcherOptionsError (`code: 'dispatcher_options_invalid'`) for options that are not
  *   an object, a key it does not know (`unknown_option`, naming the key it was likely meant to be:
  *   `policies` → `policy`), an option whose reading throws (`unreadable_option`: a getter or a
  *   Proxy; each option is read once), a `clock` that is not a function, a `logger` without its four
- *   methods or a `handlerTimeoutMs` that is not a positive number of milliseconds up to
- *   2,147,483,647 or `Infinity` (`invalid_option`); every problem at once (`docs/errors.md`
+ *   methods, a `handlerTimeoutMs` that is not a positive number of milliseconds up to
+ *   2,147,483,647 or `Infinity`, or a `telemetry` without `startCall`, `approvalSettled` and
+ *   `recordInputDigest` (`invalid_option`); every problem at once (`docs/errors.md`
  *   "Misuse errors").
  * @throws ToolDefinitionError (`code: 'tool_definition_invalid'`) when `tools` is not an array,
  *   holds something `defineTool` did not return, or repeats an ID; when a tool reuses an ID a
@@ -62,6 +68,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const hooks = new HookRegistry(given.hooks, given.hookTimeoutMs)
   const logger = given.logger ?? silentLogger
   const approvals = createApprovalEngine(given, { tools: catalog, resume })
+  const telemetry = given.telemetry
 
   // Not `async` itself: a request without a signal is `run`'s own promise, not one more async
   // level wrapped around it (each costs a promise and task-queue turns per call). Whatever is
@@ -70,7 +77,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     try {
       const request = snapshotRequest(sent)
       if (isToolError(request)) return Promise.resolve({ status: 'error', tool_call_id: randomUUID(), error: request })
-      return request.signal === undefined ? run(request) : runFollowing(request)
+      // The one branch of a dispatcher without telemetry: its calls never reach the traced path.
+      if (telemetry !== undefined) return traced(request, telemetry)
+      return request.signal === undefined ? run(request) : runFollowing(request, run)
     } catch (error) {
       return Promise.reject(error)
     }
@@ -80,10 +89,10 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
    * Runs a request that carries a caller's signal, followed by one of our own (read once); the
    * listener goes when the call ends. `run`'s own promise, not one more async level around it.
    */
-  function runFollowing(request: InvokeRequest): Promise<InvokeOutcome> {
+  function runFollowing(request: InvokeRequest, runner: (request: CallRequest) => Promise<InvokeOutcome>): Promise<InvokeOutcome> {
     const followed = followSignal(request.signal)
     if (followed === undefined) return Promise.resolve({ status: 'error', tool_call_id: request.tool_call_id ?? randomUUID(), error: requestInvalid('signal must be an AbortSignal') })
-    const outcome = run({ ...request, signal: followed.signal })
+    const outcome = runner({ ...request, signal: followed.signal })
     // `run` never rejects on a caller's mistake, but a rejection must still release the listener
     // (and stays the caller's, through `outcome`).
     const release = (): void => followed.release()
@@ -136,9 +145,119 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     return hooks.has('tool.post_call') ? emitPostCall(call, executed, hooks, logger).then(() => outcome) : outcome
   }
 
+  /**
+   * A call of a dispatcher with telemetry (`docs/telemetry.md`): its recorder starts with the call
+   * ID fixed (so the span names the ID the outcome carries), sees every stage of `runTraced`, ends
+   * with the outcome's codes, and the outcome carries the span's `trace_context`. What is thrown
+   * (misuse of the library only) ends the span too, as an error, and is thrown on.
+   */
+  async function traced(sent: InvokeRequest, telemetry: DispatchTelemetry): Promise<InvokeOutcome> {
+    const request = sent.tool_call_id === undefined ? { ...sent, tool_call_id: randomUUID() } : sent
+    const tool = catalog.get(request.tool_id)
+    const span = telemetry.startCall({ tool_id: request.tool_id, tool_call_id: request.tool_call_id!, tool_origin: tool?.origin, parent: request.trace_context, approval_id: undefined })
+    let outcome: InvokeOutcome
+    try {
+      const runner = (r: CallRequest): Promise<InvokeOutcome> => runTraced(r, span)
+      outcome = await (request.signal === undefined ? runner(request) : runFollowing(request, runner))
+    } catch (error) {
+      span.end({ status: 'error', view: undefined, error_code: 'library_misuse' })
+      throw error
+    }
+    span.end(endOf(outcome))
+    const context = span.trace_context
+    return context === undefined ? outcome : { ...outcome, trace_context: context }
+  }
+
+  /** `run`, with each stage reported to the call's telemetry. */
+  async function runTraced(request: CallRequest, span: CallTelemetry): Promise<InvokeOutcome> {
+    const toolCallId = request.tool_call_id!
+    const tool = catalog.get(request.tool_id)
+    if (tool === undefined) return { status: 'error', tool_call_id: toolCallId, error: unknownTool(request.tool_id) }
+
+    const base = createCallBase(request, tool, toolCallId)
+    if (isToolError(base)) return { status: 'error', tool_call_id: toolCallId, error: base }
+    const input = prepareInput(base, request.input)
+    span.stage('input', input.ok ? undefined : { error_code: input.error.code })
+    if (!input.ok) return failTraced({ ...base, input: input.input, view: input.view }, input.error, span)
+    const prepared = input.call
+
+    let call: Call | ToolError = prepared
+    if (hooks.has('tool.pre_call')) {
+      call = await runPreCall(prepared, hooks, logger)
+      span.stage('pre_call', isToolError(call) ? { hooks: hooks.list('tool.pre_call').length, error_code: call.code } : { hooks: hooks.list('tool.pre_call').length })
+    }
+    if (isToolError(call)) return failTraced(prepared, call, span)
+    if (telemetry!.recordInputDigest) span.inputDigest(digestOf(call))
+
+    const authorized = approvals.allowsAtOnce(call) ? RUN : await approvals.authorize(call)
+    if (authorized.kind === 'error') {
+      span.stage('authorize', { authorized: 'error', error_code: authorized.error.code })
+      return failTraced(call, authorized.error, span)
+    }
+    if (authorized.kind === 'pending') {
+      span.stage('authorize', { authorized: 'pending' })
+      return { status: 'approval_pending', tool_call_id: call.tool_call_id, approval_id: authorized.approval_id }
+    }
+    span.stage('authorize', { authorized: authorized.by })
+    return completeTraced(call, span)
+  }
+
+  /** `complete`, with the handler run in the call's span and its stages reported. */
+  function completeTraced(call: Call, span: CallTelemetry): Promise<InvokeOutcome> {
+    return Promise.resolve(execute(call, handlerTimeoutMs, span)).then(async (executed) => {
+      if (isToolError(executed)) return failTraced(call, executed, span)
+      const outcome: InvokeOk =
+        call.view === undefined
+          ? { status: 'ok', tool_call_id: call.tool_call_id, result: executed }
+          : { status: 'ok', tool_call_id: call.tool_call_id, result: executed, result_view: call.view }
+      if (hooks.has('tool.post_call')) {
+        await emitPostCall(call, executed, hooks, logger)
+        span.stage('post_call', { hooks: hooks.list('tool.post_call').length })
+      }
+      return outcome
+    })
+  }
+
+  /** `fail`, with the post-error observers reported as a stage. */
+  async function failTraced(call: EventCall, error: ToolError, span: CallTelemetry): Promise<InvokeOutcome> {
+    const observed = hooks.has('tool.post_error')
+    const outcome = await fail(call, error)
+    if (observed) span.stage('post_error', { hooks: hooks.list('tool.post_error').length })
+    return outcome
+  }
+
   /** Runs the call of an approved pending approval (see `resumeApproved`). */
   function resume(record: PendingApprovalRecord, held: HeldInput | undefined): Promise<InvokeOk | InvokeError> {
+    if (telemetry !== undefined) return resumeTraced(record, held, telemetry)
     return resumeApproved(record, held, { tools: catalog, complete: async (call) => complete(call), fail, recheck: approvals.recheck })
+  }
+
+  /**
+   * A deferred call of a dispatcher with telemetry: its span links to the span of the call that
+   * opened the approval (when this process recorded it) and runs as the active context of the
+   * resume; the approval is no longer pending.
+   */
+  async function resumeTraced(record: PendingApprovalRecord, held: HeldInput | undefined, telemetry: DispatchTelemetry): Promise<InvokeOk | InvokeError> {
+    const span = telemetry.startCall({ tool_id: record.tool_id, tool_call_id: record.tool_call_id, tool_origin: catalog.get(record.tool_id)?.origin, parent: undefined, approval_id: record.approval_id })
+    let outcome: InvokeOk | InvokeError
+    try {
+      outcome = await span.runActive(() =>
+        resumeApproved(record, held, {
+          tools: catalog,
+          complete: (call) => {
+            span.stage('authorize', { authorized: 'approval' })
+            return completeTraced(call, span)
+          },
+          fail: (call, error) => failTraced(call, error, span),
+          recheck: approvals.recheck,
+        }),
+      )
+    } catch (error) {
+      span.end({ status: 'error', view: undefined, error_code: 'library_misuse' })
+      throw error
+    }
+    span.end(endOf(outcome))
+    return outcome
   }
 
   async function fail(call: EventCall, error: ToolError): Promise<InvokeOutcome> {
@@ -166,14 +285,58 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   }
 
   const hook = <E extends HookEvent>(event: E, handler: HookHandlers[E]): (() => void) => hooks.add(event, handler)
+  const api = telemetry === undefined ? approvals.api : settlingApprovals(approvals.api, telemetry)
   // invokeTool and hookTool check the tool against this catalog (`docs/views.md` "Typed calls").
-  return holdDispatcher({ invoke, approvals: approvals.api, hook, describe, list }, { tools: catalog, invoke, hook })
+  return holdDispatcher({ invoke, approvals: api, hook, describe, list }, { tools: catalog, invoke, hook })
 }
 
-const RUN = Object.freeze({ kind: 'run' as const })
+const RUN = Object.freeze({ kind: 'run' as const, by: 'policy' as const })
+
+/** What a call's telemetry is told of its outcome: the status, the view, the error's code and reason; never a value or a message. */
+function endOf(outcome: InvokeOutcome): TelemetryCallEnd {
+  switch (outcome.status) {
+    case 'ok':
+      return { status: 'ok', view: outcome.result_view }
+    case 'approval_pending':
+      return { status: 'approval_pending', view: undefined, approval_id: outcome.approval_id }
+    case 'error':
+      return { status: 'error', view: undefined, error_code: outcome.error.code, error_reason: registeredReason(outcome.error.code, outcome.error.reason) }
+  }
+}
+
+/**
+ * The reason telemetry records: one the registry lists for the code, else `_OTHER`. A tool may
+ * throw a `ToolError` of its own with any reason, which could hold a value of the call: only the
+ * registry's words are ever recorded (and metric labels stay few).
+ */
+function registeredReason(code: string, reason: string): string {
+  const entry = Object.hasOwn(ToolErrorCodes, code) ? (ToolErrorCodes as Record<string, { readonly reasons: readonly string[] }>)[code] : undefined
+  return entry !== undefined && entry.reasons.includes(reason) ? reason : OTHER_REASON
+}
+
+/** What telemetry records for a reason the registry does not list (the OpenTelemetry convention's word for an unlisted value). */
+const OTHER_REASON = '_OTHER'
+
+/**
+ * The approvals API of a dispatcher with telemetry: an approval that `show`, `resolve` or `cancel`
+ * finds no longer pending is reported settled (the pending approvals gauge counts it down).
+ */
+function settlingApprovals(api: ApprovalsApi, telemetry: DispatchTelemetry): ApprovalsApi {
+  const settle = <V>(approvalId: string, view: V): V => {
+    const status = typeof view === 'object' && view !== null ? (view as { status?: unknown }).status : undefined
+    if (typeof status === 'string' && status !== 'pending') telemetry.approvalSettled(approvalId)
+    return view
+  }
+  return Object.freeze<ApprovalsApi>({
+    ...api,
+    show: (approvalId, ...rest) => api.show(approvalId, ...rest).then((view) => settle(approvalId, view)),
+    resolve: (approvalId, ...rest) => api.resolve(approvalId, ...rest).then((view) => settle(approvalId, view)),
+    cancel: (approvalId, ...rest) => api.cancel(approvalId, ...rest).then((view) => settle(approvalId, view)),
+  })
+}
 
 /** Every option `createDispatcher` knows ({@link DispatcherOptions}); any other key is refused. */
-const DISPATCHER_OPTIONS = optionsTable(['tools', 'policy', 'approvals', 'hooks', 'hookTimeoutMs', 'handlerTimeoutMs', 'logger', 'clock'] as const satisfies readonly (keyof DispatcherOptions)[])
+const DISPATCHER_OPTIONS = optionsTable(['tools', 'policy', 'approvals', 'hooks', 'hookTimeoutMs', 'handlerTimeoutMs', 'logger', 'clock', 'telemetry'] as const satisfies readonly (keyof DispatcherOptions)[])
 
 /** The methods a logger must have (`Logger`). */
 const LOGGER_METHODS = ['debug', 'info', 'warn', 'error'] as const
@@ -191,6 +354,9 @@ function readDispatcherOptions(options: unknown): DispatcherOptions {
   if (given.handlerTimeoutMs !== undefined && !isTimerBudget(given.handlerTimeoutMs)) {
     problems.push(invalidOption('', 'handlerTimeoutMs', `handlerTimeoutMs must be a positive number of milliseconds up to ${MAX_TIMER_MS}, or Infinity`))
   }
+  if (given.telemetry !== undefined && !isTelemetry(given.telemetry)) {
+    problems.push(invalidOption('', 'telemetry', 'telemetry must be a recorder such as createOtelTelemetry({ tracer, meter }) of result-views/otel (startCall, approvalSettled, recordInputDigest)'))
+  }
   if (given.logger !== undefined && !isLogger(given.logger)) problems.push(invalidOption('', 'logger', 'logger must be an object with debug, info, warn and error functions (pino or console)'))
   if (problems.length > 0) throw new DispatcherOptionsError(problems)
   return given as DispatcherOptions
@@ -201,6 +367,17 @@ function isLogger(value: unknown): boolean {
   if (typeof value !== 'object' || value === null) return false
   try {
     return LOGGER_METHODS.every((method) => typeof (value as Record<string, unknown>)[method] === 'function')
+  } catch {
+    return false
+  }
+}
+
+/** Whether `value` has the shape of a {@link DispatchTelemetry} (read inside a guard). */
+function isTelemetry(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false
+  try {
+    const t = value as Record<string, unknown>
+    return typeof t.startCall === 'function' && typeof t.approvalSettled === 'function' && typeof t.recordInputDigest === 'boolean'
   } catch {
     return false
   }

@@ -10,6 +10,7 @@ import { callAborted } from '../call/call-aborted.js'
 import { MAX_THROWN_MESSAGE } from '../errors/describe-thrown.js'
 import { REPORTED_REASON } from '../errors/report-tool-error.js'
 import { scrubbedCut, scrubText } from '../redact/secrets.js'
+import type { CallTelemetry, TelemetryResultSizes } from '../telemetry/telemetry.js'
 import { handlerFailed, handlerTimedOut, outputUnreadable } from './errors.js'
 import { resultOf } from './output.js'
 
@@ -24,11 +25,15 @@ export const DEFAULT_HANDLER_TIMEOUT_MS = 60_000
  *
  * A handler that returns a record (not a promise) is finished without a turn of the task queue.
  *
+ * With `telemetry` (a dispatcher with a `telemetry` option), the handler runs with the call's
+ * span as the active context and the `handler` and `output` stages and the records' sizes are
+ * reported to it; without, nothing of it runs.
+ *
  * @returns the result envelope, or the typed error (`tool_execution_failed`: `handler_failed`,
  *   `handler_timeout`, `call_aborted`; `tool_output_invalid`), directly or as a promise when the
  *   handler returned one.
  */
-export function execute(call: Call, defaultTimeoutMs: number): ToolResult | ToolError | Promise<ToolResult | ToolError> {
+export function execute(call: Call, defaultTimeoutMs: number, telemetry?: CallTelemetry): ToolResult | ToolError | Promise<ToolResult | ToolError> {
   const { tool } = call
   const signal = call.request.signal
   if (signal?.aborted === true) return callAborted(tool.id, false)
@@ -39,8 +44,52 @@ export function execute(call: Call, defaultTimeoutMs: number): ToolResult | Tool
   // caller's object.
   // `started`: whether the handler was called, for `call_aborted`'s `details.handler_started`.
   let started = false
+  if (telemetry !== undefined) {
+    const traced = callHost(() => ((started = true), telemetry.runActive(() => tool.handler(cloneJson(call.handlerInput), context))), { timeoutMs, signal })
+    return traced instanceof Promise
+      ? traced.then((settled) => tracedOutcomeOf(call, settled, abort, timeoutMs, started, telemetry))
+      : tracedOutcomeOf(call, traced, abort, timeoutMs, started, telemetry)
+  }
   const answer = callHost(() => ((started = true), tool.handler(cloneJson(call.handlerInput), context)), { timeoutMs, signal })
   return answer instanceof Promise ? answer.then((settled) => outcomeOf(call, settled, abort, timeoutMs, started)) : outcomeOf(call, answer, abort, timeoutMs, started)
+}
+
+/** {@link outcomeOf} reporting the `handler` and `output` stages, and the records' sizes, to the call's telemetry. */
+function tracedOutcomeOf(call: Call, answer: HostAnswer<unknown>, abort: LazyAbort, timeoutMs: number, started: boolean, telemetry: CallTelemetry): ToolResult | ToolError {
+  if (!answer.ok) {
+    const error = outcomeOf(call, answer, abort, timeoutMs, started) as ToolError
+    telemetry.stage('handler', { error_code: error.code })
+    return error
+  }
+  telemetry.stage('handler')
+  const result = resultOf(call, answer.value)
+  if (isToolError(result)) {
+    telemetry.stage('output', { error_code: result.code })
+    return result
+  }
+  telemetry.stage('output')
+  if (telemetry.recordSizes) telemetry.sizes(sizesOf(call, answer.value, result.structured))
+  return result
+}
+
+/**
+ * The UTF-8 byte sizes of a successful call's JSON records: the compact record and the handler's
+ * full record for a compact call of a viewed tool, else the full (or single) record returned.
+ */
+function sizesOf(call: Call, record: unknown, structured: unknown): TelemetryResultSizes {
+  const returned = jsonBytes(structured)
+  if (call.tool.kind === 'viewed' && call.view === 'compact') return { compact: returned, full: jsonBytes(record) }
+  return { full: returned }
+}
+
+/** The UTF-8 size of a value's JSON text; `undefined` when it cannot be written (the handler's record read through a getter that now throws). */
+function jsonBytes(value: unknown): number | undefined {
+  try {
+    const text = JSON.stringify(value)
+    return text === undefined ? undefined : Buffer.byteLength(text, 'utf8')
+  } catch {
+    return undefined
+  }
 }
 
 /**

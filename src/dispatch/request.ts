@@ -9,7 +9,7 @@ import type { UsageProblem } from '../errors/usage-error.js'
 import { optionsTable, readOptions } from '../options/options.js'
 
 /** Every field of an `InvokeRequest`; any other key is refused (a misspelt `sensitive_input_fields` must never leak). */
-const REQUEST_FIELDS = optionsTable(['tool_id', 'input', 'scope', 'tool_call_id', 'approval_token', 'sensitive_input_fields', 'pinned_result_view', 'signal'], 'field', 'the request')
+const REQUEST_FIELDS = optionsTable(['tool_id', 'input', 'scope', 'tool_call_id', 'approval_token', 'sensitive_input_fields', 'pinned_result_view', 'signal', 'trace_context'], 'field', 'the request')
 
 /**
  * The request as the call keeps it: its known fields read once by the options reader into a fresh
@@ -25,8 +25,9 @@ export function snapshotRequest(request: unknown): InvokeRequest | ToolError {
   const snapshot = readOptions(request, REQUEST_FIELDS, '', problems) as Record<string, unknown>
   if (problems.length > 0) return requestInvalid(problems.map((problem) => problem.message).join('; '))
   try {
-    const { scope, sensitive_input_fields } = snapshot
+    const { scope, sensitive_input_fields, trace_context } = snapshot
     if (typeof scope === 'object' && scope !== null) snapshot.scope = copyScopeFields(scope)
+    if (typeof trace_context === 'object' && trace_context !== null) snapshot.trace_context = copyTraceContext(trace_context)
     // Copied only when dense: a sparse array is kept as it is, for the check to refuse.
     if (Array.isArray(sensitive_input_fields) && firstHole(sensitive_input_fields) === -1) snapshot.sensitive_input_fields = [...(sensitive_input_fields as unknown[])]
   } catch {
@@ -57,7 +58,28 @@ function checkRequest(request: InvokeRequest): ToolError | undefined {
   ) {
     return requestInvalid('sensitive_input_fields must be an array of strings')
   }
+  if (request.trace_context !== undefined && !isTraceContext(request.trace_context)) {
+    return requestInvalid('trace_context must be an object with a string traceparent and an optional string tracestate')
+  }
   return undefined
+}
+
+/** The two fields of a trace context, read once each (a getter that throws is caught by the caller). */
+function copyTraceContext(given: object): unknown {
+  const { traceparent, tracestate } = given as Record<string, unknown>
+  const keys = Object.keys(given)
+  // Another key is kept, for the check to refuse: a misspelt `trace_parent` must not pass silently.
+  if (keys.some((key) => key !== 'traceparent' && key !== 'tracestate')) return given
+  return tracestate === undefined ? { traceparent } : { traceparent, tracestate }
+}
+
+/** Whether a (copied) trace context has a string `traceparent`, an optional string `tracestate` and nothing else. */
+function isTraceContext(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false
+  const keys = Object.keys(value)
+  if (keys.some((key) => key !== 'traceparent' && key !== 'tracestate')) return false
+  const { traceparent, tracestate } = value as Record<string, unknown>
+  return typeof traceparent === 'string' && (tracestate === undefined || typeof tracestate === 'string')
 }
 
 /** A typed error for a malformed scope, or `undefined`. */

@@ -8,6 +8,7 @@ import type { CallScope, Tool } from '../tool/types.js'
 import type { ToolDescriptor } from '../tool/descriptor.js'
 import type { ScopedToolDescription } from './diagnostics.js'
 import type { InvokeOutcome, InvokeRequest } from '../call/call.js'
+import type { DispatchTelemetry } from '../telemetry/telemetry.js'
 
 /** Options of `createDispatcher`. */
 export interface DispatcherOptions {
@@ -40,6 +41,11 @@ export interface DispatcherOptions {
   policy?: ToolPolicy
   /** Approval stores, prompt callback and time budgets. Default: in-memory stores, no prompt (pending approvals). */
   approvals?: ApprovalOptions
+  /**
+   * Traces and metrics of every call: a recorder such as `createOtelTelemetry({ tracer, meter })`
+   * of `result-views/otel` (`docs/telemetry.md`). Default: none, and nothing is recorded or loaded.
+   */
+  telemetry?: DispatchTelemetry
 }
 
 /** The dispatch engine (`docs/architecture.md` "The invocation lifecycle"). */

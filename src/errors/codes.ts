@@ -130,6 +130,8 @@ export const UsageErrorCodes = {
   loop_options_invalid: { thrownBy: 'LoopError' },
   /** `createHttpHandler` or `createFetchHandler` got a dispatcher that is not one or bad options (`HttpOptionsError`). */
   http_options_invalid: { thrownBy: 'HttpOptionsError', subject: 'http handler configuration' },
+  /** `createOtelTelemetry` got options it cannot use (`OtelOptionsError`). */
+  otel_options_invalid: { thrownBy: 'OtelOptionsError', subject: 'OpenTelemetry options' },
   /** A `result-views/contracts` function (or `assertViewBudget`) got an argument, lock or option it cannot use (`ContractsError`). */
   contracts_invalid: { thrownBy: 'ContractsError' },
   /** Tokens had to be counted, no `countTokens` was given and the optional peer `gpt-tokenizer` cannot be loaded (`TokenizerUnavailableError`). */

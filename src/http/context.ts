@@ -1,4 +1,4 @@
-import type { CallScope, Dispatcher } from 'result-views'
+import type { CallScope, Dispatcher, TraceContext } from 'result-views'
 import type { ResultLimit } from '../continuation/result-limit.js'
 import type { Reply } from './exchange.js'
 
@@ -17,6 +17,8 @@ export interface RouteContext {
   readonly signal: AbortSignal | undefined
   /** The result size limit (`maxResultBytes`), when set. */
   readonly limit: ResultLimit | undefined
+  /** The request's `traceparent` / `tracestate` headers, for the dispatcher's telemetry (`docs/telemetry.md` "Propagation"). */
+  readonly trace: TraceContext | undefined
 }
 
 /** A route's work: a reply, or a thrown `ToolError` (answered with its status). */

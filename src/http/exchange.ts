@@ -1,4 +1,4 @@
-import type { ToolError } from 'result-views'
+import type { ToolError, TraceContext } from 'result-views'
 
 /**
  * One request as the core sees it, whichever adapter (`node:http` or fetch) received it. The
@@ -40,6 +40,8 @@ export interface Reply {
   readonly allow?: string
   /** The `WWW-Authenticate` header of a 401. */
   readonly challenge?: string
+  /** The `traceparent` (and `tracestate`) headers of an invocation whose dispatcher has telemetry: the call's span (`docs/telemetry.md` "Propagation"). */
+  readonly trace?: TraceContext
 }
 
 /** A 200 reply. */

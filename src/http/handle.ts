@@ -1,4 +1,4 @@
-import { isToolError, type Dispatcher, type ToolError } from 'result-views'
+import { isToolError, type Dispatcher, type ToolError, type TraceContext } from 'result-views'
 import { authenticateRequest } from './authenticate.js'
 import { isJsonContentType, parseJsonObject, unsupportedContentType } from './body.js'
 import type { RouteRun } from './context.js'
@@ -40,7 +40,7 @@ export function createCore(dispatcher: Dispatcher, options: HttpHandlerOptions |
       if (isToolError(query)) return errorReply(query)
       const body = route.body === 'none' ? undefined : await readJsonBody(exchange, route.body, resolved)
       if (isToolError(body)) return errorReply(body)
-      return await route.run({ dispatcher, params: match.params, query, body, identity, signal: exchange.signal, limit: resolved.limit })
+      return await route.run({ dispatcher, params: match.params, query, body, identity, signal: exchange.signal, limit: resolved.limit, trace: traceOf(exchange) })
     } catch (error) {
       return failureReply(error, route, resolved)
     }
@@ -71,4 +71,15 @@ async function readJsonBody(exchange: Exchange, use: BodyUse, options: ResolvedH
   }
   if (bytes.length === 0 && use === 'optional') return {}
   return parseJsonObject(bytes)
+}
+
+/**
+ * The W3C trace context a request's headers carry (`traceparent`, `tracestate`), `undefined`
+ * without a `traceparent`. Passed on as sent: the dispatcher's telemetry ignores a malformed one.
+ */
+function traceOf(exchange: Exchange): TraceContext | undefined {
+  const traceparent = exchange.header('traceparent')
+  if (traceparent === undefined) return undefined
+  const tracestate = exchange.header('tracestate')
+  return tracestate === undefined ? { traceparent } : { traceparent, tracestate }
 }

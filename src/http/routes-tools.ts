@@ -1,4 +1,4 @@
-import { isToolError, outcomeForModel, type CallScope, type InvokeRequest } from 'result-views'
+import { isToolError, outcomeForModel, type CallScope, type InvokeOutcome, type InvokeRequest } from 'result-views'
 import { continueResult, limitResult } from '../continuation/result-limit.js'
 import { field, unknownKey, type RouteContext } from './context.js'
 import { invokeRequestInvalid, requestInvalid, shown, unknownTool } from './errors.js'
@@ -56,7 +56,9 @@ export async function toolInfo(context: RouteContext): Promise<Reply> {
  * `POST /tools/{tool_id}/invoke` with `{ input, approval_token?, sensitive_input_fields?, scope?,
  * tool_call_id? }`: the dispatcher's outcome (200, 202 or the error's status). The selector
  * travels inside `input`. Another body field is `tool_invalid_input` / `request_invalid`. A client
- * that hangs up before the answer cancels the call (`call_aborted`; nothing is sent).
+ * that hangs up before the answer cancels the call (`call_aborted`; nothing is sent). The
+ * `traceparent` / `tracestate` headers reach the dispatcher's telemetry, and the reply's name the
+ * call's span (`docs/telemetry.md` "Propagation").
  */
 export async function invokeTool(context: RouteContext): Promise<Reply> {
   const body = context.body
@@ -73,7 +75,15 @@ export async function invokeTool(context: RouteContext): Promise<Reply> {
   }
   // A client that hangs up cancels its call: the tool's `context.signal` aborts.
   if (context.signal !== undefined) request.signal = context.signal
+  // The caller's `traceparent`: the call's span is its child (with a dispatcher `telemetry`).
+  if (context.trace !== undefined) request.trace_context = context.trace
   const outcome = await context.dispatcher.invoke(request)
+  const reply = await invokeReply(context, outcome, toolId, scope)
+  return outcome.trace_context === undefined ? reply : { ...reply, trace: outcome.trace_context }
+}
+
+/** The reply to an invocation: the outcome's, or its first part when `maxResultBytes` cuts the result. */
+async function invokeReply(context: RouteContext, outcome: InvokeOutcome, toolId: string, scope: CallScope | undefined): Promise<Reply> {
   if (context.limit !== undefined && outcome.status === 'ok') {
     const part = await limitResult(context.limit, outcomeForModel(outcome, toolId).text, toolId, outcome.result_view, scope)
     if (part !== undefined) {

@@ -16,8 +16,8 @@ export function replyText(reply: Reply): string {
 
 /**
  * The headers of every reply: JSON content, its byte length, `Cache-Control: no-store` (answers
- * may hold a caller's data), `X-Content-Type-Options: nosniff`, and `Allow` / `WWW-Authenticate`
- * where the status needs them.
+ * may hold a caller's data), `X-Content-Type-Options: nosniff`, `Allow` / `WWW-Authenticate`
+ * where the status needs them, and `traceparent` / `tracestate` naming a traced call's span.
  */
 export function replyHeaders(reply: Reply, text: string): Record<string, string> {
   const headers: Record<string, string> = {
@@ -28,5 +28,9 @@ export function replyHeaders(reply: Reply, text: string): Record<string, string>
   }
   if (reply.allow !== undefined) headers.allow = reply.allow
   if (reply.challenge !== undefined) headers['www-authenticate'] = reply.challenge
+  if (reply.trace !== undefined) {
+    headers.traceparent = reply.trace.traceparent
+    if (reply.trace.tracestate !== undefined) headers.tracestate = reply.trace.tracestate
+  }
   return headers
 }

@@ -2,7 +2,7 @@ import { CLIENT_CAPABILITIES_META_KEY, Server, SUPPORTED_PROTOCOL_VERSIONS, type
 import type { Dispatcher } from 'result-views'
 import { resolveApprovalStateKeys } from '../approval/request-state.js'
 import type { McpCallToolResult } from '../mcp/project.js'
-import { createMcpServing, type McpCall, type McpServerOptions } from '../mcp/serve.js'
+import { createMcpServing, traceOfMeta, type McpCall, type McpServerOptions } from '../mcp/serve.js'
 import { answerApproval, askApproval, type ApprovalElicitation } from './approval-elicitation.js'
 
 /** The first revision of the stateless protocol (`input_required`, `requestState`); served next to the SDK's 2025 revisions. */
@@ -80,7 +80,7 @@ export function createMcpServerFactory(dispatcher: Dispatcher, options: McpV2Ser
     // Our listing is MCP's `Tool` shape with plain JSON Schema objects (the SDK types them as zod output).
     server.setRequestHandler('tools/list', () => ({ tools: serving.list() }) as unknown as ListToolsResult)
     server.setRequestHandler('tools/call', async (request, ctx) => {
-      const call: McpCall = { toolId: request.params.name, args: request.params.arguments, requestId: ctx.mcpReq.id, sessionId: ctx.sessionId, signal: ctx.mcpReq.signal }
+      const call: McpCall = { toolId: request.params.name, args: request.params.arguments, requestId: ctx.mcpReq.id, sessionId: ctx.sessionId, signal: ctx.mcpReq.signal, trace: traceOfMeta(request.params._meta) }
       const state = ctx.mcpReq.requestState()
       if (state !== undefined) return sdkResult(await answerApproval(elicitation, serving, call, state, ctx.mcpReq.inputResponses))
       const asking = elicitation

@@ -90,8 +90,11 @@ export interface McpCallToolResult {
   readonly structuredContent?: Readonly<Record<string, unknown>>
 /** Present on a failed call and on a call that waits on an approval. */
   readonly isError?: true
-/** The call's machine-readable outcome under `"result-views/outcome"`. */
-  readonly _meta: { readonly [MCP_OUTCOME_META_KEY]: McpOutcomeMeta }
+/**
+   * The call's machine-readable outcome under `"result-views/outcome"`; with a dispatcher
+   * `telemetry`, `traceparent` (and `tracestate`) name the call's span (`docs/telemetry.md` "Propagation").
+   */
+  readonly _meta: { readonly [MCP_OUTCOME_META_KEY]: McpOutcomeMeta; readonly traceparent?: string; readonly tracestate?: string }
 }
 
 /**

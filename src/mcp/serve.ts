@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { outcomeForModel, type CallScope, type Dispatcher, type InvokeOutcome, type InvokeRequest, type UsageProblem } from 'result-views'
+import { outcomeForModel, type CallScope, type Dispatcher, type InvokeOutcome, type InvokeRequest, type TraceContext, type UsageProblem } from 'result-views'
 import type { ContinuationStore, ContinuationStoreOptions } from '../continuation/continuation-store.js'
 import { checkLimitOptions, CONTINUE_INPUT_SCHEMA, continueHandleOf, continueResult, CONTINUE_TOOL, createResultLimit, limitResult, type LimitOptions, type ResultLimit } from '../continuation/result-limit.js'
 import { scopeResolverFailed } from '../framework-call/framework-call.js'
@@ -79,6 +79,8 @@ export interface McpCall {
   readonly requestId: string | number
   readonly sessionId: string | undefined
   readonly signal: AbortSignal
+  /** The W3C trace context of the request's `params._meta` (`traceparent`, `tracestate`), see {@link traceOfMeta}. */
+  readonly trace?: TraceContext | undefined
 }
 
 /** A `tools/call` that reached the dispatcher, before its outcome is mapped. */
@@ -157,15 +159,39 @@ export function createMcpServing(dispatcher: Dispatcher, options: McpServerOptio
       // The client's `notifications/cancelled` aborts the SDK's request signal: the call stops, and
       // the handler's `context.signal` aborts with it.
       invocation.signal = call.signal
+      if (call.trace !== undefined) invocation.trace_context = call.trace
       const outcome = await dispatcher.invoke(invocation)
       if (outcome.status === 'approval_pending' && onPending !== undefined) {
         const answered = await onPending({ outcome, scope: callScope }, call)
         if (answered !== undefined) return answered
       }
-      return toResult(outcome, call.toolId, callScope)
+      return withTraceMeta(await toResult(outcome, call.toolId, callScope), outcome.trace_context)
     },
   }
   return serving
+}
+
+/**
+ * The W3C trace context in a request's `params._meta`: its `traceparent` and `tracestate` strings
+ * (the keys the MCP trace-context proposal uses), `undefined` without a string `traceparent`.
+ * Read inside a guard: a `_meta` whose getter throws carries none.
+ */
+export function traceOfMeta(meta: unknown): TraceContext | undefined {
+  if (typeof meta !== 'object' || meta === null) return undefined
+  try {
+    const { traceparent, tracestate } = meta as Record<string, unknown>
+    if (typeof traceparent !== 'string') return undefined
+    return typeof tracestate === 'string' ? { traceparent, tracestate } : { traceparent }
+  } catch {
+    return undefined
+  }
+}
+
+/** A result with the call's span in `_meta.traceparent` (and `tracestate`), when the dispatcher traced it. */
+function withTraceMeta(result: McpCallToolResult, trace: TraceContext | undefined): McpCallToolResult {
+  if (trace === undefined) return result
+  const meta = trace.tracestate === undefined ? { ...result._meta, traceparent: trace.traceparent } : { ...result._meta, traceparent: trace.traceparent, tracestate: trace.tracestate }
+  return { ...result, _meta: meta }
 }
 
 /** Options a server reads beyond {@link McpServerOptions}: their keys, and a reader that pushes problems. */

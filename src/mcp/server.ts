@@ -2,7 +2,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js'
 import type { Dispatcher } from 'result-views'
 import type { McpCallToolResult } from './project.js'
-import { createMcpServing, type McpServerOptions } from './serve.js'
+import { createMcpServing, traceOfMeta, type McpServerOptions } from './serve.js'
 
 export type { McpCallInfo, McpScopeResolver, McpServerOptions } from './serve.js'
 
@@ -43,7 +43,7 @@ export function createMcpServer(dispatcher: Dispatcher, options: McpServerOption
   const server = new Server({ name, version }, instructions === undefined ? { capabilities: { tools: {} } } : { capabilities: { tools: {} }, instructions })
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: serving.list() }))
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) =>
-    sdkResult(await serving.call({ toolId: request.params.name, args: request.params.arguments, requestId: extra.requestId, sessionId: extra.sessionId, signal: extra.signal })),
+    sdkResult(await serving.call({ toolId: request.params.name, args: request.params.arguments, requestId: extra.requestId, sessionId: extra.sessionId, signal: extra.signal, trace: traceOfMeta(request.params._meta) })),
   )
   return server
 }

@@ -26,6 +26,7 @@ import {
 import { isAiSdkOptionsError, toAiSdkTools } from 'result-views/ai'
 import { contractLock, isContractsError, isTokenizerUnavailableError, measureViews } from 'result-views/contracts'
 import { createHttpHandler, isHttpOptionsError, createMemoryContinuationStore, isContinuationStoreOptionsError } from 'result-views/http'
+import { createOtelTelemetry, isOtelOptionsError } from 'result-views/otel'
 import { isLoopError, lintLoop, migrateRunSnapshot, parseLoopDefinition, runLoop, startRun } from 'result-views/loop'
 import { createMcpServer, isMcpOptionsError, measureCatalog } from 'result-views/mcp'
 import { isAgentsOptionsError, toAgentsTools } from 'result-views/openai-agents'
@@ -71,6 +72,7 @@ const misuses: Record<UsageErrorCode, { run: () => unknown; guard: (value: unkno
   openai_agents_options_invalid: { run: () => toAgentsTools({} as never), guard: isAgentsOptionsError },
   postgres_options_invalid: { run: () => createPostgresApprovalStores({} as never), guard: isPostgresOptionsError },
   http_options_invalid: { run: () => createHttpHandler({} as never), guard: isHttpOptionsError },
+  otel_options_invalid: { run: () => createOtelTelemetry({} as never), guard: isOtelOptionsError },
   continuation_store_options_invalid: { run: () => createMemoryContinuationStore({ maxEntries: 0 }), guard: isContinuationStoreOptionsError },
   contracts_invalid: { run: () => contractLock(3 as never), guard: isContractsError },
   tokenizer_unavailable: { run: () => withoutTokenizer(() => measureCatalog([], { tokens: true })), guard: isTokenizerUnavailableError },

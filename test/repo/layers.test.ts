@@ -21,6 +21,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['views'],
   ['digest'],
   ['tool'],
+  ['telemetry'],
   ['call'],
   ['policy', 'hooks', 'model-output'],
   ['approval'],
@@ -28,7 +29,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['index.ts'],
   ['tokens'],
   ['contracts', 'framework-call', 'continuation'],
-  ['sqlite', 'postgres', 'mcp', 'loop', 'testing', 'http', 'ai', 'openai-agents'],
+  ['sqlite', 'postgres', 'mcp', 'loop', 'testing', 'http', 'ai', 'openai-agents', 'otel'],
   ['mcp-v2'],
   ['cli'],
 ]
