@@ -100,7 +100,12 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     return outcome
   }
 
-  async function run(request: CallRequest): Promise<InvokeOutcome> {
+  /**
+   * One call through the stages. With `span` (a dispatcher with telemetry) each stage is reported
+   * to the call's recorder as it ends; without, the reports are skipped: `span?.stage(...)` does
+   * not even build its argument.
+   */
+  async function run(request: CallRequest, span?: CallTelemetry): Promise<InvokeOutcome> {
     const toolCallId = request.tool_call_id ?? randomUUID()
 
     const tool = catalog.get(request.tool_id)
@@ -109,46 +114,64 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     const base = createCallBase(request, tool, toolCallId)
     if (isToolError(base)) return { status: 'error', tool_call_id: toolCallId, error: base }
     const input = prepareInput(base, request.input)
-    if (!input.ok) return fail({ ...base, input: input.input, view: input.view }, input.error)
+    span?.stage('input', input.ok ? undefined : { error_code: input.error.code })
+    if (!input.ok) return fail({ ...base, input: input.input, view: input.view }, input.error, span)
     const prepared = input.call
 
     // No awaits where nothing can answer: each await of an idle stage costs a task-queue turn.
-    const call = hooks.has('tool.pre_call') ? await runPreCall(prepared, hooks, logger) : prepared
-    if (isToolError(call)) return fail(prepared, call)
+    let call: Call | ToolError = prepared
+    if (hooks.has('tool.pre_call')) {
+      call = await runPreCall(prepared, hooks, logger)
+      span?.stage('pre_call', isToolError(call) ? { hooks: hooks.list('tool.pre_call').length, error_code: call.code } : { hooks: hooks.list('tool.pre_call').length })
+    }
+    if (isToolError(call)) return fail(prepared, call, span)
+    if (span !== undefined && telemetry!.recordInputDigest) span.inputDigest(digestOf(call))
 
     const authorized = approvals.allowsAtOnce(call) ? RUN : await approvals.authorize(call)
-    if (authorized.kind === 'error') return fail(call, authorized.error)
-    if (authorized.kind === 'pending') return { status: 'approval_pending', tool_call_id: call.tool_call_id, approval_id: authorized.approval_id }
-    return complete(call)
+    if (authorized.kind === 'error') {
+      span?.stage('authorize', { authorized: 'error', error_code: authorized.error.code })
+      return fail(call, authorized.error, span)
+    }
+    if (authorized.kind === 'pending') {
+      span?.stage('authorize', { authorized: 'pending' })
+      return { status: 'approval_pending', tool_call_id: call.tool_call_id, approval_id: authorized.approval_id }
+    }
+    span?.stage('authorize', { authorized: authorized.by })
+    return complete(call, span)
   }
 
   /**
    * Runs an authorized call to its outcome, emitting `tool.post_call` or `tool.post_error`;
-   * synchronous when the handler answered at once and nothing listens (see `finish`).
+   * synchronous when the handler answered at once and nothing listens (see `finish`). With
+   * `span`, the handler runs in the call's span and its stages are reported.
    */
-  function complete(call: Call): InvokeOutcome | Promise<InvokeOutcome> {
-    return finish(call, execute(call, handlerTimeoutMs))
+  function complete(call: Call, span?: CallTelemetry): InvokeOutcome | Promise<InvokeOutcome> {
+    return finish(call, execute(call, handlerTimeoutMs, span), span)
   }
 
   /**
    * The outcome of an executed call: synchronous when the handler answered at once and nothing
    * listens for `tool.post_call` (an async caller adopts it without another promise of ours).
    */
-  function finish(call: Call, executed: ReturnType<typeof execute>): InvokeOutcome | Promise<InvokeOutcome> {
-    if (executed instanceof Promise) return executed.then((result) => finish(call, result))
-    if (isToolError(executed)) return fail(call, executed)
+  function finish(call: Call, executed: ReturnType<typeof execute>, span: CallTelemetry | undefined): InvokeOutcome | Promise<InvokeOutcome> {
+    if (executed instanceof Promise) return executed.then((result) => finish(call, result, span))
+    if (isToolError(executed)) return fail(call, executed, span)
     const outcome: InvokeOk =
       call.view === undefined
         ? { status: 'ok', tool_call_id: call.tool_call_id, result: executed }
         : { status: 'ok', tool_call_id: call.tool_call_id, result: executed, result_view: call.view }
     // The preview is already scrubbed of the call's secrets (before it was cut: see resultOf).
-    return hooks.has('tool.post_call') ? emitPostCall(call, executed, hooks, logger).then(() => outcome) : outcome
+    if (!hooks.has('tool.post_call')) return outcome
+    return emitPostCall(call, executed, hooks, logger).then(() => {
+      span?.stage('post_call', { hooks: hooks.list('tool.post_call').length })
+      return outcome
+    })
   }
 
   /**
    * A call of a dispatcher with telemetry (`docs/telemetry.md`): its recorder starts with the call
-   * ID fixed (so the span names the ID the outcome carries), sees every stage of `runTraced`, ends
-   * with the outcome's codes, and the outcome carries the span's `trace_context`. What is thrown
+   * ID fixed (so the span names the ID the outcome carries), sees every stage of `run`, ends with
+   * the outcome's codes, and the outcome carries the span's `trace_context`. What is thrown
    * (misuse of the library only) ends the span too, as an error, and is thrown on.
    */
   async function traced(sent: InvokeRequest, telemetry: DispatchTelemetry): Promise<InvokeOutcome> {
@@ -157,7 +180,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     const span = telemetry.startCall({ tool_id: request.tool_id, tool_call_id: request.tool_call_id!, tool_origin: tool?.origin, parent: request.trace_context, approval_id: undefined })
     let outcome: InvokeOutcome
     try {
-      const runner = (r: CallRequest): Promise<InvokeOutcome> => runTraced(r, span)
+      const runner = (r: CallRequest): Promise<InvokeOutcome> => run(r, span)
       outcome = await (request.signal === undefined ? runner(request) : runFollowing(request, runner))
     } catch (error) {
       span.end({ status: 'error', view: undefined, error_code: 'library_misuse' })
@@ -166,64 +189,6 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     span.end(endOf(outcome))
     const context = span.trace_context
     return context === undefined ? outcome : { ...outcome, trace_context: context }
-  }
-
-  /** `run`, with each stage reported to the call's telemetry. */
-  async function runTraced(request: CallRequest, span: CallTelemetry): Promise<InvokeOutcome> {
-    const toolCallId = request.tool_call_id!
-    const tool = catalog.get(request.tool_id)
-    if (tool === undefined) return { status: 'error', tool_call_id: toolCallId, error: unknownTool(request.tool_id) }
-
-    const base = createCallBase(request, tool, toolCallId)
-    if (isToolError(base)) return { status: 'error', tool_call_id: toolCallId, error: base }
-    const input = prepareInput(base, request.input)
-    span.stage('input', input.ok ? undefined : { error_code: input.error.code })
-    if (!input.ok) return failTraced({ ...base, input: input.input, view: input.view }, input.error, span)
-    const prepared = input.call
-
-    let call: Call | ToolError = prepared
-    if (hooks.has('tool.pre_call')) {
-      call = await runPreCall(prepared, hooks, logger)
-      span.stage('pre_call', isToolError(call) ? { hooks: hooks.list('tool.pre_call').length, error_code: call.code } : { hooks: hooks.list('tool.pre_call').length })
-    }
-    if (isToolError(call)) return failTraced(prepared, call, span)
-    if (telemetry!.recordInputDigest) span.inputDigest(digestOf(call))
-
-    const authorized = approvals.allowsAtOnce(call) ? RUN : await approvals.authorize(call)
-    if (authorized.kind === 'error') {
-      span.stage('authorize', { authorized: 'error', error_code: authorized.error.code })
-      return failTraced(call, authorized.error, span)
-    }
-    if (authorized.kind === 'pending') {
-      span.stage('authorize', { authorized: 'pending' })
-      return { status: 'approval_pending', tool_call_id: call.tool_call_id, approval_id: authorized.approval_id }
-    }
-    span.stage('authorize', { authorized: authorized.by })
-    return completeTraced(call, span)
-  }
-
-  /** `complete`, with the handler run in the call's span and its stages reported. */
-  function completeTraced(call: Call, span: CallTelemetry): Promise<InvokeOutcome> {
-    return Promise.resolve(execute(call, handlerTimeoutMs, span)).then(async (executed) => {
-      if (isToolError(executed)) return failTraced(call, executed, span)
-      const outcome: InvokeOk =
-        call.view === undefined
-          ? { status: 'ok', tool_call_id: call.tool_call_id, result: executed }
-          : { status: 'ok', tool_call_id: call.tool_call_id, result: executed, result_view: call.view }
-      if (hooks.has('tool.post_call')) {
-        await emitPostCall(call, executed, hooks, logger)
-        span.stage('post_call', { hooks: hooks.list('tool.post_call').length })
-      }
-      return outcome
-    })
-  }
-
-  /** `fail`, with the post-error observers reported as a stage. */
-  async function failTraced(call: EventCall, error: ToolError, span: CallTelemetry): Promise<InvokeOutcome> {
-    const observed = hooks.has('tool.post_error')
-    const outcome = await fail(call, error)
-    if (observed) span.stage('post_error', { hooks: hooks.list('tool.post_error').length })
-    return outcome
   }
 
   /** Runs the call of an approved pending approval (see `resumeApproved`). */
@@ -246,9 +211,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
           tools: catalog,
           complete: (call) => {
             span.stage('authorize', { authorized: 'approval' })
-            return completeTraced(call, span)
+            return Promise.resolve(complete(call, span))
           },
-          fail: (call, error) => failTraced(call, error, span),
+          fail: (call, error) => fail(call, error, span),
           recheck: approvals.recheck,
         }),
       )
@@ -260,10 +225,13 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     return outcome
   }
 
-  async function fail(call: EventCall, error: ToolError): Promise<InvokeOutcome> {
+  /** A call's error outcome: scrubbed, logged, `tool.post_error` emitted (reported to `span` as a stage when it has observers). */
+  async function fail(call: EventCall, error: ToolError, span?: CallTelemetry): Promise<InvokeOutcome> {
     const safe = scrubError(error, call.secrets)
     logFailure(call, safe, causeOf(error), logger)
+    const observed = span !== undefined && hooks.has('tool.post_error')
     await emitPostError(call, safe, hooks, logger)
+    if (observed) span.stage('post_error', { hooks: hooks.list('tool.post_error').length })
     return { status: 'error', tool_call_id: call.tool_call_id, error: safe }
   }
 
