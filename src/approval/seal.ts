@@ -78,19 +78,27 @@ export interface KeyRingSpec {
   readonly idLabel: string
 }
 
-const SEAL_KEY_RING: KeyRingSpec = {
-  path: '/approvals/sealKey',
-  previousPath: '/approvals/previousSealKeys',
-  invalidCode: 'invalid_seal_key',
-  missingCode: 'seal_key_missing',
-  minBytes: SEAL_KEY_BYTES,
-  maxBytes: SEAL_KEY_BYTES,
-  sizeMessage: `a seal key must be a Uint8Array (a Buffer) of ${SEAL_KEY_BYTES} bytes, e.g. Buffer.from(process.env.SEAL_KEY, 'base64') or randomBytes(32)`,
-  zeroMessage: 'a seal key must be 32 random bytes, not 32 zero bytes',
-  missingMessage: 'previousSealKeys only open older seals: give the key that seals new ones as sealKey',
-  arrayMessage: 'previousSealKeys must be an array of 32-byte Uint8Arrays',
-  idLabel: KEY_ID_LABEL,
+/**
+ * The key ring of seal keys given at `<at>/sealKey` and `<at>/previousSealKeys` (JSON Pointers of
+ * the options object): the same checks and messages, and the same key IDs, wherever a key seals.
+ */
+export function sealKeyRingAt(at: string): KeyRingSpec {
+  return {
+    path: `${at}/sealKey`,
+    previousPath: `${at}/previousSealKeys`,
+    invalidCode: 'invalid_seal_key',
+    missingCode: 'seal_key_missing',
+    minBytes: SEAL_KEY_BYTES,
+    maxBytes: SEAL_KEY_BYTES,
+    sizeMessage: `a seal key must be a Uint8Array (a Buffer) of ${SEAL_KEY_BYTES} bytes, e.g. Buffer.from(process.env.SEAL_KEY, 'base64') or randomBytes(32)`,
+    zeroMessage: 'a seal key must be 32 random bytes, not 32 zero bytes',
+    missingMessage: 'previousSealKeys only open older seals: give the key that seals new ones as sealKey',
+    arrayMessage: 'previousSealKeys must be an array of 32-byte Uint8Arrays',
+    idLabel: KEY_ID_LABEL,
+  }
 }
+
+const SEAL_KEY_RING: KeyRingSpec = sealKeyRingAt('/approvals')
 
 /**
  * Reads a current secret key and its older ones (key rotation: the current key makes, every key

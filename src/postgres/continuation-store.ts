@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto'
 import type pg from 'pg'
 import { ToolError, type UsageProblem } from 'result-views'
 import { openSealedText, sealText } from '../approval/sealed-text.js'
-import { resolveKeyRing, SEAL_KEY_BYTES, type KeyRingSpec, type SealKeys } from '../approval/seal.js'
+import { resolveKeyRing, sealKeyRingAt, type KeyRingSpec, type SealKeys } from '../approval/seal.js'
 import type { ContinuationFound, ContinuationPart, ContinuationRead, ContinuationResult, ContinuationStore, ContinuationStoreOptions } from '../continuation/continuation-store.js'
 import { CONTINUATION_DEFAULTS } from '../continuation/continuation-store.js'
 import { boundedSteps, boundedWrites, DEFAULT_STATEMENT_TIMEOUT_MS } from './bounded-write.js'
@@ -36,20 +36,8 @@ export interface PostgresContinuationStore extends ContinuationStore {
   close(): Promise<void>
 }
 
-const SEAL_KEYS: KeyRingSpec = {
-  path: '/sealKey',
-  previousPath: '/previousSealKeys',
-  invalidCode: 'invalid_seal_key',
-  missingCode: 'seal_key_missing',
-  minBytes: SEAL_KEY_BYTES,
-  maxBytes: SEAL_KEY_BYTES,
-  sizeMessage: `a seal key must be a Uint8Array (a Buffer) of ${SEAL_KEY_BYTES} bytes, e.g. Buffer.from(process.env.SEAL_KEY, 'base64') or randomBytes(32)`,
-  zeroMessage: 'a seal key must be 32 random bytes, not 32 zero bytes',
-  missingMessage: 'previousSealKeys only open older seals: give the key that seals new ones as sealKey',
-  arrayMessage: 'previousSealKeys must be an array of 32-byte Uint8Arrays',
-  // The same key ID as `approvals.sealKey` gives: one key, one name, wherever it seals.
-  idLabel: 'result-views sealed input key id',
-}
+// The same key IDs as `approvals.sealKey` gives: one key, one name, wherever it seals.
+const SEAL_KEYS: KeyRingSpec = sealKeyRingAt('')
 
 const EXTRA_KEYS = ['maxEntries', 'maxBytes', 'ttlMs', 'sealKey', 'previousSealKeys', 'statementTimeoutMs'] as const
 
