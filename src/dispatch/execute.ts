@@ -169,10 +169,13 @@ function reportedError(error: unknown, secrets: readonly string[]): ToolError | 
     // A code a tool reports shows its reason and message on every surface: the reason must be a
     // snake_case word that holds no secret of the call (else the code's own), the message is
     // scrubbed of the call's secrets before it is cut, as a handler failure's is.
-    // The same reason rule holds for every other code a handler throws: reasons are shown
-    // unscrubbed on every surface, so one that is not such a word or holds a secret is replaced.
+    // The same rule holds for the reason of every other code a handler throws, since reasons are
+    // shown unscrubbed on every surface; but one that breaks it does not get one of the code's own
+    // reasons (a `tool_denied` would read `result_view_pinned`): the throw is a handler failure.
     const reported = entry.kind === 'reported'
-    const reason = REPORTED_REASON.test(given) && scrubText(given, secrets) === given ? given : entry.reasons[0]
+    const fit = REPORTED_REASON.test(given) && scrubText(given, secrets) === given
+    if (!fit && !reported) return undefined
+    const reason = fit ? given : entry.reasons[0]
     const message = reported ? scrubbedCut(sent, MAX_THROWN_MESSAGE, secrets) : sent
     if (details === undefined) return new ToolError({ code: code as ToolErrorCode, reason, message })
     const copy = ownJsonCopy(details)
