@@ -111,6 +111,7 @@ export type {
   ApprovalStatus,
   ExecutionStatus,
   ListGrantsRequest,
+  ListPendingRequest,
   MintApprovalTokenRequest,
   MintedApprovalToken,
   PendingApprovalView,
