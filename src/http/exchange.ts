@@ -40,6 +40,8 @@ export interface Reply {
   readonly allow?: string
   /** The `WWW-Authenticate` header of a 401. */
   readonly challenge?: string
+  /** A console asset instead of JSON: its text and content type (`body` is then ignored), sent with the console's security headers. */
+  readonly asset?: { readonly contentType: string; readonly text: string }
 }
 
 /** A 200 reply. */

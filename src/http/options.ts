@@ -57,6 +57,13 @@ export interface HttpHandlerOptions {
   maxResultBytes?: number
   /** Bounds of the store that keeps the rest of cut results (entries, bytes, `ttlMs`). Only with `maxResultBytes`. */
   continuations?: ContinuationStoreOptions
+  /**
+   * `true` serves the approvals console, a page for people to approve, deny and remember
+   * decisions, at `GET <basePath>/console` (`docs/console.md`). It also makes every approval
+   * decision route require the header `X-Result-Views-Csrf: 1` and a same-origin request (403
+   * `tool_denied` / `csrf_header_missing` or `cross_origin_refused`). Default `false`.
+   */
+  console?: boolean
 }
 
 /** The options with their defaults, checked. */
@@ -70,6 +77,8 @@ export interface ResolvedHttpOptions {
   readonly logger: Logger | undefined
   /** The result size limit, when `maxResultBytes` is set. */
   readonly limit: ResultLimit | undefined
+  /** Whether the approvals console is served (and decisions need the CSRF header and the same origin). */
+  readonly console: boolean
 }
 
 /** Default `maxBodyBytes`: 1 MiB. */
@@ -79,7 +88,7 @@ export const DEFAULT_BODY_TIMEOUT_MS = 30_000
 /** Default `authenticateTimeoutMs`: 5 seconds. */
 export const DEFAULT_AUTHENTICATE_TIMEOUT_MS = 5_000
 
-const HTTP_OPTIONS = optionsTable(['basePath', 'maxBodyBytes', 'bodyTimeoutMs', 'authenticate', 'authenticateTimeoutMs', 'challenge', 'logger', 'maxResultBytes', 'continuations'])
+const HTTP_OPTIONS = optionsTable(['basePath', 'maxBodyBytes', 'bodyTimeoutMs', 'authenticate', 'authenticateTimeoutMs', 'challenge', 'logger', 'maxResultBytes', 'continuations', 'console'])
 const DISPATCHER_METHODS = ['invoke', 'describe', 'list'] as const
 const APPROVAL_METHODS = ['show', 'resolve', 'cancel', 'setGrant', 'listGrants', 'revokeGrant'] as const
 const LOGGER_METHODS = ['debug', 'info', 'warn', 'error'] as const
@@ -116,6 +125,8 @@ export function resolveHttpOptions(dispatcher: Dispatcher, options: HttpHandlerO
   if (o.logger !== undefined && !hasMethods(o.logger, LOGGER_METHODS)) {
     problem('/options/logger', 'invalid_logger', 'logger must have debug, info, warn and error methods')
   }
+  const console = o.console ?? false
+  if (typeof console !== 'boolean') problem('/options/console', 'invalid_option', 'console must be true or false')
   const bounds = checkLimitOptions(o.maxResultBytes, o.continuations, (path, code, message) => problem(`/options${path}`, code, message))
   if (problems.length > 0) throw new HttpOptionsError(problems)
   const continueRoute = `POST ${basePath as string}/results/continue`
@@ -128,6 +139,7 @@ export function resolveHttpOptions(dispatcher: Dispatcher, options: HttpHandlerO
     authenticateTimeoutMs,
     challenge: challenge as string,
     logger: o.logger as Logger | undefined,
+    console: console as boolean,
   })
 }
 

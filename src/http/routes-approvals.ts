@@ -1,8 +1,37 @@
-import type { ResolveApprovalRequest } from 'result-views'
+import type { ApprovalStatus, ListPendingRequest, ResolveApprovalRequest } from 'result-views'
 import { field, unknownKey, type RouteContext } from './context.js'
 import { approvalFieldInvalid, requestInvalid, scopeForbidden, shown } from './errors.js'
 import { ok, type Reply } from './exchange.js'
 import { approvalBody } from './reply.js'
+
+/**
+ * `GET /tools/approvals?profile=[&workspace_id=][&status=pending,approved][&limit=]`: `{ approvals }`,
+ * the approvals the profile owns, newest first (`dispatcher.approvals.listPending`). `status` is a
+ * comma-separated list; `limit` an integer from 1 to 1000 (default 100).
+ */
+export async function listApprovals(context: RouteContext): Promise<Reply> {
+  const request: ListPendingRequest = { profile_id: profileOf(context) }
+  const workspace = workspaceOf(context)
+  if (workspace !== undefined) request.workspace_id = workspace
+  const status = context.query.get('status')
+  if (status !== undefined) request.status = status.split(',') as ApprovalStatus[]
+  const limit = context.query.get('limit')
+  if (limit !== undefined) {
+    if (!/^[0-9]{1,4}$/.test(limit)) throw requestInvalid('query_invalid', 'query parameter "limit" must be an integer from 1 to 1000')
+    request.limit = Number(limit)
+  }
+  const views = await context.dispatcher.approvals.listPending(request)
+  return ok({ approvals: views.map(approvalBody) })
+}
+
+/** The workspace filter: the query's `workspace_id`, or the one `authenticate` fixed (they must agree). */
+function workspaceOf(context: RouteContext): string | undefined {
+  const asked = context.query.get('workspace_id')
+  const fixed = context.identity?.workspace_id
+  if (fixed === undefined) return asked
+  if (asked !== undefined && asked !== fixed) throw scopeForbidden('workspace_id')
+  return fixed
+}
 
 /** `GET /tools/approvals/{approval_id}?profile=`: `{ approval }`, shown to the profile that created it. */
 export async function showApproval(context: RouteContext): Promise<Reply> {

@@ -1,4 +1,5 @@
 import { stringifyJson } from '../json/json-text.js'
+import { consoleHeaders } from './console-assets.js'
 import type { Reply } from './exchange.js'
 
 /**
@@ -6,6 +7,7 @@ import type { Reply } from './exchange.js'
  * value may nest 5,000 levels, `docs/http.md` "Known limits") is written without recursion instead.
  */
 export function replyText(reply: Reply): string {
+  if (reply.asset !== undefined) return reply.asset.text
   try {
     return JSON.stringify(reply.body)
   } catch (error) {
@@ -17,9 +19,11 @@ export function replyText(reply: Reply): string {
 /**
  * The headers of every reply: JSON content, its byte length, `Cache-Control: no-store` (answers
  * may hold a caller's data), `X-Content-Type-Options: nosniff`, and `Allow` / `WWW-Authenticate`
- * where the status needs them.
+ * where the status needs them. A console asset gets its own type and the console's headers
+ * (`consoleHeaders`: a strict Content-Security-Policy and kin).
  */
 export function replyHeaders(reply: Reply, text: string): Record<string, string> {
+  if (reply.asset !== undefined) return { ...consoleHeaders(reply.asset.contentType), 'content-length': String(Buffer.byteLength(text)) }
   const headers: Record<string, string> = {
     'content-type': 'application/json; charset=utf-8',
     'content-length': String(Buffer.byteLength(text)),

@@ -1,0 +1,362 @@
+// The approvals console script (`docs/console.md`): one small ES module, every value rendered as text.
+// Kept as a string so the handler serves it from memory, with no file to find at run time and no
+// build step: edit it here. No backtick or dollar-brace may appear in it (String.raw keeps every
+// backslash as written).
+
+/** The approvals console script (`docs/console.md`): one small ES module, every value rendered as text. */
+export const CONSOLE_SCRIPT: string = String.raw`// The approvals console (docs/console.md): one ES module, no framework, no build step. It reads
+// and changes approvals only through the JSON routes next to it. Every value from the server is
+// set with textContent or an attribute: nothing is ever parsed as HTML.
+const POLL_MS = 2000
+const DECIDED_SHOWN = 20
+
+const state = { profile: '', workspace: '', approvals: '', grants: '', polling: false, timer: 0 }
+
+const byId = (id) => document.getElementById(id)
+
+/** An element with text, attributes (set as attributes, never as HTML) and children. */
+function el(tag, options, children) {
+  const node = document.createElement(tag)
+  const o = options || {}
+  for (const name of Object.keys(o)) {
+    const value = o[name]
+    if (value === undefined || value === null || value === false) continue
+    if (name === 'text') node.textContent = String(value)
+    else if (name === 'onclick') node.addEventListener('click', value)
+    else node.setAttribute(name, value === true ? '' : String(value))
+  }
+  for (const child of children || []) if (child) node.append(child)
+  return node
+}
+
+class ApiError extends Error {
+  constructor(status, error) {
+    super(error && typeof error.code === 'string' ? error.code + ' / ' + error.reason : 'HTTP ' + status)
+    this.status = status
+    this.code = error && error.code
+    this.reason = error && error.reason
+  }
+}
+
+/** A call to a route under the base path (the page is served at <base>/console). */
+async function api(method, path, query, body) {
+  const url = new URL(path, document.baseURI)
+  for (const name of Object.keys(query || {})) if (query[name]) url.searchParams.set(name, query[name])
+  const headers = { accept: 'application/json' }
+  // Every state-changing request carries the header the handler requires (with the same origin).
+  if (method !== 'GET') headers['x-result-views-csrf'] = '1'
+  const init = { method, headers, credentials: 'same-origin', cache: 'no-store', redirect: 'error' }
+  if (body !== undefined) {
+    headers['content-type'] = 'application/json'
+    init.body = JSON.stringify(body)
+  }
+  const response = await fetch(url, init)
+  let data
+  try {
+    data = await response.json()
+  } catch {
+    data = undefined
+  }
+  if (!response.ok) throw new ApiError(response.status, data && data.error)
+  return data
+}
+
+const REASONS = {
+  loopback_required: 'Refused: decisions are accepted only from this machine (a loopback peer or a Unix socket).',
+  csrf_header_missing: 'Refused: the request did not come from this console.',
+  cross_origin_refused: 'Refused: the request came from another site.',
+  profile_mismatch: 'Refused: only the profile that opened an approval may decide it.',
+  profile_unavailable: 'Refused: the owner profile is not available.',
+  session_unbound: 'Refused: the owner session is no longer bound.',
+  remembered_reject: 'Refused: a remembered reject matches this call.',
+  approval_expired: 'This approval expired; it never runs.',
+  approval_resolved: 'This approval was already decided.',
+  approval_canceled: 'This approval was canceled.',
+  store_unsupported: 'This server cannot list approvals (its pending store has no list).',
+  unknown_approval: 'No such approval.',
+  unknown_grant: 'No such remembered decision.',
+  agent_name_required: 'An agent is needed for agent scope.',
+  agent_name_forbidden: 'Tool scope takes no agent.',
+  unknown_tool: 'No such tool.',
+}
+
+/** A sentence for a failed request, with its code and reason. */
+function describeError(error) {
+  if (!(error instanceof ApiError)) return 'The server could not be reached.'
+  const text = REASONS[error.reason] || 'The request failed.'
+  return error.code ? text + ' (' + error.code + ' / ' + error.reason + ')' : text
+}
+
+function say(text, kind) {
+  const status = byId('status')
+  status.textContent = text
+  status.className = kind === 'error' ? 'status error' : 'status'
+}
+
+/** "12 s ago", "in 14 min": a relative time for people, next to the exact one. */
+function relative(iso) {
+  const ms = Date.parse(iso) - Date.now()
+  const abs = Math.abs(ms)
+  const text = abs < 60000 ? Math.round(abs / 1000) + ' s' : abs < 3600000 ? Math.round(abs / 60000) + ' min' : abs < 172800000 ? Math.round(abs / 3600000) + ' h' : Math.round(abs / 86400000) + ' d'
+  return ms < 0 ? text + ' ago' : 'in ' + text
+}
+
+function timeNode(iso) {
+  return el('time', { datetime: iso, title: iso, 'data-at': iso, text: relative(iso) })
+}
+
+function refreshTimes() {
+  for (const node of document.querySelectorAll('time[data-at]')) node.textContent = relative(node.getAttribute('data-at'))
+}
+
+function json(value) {
+  return JSON.stringify(value, null, 2)
+}
+
+function row(list, term, value) {
+  if (value === undefined || value === null || value === '') return
+  list.append(el('dt', { text: term }), el('dd', {}, [typeof value === 'string' ? document.createTextNode(value) : value]))
+}
+
+/** Re-renders a list, keeping the focus on the control with the same key when it is still there. */
+function replaceChildren(container, nodes) {
+  const focused = document.activeElement
+  const key = focused && container.contains(focused) ? focused.getAttribute('data-key') : null
+  container.replaceChildren(...nodes)
+  if (key) {
+    const again = Array.from(container.querySelectorAll('[data-key]')).find((node) => node.getAttribute('data-key') === key)
+    if (again) again.focus()
+  }
+}
+
+function outcomeNode(outcome) {
+  if (outcome.status === 'ok') {
+    return el('div', { class: 'outcome ok', 'data-outcome': 'ok' }, [
+      el('p', {}, [el('strong', { text: 'Ran: ' }), document.createTextNode(outcome.result.preview)]),
+      el('details', {}, [el('summary', { text: 'Result' + (outcome.result_view ? ' (' + outcome.result_view + ' view)' : '') }), el('pre', { text: json(outcome.result.structured) })]),
+    ])
+  }
+  const error = outcome.error || {}
+  return el('div', { class: 'outcome failed', 'data-outcome': 'error' }, [
+    el('p', {}, [el('strong', { text: 'Failed: ' }), document.createTextNode(error.code + ' / ' + error.reason + ': ' + error.message)]),
+  ])
+}
+
+function statusText(approval) {
+  return approval.execution_status ? approval.status + ', ' + approval.execution_status : approval.status
+}
+
+function approvalCard(approval) {
+  const id = approval.approval_id
+  const scope = approval.scope || {}
+  const facts = el('dl', { class: 'facts' })
+  row(facts, 'Owner', scope.profile_id)
+  row(facts, 'Agent', scope.agent_name)
+  row(facts, 'Session', scope.session_id)
+  row(facts, 'Workspace', scope.workspace_id)
+  row(facts, 'Reason', approval.reason)
+  row(facts, 'Opened', timeNode(approval.created_at))
+  row(facts, approval.status === 'pending' ? 'Expires' : 'Expired', approval.status === 'pending' || approval.status === 'expired' ? timeNode(approval.expires_at) : undefined)
+  if (approval.decided_at) row(facts, 'Decided', timeNode(approval.decided_at))
+  row(facts, 'Status', statusText(approval))
+  const titleId = 'approval-' + id
+  const card = el('li', { class: 'card', 'data-approval': id, 'data-status': approval.status, 'aria-labelledby': titleId }, [
+    el('h3', { id: titleId, text: approval.tool_id }),
+    facts,
+    el('p', { class: 'label', text: 'Input (sensitive fields read [REDACTED])' }),
+    el('pre', { class: 'input', text: json(approval.input) }),
+  ])
+  if (approval.status === 'pending') {
+    card.append(
+      el('div', { class: 'actions' }, [
+        el('button', { type: 'button', class: 'approve', 'data-key': 'approve:' + id, 'aria-describedby': titleId, text: 'Approve', onclick: () => decide(approval, 'approved') }),
+        el('button', { type: 'button', class: 'deny', 'data-key': 'deny:' + id, 'aria-describedby': titleId, text: 'Deny', onclick: () => decide(approval, 'denied') }),
+      ]),
+    )
+  }
+  if (approval.outcome) card.append(outcomeNode(approval.outcome))
+  return card
+}
+
+function grantItem(grant) {
+  const facts = el('dl', { class: 'facts' })
+  row(facts, 'Decision', grant.decision)
+  row(facts, 'Scope', grant.scope)
+  row(facts, 'Agent', grant.agent_name)
+  row(facts, 'Input', grant.input_digest)
+  row(facts, 'From', grant.origin)
+  row(facts, 'Made', timeNode(grant.created_at))
+  const titleId = 'grant-' + grant.grant_id
+  return el('li', { class: 'card', 'data-grant': grant.grant_id, 'data-decision': grant.decision, 'aria-labelledby': titleId }, [
+    el('h3', { id: titleId, text: grant.tool_id }),
+    facts,
+    el('div', { class: 'actions' }, [el('button', { type: 'button', class: 'revoke', 'data-key': 'revoke:' + grant.grant_id, 'aria-describedby': titleId, text: 'Revoke', onclick: () => revoke(grant) })]),
+  ])
+}
+
+function setOptions(datalist, values) {
+  const sorted = Array.from(new Set(values)).filter(Boolean).sort()
+  if (Array.from(datalist.options).map((o) => o.value).join('\n') === sorted.join('\n')) return
+  datalist.replaceChildren(...sorted.map((value) => el('option', { value })))
+}
+
+function renderApprovals(approvals) {
+  const pending = approvals.filter((a) => a.status === 'pending')
+  const decided = approvals.filter((a) => a.status !== 'pending').slice(0, DECIDED_SHOWN)
+  replaceChildren(byId('pending-list'), pending.map(approvalCard))
+  replaceChildren(byId('decided-list'), decided.map(approvalCard))
+  byId('pending-empty').hidden = pending.length > 0
+  byId('decided-empty').hidden = decided.length > 0
+  setOptions(byId('workspaces'), approvals.map((a) => a.scope && a.scope.workspace_id).concat([state.workspace]))
+}
+
+async function loadApprovals() {
+  if (!state.profile) {
+    state.approvals = ''
+    renderApprovals([])
+    byId('pending-empty').textContent = 'Choose a profile to see the approvals it opened.'
+    return
+  }
+  const data = await api('GET', 'tools/approvals', { profile: state.profile, workspace_id: state.workspace })
+  const text = JSON.stringify(data.approvals)
+  byId('pending-empty').textContent = 'Nothing waits for a decision.'
+  if (text !== state.approvals) {
+    state.approvals = text
+    renderApprovals(data.approvals)
+  }
+}
+
+async function loadGrants() {
+  byId('grant-form').querySelector('fieldset').disabled = !state.workspace
+  if (!state.workspace) {
+    state.grants = ''
+    replaceChildren(byId('grant-list'), [])
+    byId('grants-empty').hidden = false
+    byId('grants-empty').textContent = 'Choose a workspace to see and set its remembered decisions.'
+    return
+  }
+  const data = await api('GET', 'tool-approval-grants', { workspace_id: state.workspace })
+  const text = JSON.stringify(data.grants)
+  byId('grants-empty').textContent = 'This workspace remembers no decisions.'
+  if (text !== state.grants) {
+    state.grants = text
+    replaceChildren(byId('grant-list'), data.grants.map(grantItem))
+    byId('grants-empty').hidden = data.grants.length > 0
+  }
+}
+
+async function loadTools() {
+  try {
+    const data = await api('GET', 'tools')
+    setOptions(byId('tool-ids'), data.tools.map((tool) => tool.tool_id))
+  } catch {
+    // The tool list only helps typing; the grant form works without it.
+  }
+}
+
+/** One refresh of both lists; a failure is shown, and the next poll tries again. */
+async function refresh() {
+  if (state.polling) return
+  state.polling = true
+  try {
+    await Promise.all([loadApprovals(), loadGrants()])
+    byId('updated').textContent = new Date().toLocaleTimeString()
+    byId('updated').setAttribute('datetime', new Date().toISOString())
+    refreshTimes()
+  } catch (error) {
+    say(describeError(error), 'error')
+  } finally {
+    state.polling = false
+  }
+}
+
+async function decide(approval, decision) {
+  const buttons = document.querySelectorAll('[data-approval="' + CSS.escape(approval.approval_id) + '"] button')
+  for (const button of buttons) button.disabled = true
+  say((decision === 'approved' ? 'Approving ' : 'Denying ') + approval.tool_id + '…')
+  try {
+    const data = await api('POST', 'tools/approvals/' + encodeURIComponent(approval.approval_id) + '/resolve', { profile: state.profile }, { decision })
+    const view = data.approval
+    if (decision === 'denied') say('Denied ' + view.tool_id + '; it will not run.')
+    else if (view.outcome && view.outcome.status === 'ok') say('Approved ' + view.tool_id + '; it ran: ' + view.outcome.result.preview)
+    else if (view.outcome) say('Approved ' + view.tool_id + '; it failed: ' + view.outcome.error.code + ' / ' + view.outcome.error.reason, 'error')
+    else say('Approved ' + view.tool_id + '; it is running.')
+  } catch (error) {
+    for (const button of buttons) button.disabled = false
+    say(describeError(error), 'error')
+  }
+  await refresh()
+}
+
+async function revoke(grant) {
+  say('Revoking the decision for ' + grant.tool_id + '…')
+  try {
+    await api('DELETE', 'tool-approval-grants/' + encodeURIComponent(grant.grant_id), { workspace_id: state.workspace })
+    say('Revoked the ' + grant.scope + '-scope decision for ' + grant.tool_id + '.')
+  } catch (error) {
+    say(describeError(error), 'error')
+  }
+  await refresh()
+}
+
+async function setGrant(event) {
+  event.preventDefault()
+  const form = event.currentTarget
+  const scope = form.elements.scope.value
+  const body = { tool_id: form.elements.tool_id.value.trim(), decision: form.elements.decision.value, scope }
+  if (scope === 'agent') body.agent_name = form.elements.agent_name.value.trim()
+  say('Remembering ' + body.decision + ' for ' + body.tool_id + '…')
+  try {
+    const data = await api('PUT', 'tool-approval-grants', { workspace_id: state.workspace }, body)
+    say('Remembered: ' + data.grant.decision + ' ' + data.grant.tool_id + ' at ' + data.grant.scope + ' scope.')
+  } catch (error) {
+    say(describeError(error), 'error')
+  }
+  await refresh()
+}
+
+function syncAgentField() {
+  const form = byId('grant-form')
+  const agent = form.elements.agent_name
+  const needed = form.elements.scope.value === 'agent'
+  agent.disabled = !needed
+  agent.required = needed
+}
+
+function choose(event) {
+  if (event) event.preventDefault()
+  state.profile = byId('profile').value.trim()
+  state.workspace = byId('workspace').value.trim()
+  const url = new URL(location.href)
+  url.search = ''
+  if (state.profile) url.searchParams.set('profile', state.profile)
+  if (state.workspace) url.searchParams.set('workspace_id', state.workspace)
+  history.replaceState(null, '', url)
+  state.approvals = ''
+  state.grants = ''
+  say('')
+  void refresh()
+}
+
+function start() {
+  const query = new URL(location.href).searchParams
+  byId('profile').value = query.get('profile') || ''
+  byId('workspace').value = query.get('workspace_id') || ''
+  byId('who').addEventListener('submit', choose)
+  byId('grant-form').addEventListener('submit', setGrant)
+  byId('grant-form').elements.scope.addEventListener('change', syncAgentField)
+  byId('refresh').addEventListener('click', () => void refresh())
+  syncAgentField()
+  void loadTools()
+  choose()
+  // Live refresh by polling; paused while the page is hidden.
+  state.timer = setInterval(() => {
+    if (document.visibilityState === 'visible') void refresh()
+  }, POLL_MS)
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'visible') void refresh()
+  })
+}
+
+start()
+`
