@@ -27,7 +27,8 @@ export const CONSOLE_CSP = [
   "script-src 'self'",
   "style-src 'self'",
   "connect-src 'self'",
-  "img-src 'self'",
+  // The page's empty favicon is a data: URL, so the browser asks for no /favicon.ico.
+  "img-src 'self' data:",
   "base-uri 'none'",
   "form-action 'none'",
   "frame-ancestors 'none'",

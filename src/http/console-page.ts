@@ -11,6 +11,7 @@ export const CONSOLE_PAGE: string = String.raw`<!doctype html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>Approvals console</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="console/console.css">
 <script type="module" src="console/console.js"></script>
 </head>

@@ -1,0 +1,181 @@
+// The approvals console in a real browser: Debian's chromium, headless, driven by playwright-core
+// (test/http/support-browser.ts finds it and fails loudly without it). Each state is screenshotted
+// to test-output/console/ (gitignored); docs/console.md shows copies of a few.
+import { join } from 'node:path'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createHttpHandler } from 'result-views/http'
+import { CONSOLE_SCOPE, consoleDispatcher } from './console-fixtures.js'
+import { launchChromium, SCREENSHOT_DIR } from './support-browser.js'
+import { fetchJson, serve, type Served } from './support.js'
+
+const CANARY = 'canary-7f3e9b1c-do-not-leak'
+const WAIT = { timeout: 15_000 }
+
+describe('the approvals console in chromium', () => {
+  const fixture = consoleDispatcher()
+  let local: Served
+  let remote: Served
+  let browser: Browser
+  let context: BrowserContext
+  const problems: string[] = []
+
+  beforeAll(async () => {
+    const handler = createHttpHandler(fixture.dispatcher, { console: true })
+    local = await serve(handler)
+    // The same dispatcher, served to a peer that is not loopback (its address faked on the socket).
+    remote = await serve((request, response) => {
+      Object.defineProperty(request.socket, 'remoteAddress', { value: '198.51.100.7', configurable: true })
+      handler(request, response)
+    })
+    browser = await launchChromium()
+    context = await browser.newContext({ viewport: { width: 1100, height: 820 }, deviceScaleFactor: 1 })
+  })
+  afterAll(async () => {
+    await browser?.close()
+    await local?.close()
+    await remote?.close()
+  })
+
+  /** Opens the console for the owner profile; every console message and page error is kept. */
+  async function openConsole(origin: string, query = `profile=${CONSOLE_SCOPE.profile_id}&workspace_id=${CONSOLE_SCOPE.workspace_id}`): Promise<Page> {
+    const page = await context.newPage()
+    page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`))
+    page.on('console', (message) => {
+      if (message.type() === 'error' || message.type() === 'warning') problems.push(`${message.type()}: ${message.text()}`)
+    })
+    await page.goto(`${origin}/api/console?${query}`)
+    return page
+  }
+
+  const invoke = (input: Record<string, unknown>) => fetchJson(local.origin, 'POST', '/api/tools/ops__deploy/invoke', { input, scope: CONSOLE_SCOPE })
+  const openApproval = async (target: string, extra: Record<string, unknown> = {}) => {
+    const answer = await invoke({ target, ...extra })
+    expect(answer.status).toBe(202)
+    return answer.body.approval_id as string
+  }
+  const runsOf = (target: string) => fixture.runs.filter((run) => run.target === target).length
+  const shot = (page: Page, name: string) => page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true })
+  const card = (page: Page, list: 'pending-list' | 'decided-list', id: string) => page.locator(`#${list} [data-approval="${id}"]`)
+
+  it('shows an invoke that needs approval; approving by keyboard runs it once and shows the outcome; denying leaves the handler unrun', async () => {
+    const page = await openConsole(local.origin)
+    const alpha = await openApproval('alpha')
+    const pending = card(page, 'pending-list', alpha)
+    await pending.waitFor(WAIT)
+    await expect(pending.locator('h3').textContent()).resolves.toBe('ops__deploy')
+    expect(await pending.locator('dl').textContent()).toContain(CONSOLE_SCOPE.profile_id)
+    expect(await pending.locator('pre.input').textContent()).toContain('"alpha"')
+    await shot(page, '1-pending')
+
+    // Keyboard: focus reaches Approve with Tab, shows a visible outline, and Enter presses it.
+    const approve = pending.getByRole('button', { name: 'Approve' })
+    await page.locator('#refresh').focus()
+    for (let i = 0; i < 8 && !(await approve.evaluate((node) => node === document.activeElement)); i++) await page.keyboard.press('Tab')
+    expect(await approve.evaluate((node) => node === document.activeElement)).toBe(true)
+    expect(await approve.evaluate((node) => getComputedStyle(node).outlineStyle)).not.toBe('none')
+    await page.keyboard.press('Enter')
+    const done = card(page, 'decided-list', alpha)
+    await done.locator('[data-outcome="ok"]').waitFor(WAIT)
+    expect(await done.locator('[data-outcome="ok"]').textContent()).toContain('deployed alpha')
+    expect(await page.locator('#status').textContent()).toContain('it ran: deployed alpha')
+    expect(runsOf('alpha')).toBe(1)
+    await shot(page, '2-approved')
+
+    const beta = await openApproval('beta')
+    const denyButton = card(page, 'pending-list', beta).getByRole('button', { name: 'Deny' })
+    await denyButton.click(WAIT)
+    await page.locator(`#decided-list [data-approval="${beta}"][data-status="denied"]`).waitFor(WAIT)
+    expect(runsOf('beta')).toBe(0)
+    expect((await fetchJson(local.origin, 'GET', `/api/tools/approvals/${beta}?profile=${CONSOLE_SCOPE.profile_id}`)).body.approval.status).toBe('denied')
+    expect(runsOf('alpha')).toBe(1)
+    await shot(page, '3-denied')
+    await page.close()
+  })
+
+  it('a grant set on the page changes the next invoke; revoking it restores the prompt', async () => {
+    const page = await openConsole(local.origin)
+    await page.getByLabel('Tool', { exact: true }).fill('ops__deploy')
+    await page.getByLabel('Decision', { exact: true }).selectOption('allow')
+    await page.getByLabel('Scope', { exact: true }).selectOption('tool')
+    expect(await page.getByLabel('Agent', { exact: true }).isDisabled()).toBe(true)
+    await page.getByRole('button', { name: 'Remember' }).click()
+    const grant = page.locator('#grant-list [data-decision="allow"]')
+    await grant.waitFor(WAIT)
+    const allowed = await invoke({ target: 'gamma' })
+    expect(allowed.status).toBe(200)
+    expect(allowed.body.result.structured).toEqual({ deployed: 'gamma' })
+    await shot(page, '4-grant')
+
+    await grant.getByRole('button', { name: 'Revoke' }).click()
+    await page.locator('#grants-empty:not([hidden])').waitFor(WAIT)
+    expect((await fetchJson(local.origin, 'GET', `/api/tool-approval-grants?workspace_id=${CONSOLE_SCOPE.workspace_id}`)).body.grants).toEqual([])
+    expect((await invoke({ target: 'delta' })).status).toBe(202)
+    await page.close()
+  })
+
+  it('a page served to a peer that is not loopback can read, but every decision is refused', async () => {
+    const epsilon = await openApproval('epsilon')
+    const page = await openConsole(remote.origin)
+    const pending = card(page, 'pending-list', epsilon)
+    await pending.waitFor(WAIT)
+    await pending.getByRole('button', { name: 'Approve' }).click()
+    await page.locator('#status.error').filter({ hasText: 'loopback_required' }).waitFor(WAIT)
+    await pending.getByRole('button', { name: 'Deny' }).click()
+    await page.locator('#status.error').filter({ hasText: 'loopback_required' }).waitFor(WAIT)
+    await page.getByLabel('Tool', { exact: true }).fill('ops__deploy')
+    await page.getByLabel('Scope', { exact: true }).selectOption('tool')
+    await page.getByRole('button', { name: 'Remember' }).click()
+    await page.locator('#status.error').filter({ hasText: 'loopback_required' }).waitFor(WAIT)
+    await shot(page, '5-remote-refused')
+    expect(runsOf('epsilon')).toBe(0)
+    expect((await fetchJson(local.origin, 'GET', `/api/tools/approvals/${epsilon}?profile=${CONSOLE_SCOPE.profile_id}`)).body.approval.status).toBe('pending')
+    expect((await fetchJson(local.origin, 'GET', `/api/tool-approval-grants?workspace_id=${CONSOLE_SCOPE.workspace_id}`)).body.grants).toEqual([])
+    await page.close()
+  })
+
+  it('a canary secret in a sensitive input field appears nowhere in the DOM, the network responses or the console log', async () => {
+    const page = await context.newPage()
+    const bodies: string[] = []
+    const logged: string[] = []
+    page.on('console', (message) => logged.push(message.text()))
+    page.on('response', (response) => void response.text().then((text) => bodies.push(text), () => {}))
+    await page.goto(`${local.origin}/api/console?profile=${CONSOLE_SCOPE.profile_id}&workspace_id=${CONSOLE_SCOPE.workspace_id}`)
+    const id = await openApproval('zeta', { token: CANARY })
+    const pending = card(page, 'pending-list', id)
+    await pending.waitFor(WAIT)
+    expect(await pending.locator('pre.input').textContent()).toContain('"token": "[REDACTED]"')
+    await pending.getByRole('button', { name: 'Approve' }).click()
+    await card(page, 'decided-list', id).locator('[data-outcome="ok"]').waitFor(WAIT)
+    // The handler got the real value; nothing the browser saw holds it.
+    expect(fixture.runs.find((run) => run.target === 'zeta')?.token).toBe(CANARY)
+    await page.waitForTimeout(300)
+    const dom = await page.content()
+    const fields = await page.evaluate(() => Array.from(document.querySelectorAll('input, select'), (node) => (node as HTMLInputElement).value).join('\n'))
+    expect(bodies.some((body) => body.includes('[REDACTED]'))).toBe(true)
+    for (const [where, text] of [['DOM', dom], ['fields', fields], ['network', bodies.join('\n')], ['console', logged.join('\n')]] as const) {
+      expect(text.includes(CANARY), where).toBe(false)
+    }
+    await shot(page, '6-redacted')
+    await page.close()
+  })
+
+  it('is readable at 320 px: nothing scrolls sideways, and the controls keep their labels', async () => {
+    const narrow = await browser.newContext({ viewport: { width: 320, height: 900 }, deviceScaleFactor: 1 })
+    try {
+      await openApproval('eta', { token: 'x' })
+      const page = await narrow.newPage()
+      await page.goto(`${local.origin}/api/console?profile=${CONSOLE_SCOPE.profile_id}&workspace_id=${CONSOLE_SCOPE.workspace_id}`)
+      await page.locator('#pending-list [data-approval]').first().waitFor(WAIT)
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320)
+      for (const label of ['Profile', 'Workspace', 'Tool', 'Decision', 'Scope', 'Agent']) expect(await page.getByLabel(label, { exact: true }).count(), label).toBe(1)
+      await page.screenshot({ path: join(SCREENSHOT_DIR, '7-narrow.png'), fullPage: true })
+    } finally {
+      await narrow.close()
+    }
+  })
+
+  it('raised no page error, CSP violation or console error on the way', () => {
+    expect(problems.filter((line) => !/403 \(Forbidden\)/.test(line))).toEqual([])
+  })
+})
