@@ -13,7 +13,7 @@ export const CONSOLE_STYLE: string = String.raw`/* The approvals console (docs/c
   --paper: #ffffff;
   --wash: #f3f5f7;
   --accent: #0b5cad;
-  --ok: #116329;
+  --ok: #11632a;
   --bad: #a40e26;
   --focus: #e8a200;
   font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", sans-serif;

@@ -9,6 +9,10 @@ import { CONSOLE_SCOPE, consoleDispatcher } from './console-fixtures.js'
 import { launchChromium, SCREENSHOT_DIR } from './support-browser.js'
 import { fetchJson, serve, type Served } from './support.js'
 
+// Names of the page's globals, for the callbacks `evaluate` runs in the browser (the tests' typings have no DOM).
+declare const document: any
+declare const getComputedStyle: (node: unknown) => { outlineStyle: string }
+
 const CANARY = 'canary-7f3e9b1c-do-not-leak'
 const WAIT = { timeout: 15_000 }
 
@@ -55,7 +59,8 @@ describe('the approvals console in chromium', () => {
     return answer.body.approval_id as string
   }
   const runsOf = (target: string) => fixture.runs.filter((run) => run.target === target).length
-  const shot = (page: Page, name: string) => page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true })
+  // The viewport only (1100 × 820): the state at hand is at the top of its column; docs/console/ holds copies.
+  const shot = (page: Page, name: string) => page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`) })
   const card = (page: Page, list: 'pending-list' | 'decided-list', id: string) => page.locator(`#${list} [data-approval="${id}"]`)
 
   it('shows an invoke that needs approval; approving by keyboard runs it once and shows the outcome; denying leaves the handler unrun', async () => {
@@ -151,7 +156,7 @@ describe('the approvals console in chromium', () => {
     expect(fixture.runs.find((run) => run.target === 'zeta')?.token).toBe(CANARY)
     await page.waitForTimeout(300)
     const dom = await page.content()
-    const fields = await page.evaluate(() => Array.from(document.querySelectorAll('input, select'), (node) => (node as HTMLInputElement).value).join('\n'))
+    const fields = await page.evaluate(() => Array.from(document.querySelectorAll('input, select'), (node) => (node as { value: string }).value).join('\n'))
     expect(bodies.some((body) => body.includes('[REDACTED]'))).toBe(true)
     for (const [where, text] of [['DOM', dom], ['fields', fields], ['network', bodies.join('\n')], ['console', logged.join('\n')]] as const) {
       expect(text.includes(CANARY), where).toBe(false)
@@ -161,7 +166,7 @@ describe('the approvals console in chromium', () => {
   })
 
   it('is readable at 320 px: nothing scrolls sideways, and the controls keep their labels', async () => {
-    const narrow = await browser.newContext({ viewport: { width: 320, height: 900 }, deviceScaleFactor: 1 })
+    const narrow = await browser.newContext({ viewport: { width: 320, height: 1000 }, deviceScaleFactor: 1 })
     try {
       await openApproval('eta', { token: 'x' })
       const page = await narrow.newPage()
@@ -169,7 +174,7 @@ describe('the approvals console in chromium', () => {
       await page.locator('#pending-list [data-approval]').first().waitFor(WAIT)
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320)
       for (const label of ['Profile', 'Workspace', 'Tool', 'Decision', 'Scope', 'Agent']) expect(await page.getByLabel(label, { exact: true }).count(), label).toBe(1)
-      await page.screenshot({ path: join(SCREENSHOT_DIR, '7-narrow.png'), fullPage: true })
+      await page.screenshot({ path: join(SCREENSHOT_DIR, '7-narrow.png') })
     } finally {
       await narrow.close()
     }

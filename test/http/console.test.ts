@@ -122,11 +122,11 @@ describe('the approvals console (opt-in)', () => {
     const put = (headers: Record<string, string>) =>
       handle(new Request('http://console.test/api/tool-approval-grants?workspace_id=ws-1', { method: 'PUT', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ tool_id: 'ops__deploy', decision: 'allow', scope: 'tool' }) }), { remoteAddress: '127.0.0.1' })
     expect((await put({ ...CSRF, origin: 'http://console.test' })).status).toBe(200)
-    expect((await (await put({ ...CSRF, origin: 'http://other.test' })).json()).error.reason).toBe('cross_origin_refused')
-    expect((await (await put({})).json()).error.reason).toBe('csrf_header_missing')
+    expect(((await (await put({ ...CSRF, origin: 'http://other.test' })).json()) as any).error.reason).toBe('cross_origin_refused')
+    expect(((await (await put({})).json()) as any).error.reason).toBe('csrf_header_missing')
     // The loopback rule comes first: a remote peer with the header is still refused.
     const remote = await handle(new Request('http://console.test/api/tools/approvals/x/cancel?profile=p', { method: 'POST', headers: CSRF }), { remoteAddress: '198.51.100.7' })
-    expect((await remote.json()).error.reason).toBe('loopback_required')
+    expect(((await remote.json()) as any).error.reason).toBe('loopback_required')
   })
 
   it('without the console, decisions need no header (nothing changes for existing clients)', async () => {
