@@ -54,7 +54,7 @@ export const CONSOLE_PAGE: string = String.raw`<!doctype html>
 <ul id="decided-list" class="cards" aria-labelledby="decided-title"></ul>
 </section>
 <section class="panel" aria-labelledby="grants-title">
-<h2 id="grants-title">Remembered decisions</h2>
+<h2 id="grants-title" tabindex="-1">Remembered decisions</h2>
 <form id="grant-form" aria-labelledby="grant-form-title">
 <fieldset disabled>
 <legend id="grant-form-title">Remember a decision</legend>

@@ -10,7 +10,7 @@ export const CONSOLE_SCRIPT: string = String.raw`// The approvals console (docs/
 const POLL_MS = 2000
 const DECIDED_SHOWN = 20
 
-const state = { profile: '', workspace: '', approvals: '', grants: '', polling: false, timer: 0 }
+const state = { profile: '', workspace: '', approvals: '', grants: '', inflight: null, timer: 0 }
 
 const byId = (id) => document.getElementById(id)
 
@@ -254,10 +254,24 @@ async function loadTools() {
   }
 }
 
-/** One refresh of both lists; a failure is shown, and the next poll tries again. */
-async function refresh() {
-  if (state.polling) return
-  state.polling = true
+/**
+ * One refresh of both lists; a failure is shown, and the next poll tries again. A poll is skipped
+ * while one runs; a forced refresh (after a decision) waits for it and then reads again, so what
+ * it shows is after the decision.
+ */
+async function refresh(force) {
+  if (state.inflight) {
+    if (!force) return
+    await state.inflight
+    if (state.inflight) return state.inflight
+  }
+  state.inflight = readBoth().finally(() => {
+    state.inflight = null
+  })
+  return state.inflight
+}
+
+async function readBoth() {
   try {
     await Promise.all([loadApprovals(), loadGrants()])
     byId('updated').textContent = new Date().toLocaleTimeString()
@@ -265,8 +279,6 @@ async function refresh() {
     refreshTimes()
   } catch (error) {
     say(describeError(error), 'error')
-  } finally {
-    state.polling = false
   }
 }
 
@@ -285,7 +297,17 @@ async function decide(approval, decision) {
     for (const button of buttons) button.disabled = false
     say(describeError(error), 'error')
   }
-  await refresh()
+  await refresh(true)
+  keepFocus('#pending-list button:not([disabled])', 'pending-title')
+}
+
+/** After the focused control left the page (its card moved or went), focus the next control of its kind, else the section heading. */
+function keepFocus(selector, headingId) {
+  const active = document.activeElement
+  if (active && active !== document.body && document.contains(active)) return
+  const next = document.querySelector(selector)
+  if (next) next.focus()
+  else byId(headingId).focus()
 }
 
 async function revoke(grant) {
@@ -296,7 +318,8 @@ async function revoke(grant) {
   } catch (error) {
     say(describeError(error), 'error')
   }
-  await refresh()
+  await refresh(true)
+  keepFocus('#grant-list button.revoke', 'grants-title')
 }
 
 async function setGrant(event) {
@@ -312,7 +335,7 @@ async function setGrant(event) {
   } catch (error) {
     say(describeError(error), 'error')
   }
-  await refresh()
+  await refresh(true)
 }
 
 function syncAgentField() {
@@ -335,7 +358,7 @@ function choose(event) {
   state.approvals = ''
   state.grants = ''
   say('')
-  void refresh()
+  void refresh(true)
 }
 
 function start() {
@@ -345,7 +368,7 @@ function start() {
   byId('who').addEventListener('submit', choose)
   byId('grant-form').addEventListener('submit', setGrant)
   byId('grant-form').elements.scope.addEventListener('change', syncAgentField)
-  byId('refresh').addEventListener('click', () => void refresh())
+  byId('refresh').addEventListener('click', () => void refresh(true))
   syncAgentField()
   void loadTools()
   choose()

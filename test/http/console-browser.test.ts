@@ -85,6 +85,8 @@ describe('the approvals console in chromium', () => {
     expect(await done.locator('[data-outcome="ok"]').textContent()).toContain('deployed alpha')
     expect(await page.locator('#status').textContent()).toContain('it ran: deployed alpha')
     expect(runsOf('alpha')).toBe(1)
+    // The focused card moved to "Decided": focus went on to the section heading, not to nowhere.
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('pending-title')
     await shot(page, '2-approved')
 
     const beta = await openApproval('beta')
@@ -136,6 +138,35 @@ describe('the approvals console in chromium', () => {
     expect(runsOf('epsilon')).toBe(0)
     expect((await fetchJson(local.origin, 'GET', `/api/tools/approvals/${epsilon}?profile=${CONSOLE_SCOPE.profile_id}`)).body.approval.status).toBe('pending')
     expect((await fetchJson(local.origin, 'GET', `/api/tool-approval-grants?workspace_id=${CONSOLE_SCOPE.workspace_id}`)).body.grants).toEqual([])
+    await page.close()
+  })
+
+  it('a page of another origin cannot decide: its request with the header fails the CORS preflight, one without it is refused', async () => {
+    const theta = await openApproval('theta')
+    const page = await context.newPage()
+    // Another origin (the other listener's port), on a JSON route: no console CSP applies there.
+    await page.goto(`${remote.origin}/api/tools`)
+    const target = `${local.origin}/api/tools/approvals/${theta}/resolve?profile=${CONSOLE_SCOPE.profile_id}`
+    const outcomes = await page.evaluate(async (url) => {
+      const body = JSON.stringify({ decision: 'approved' })
+      const tries: string[] = []
+      try {
+        const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-result-views-csrf': '1' }, body })
+        tries.push(`answered ${response.status}`)
+      } catch (error) {
+        tries.push(`failed: ${(error as Error).name}`)
+      }
+      try {
+        const response = await fetch(url, { method: 'POST', mode: 'no-cors', body })
+        tries.push(`opaque ${response.type}`)
+      } catch (error) {
+        tries.push(`failed: ${(error as Error).name}`)
+      }
+      return tries
+    }, target)
+    expect(outcomes).toEqual(['failed: TypeError', 'opaque opaque'])
+    expect(runsOf('theta')).toBe(0)
+    expect((await fetchJson(local.origin, 'GET', `/api/tools/approvals/${theta}?profile=${CONSOLE_SCOPE.profile_id}`)).body.approval.status).toBe('pending')
     await page.close()
   })
 
