@@ -2,6 +2,7 @@
 // route, and the cross-site check of decisions (header and origin). The browser tests are in
 // console-browser.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createDispatcher, createMemoryApprovalStores } from 'result-views'
 import { createFetchHandler, createHttpHandler, isHttpOptionsError } from 'result-views/http'
 import { CONSOLE_SCOPE, consoleDispatcher } from './console-fixtures.js'
 import { fetchJson, serve, type Served } from './support.js'
@@ -127,6 +128,28 @@ describe('the approvals console (opt-in)', () => {
     // The loopback rule comes first: a remote peer with the header is still refused.
     const remote = await handle(new Request('http://console.test/api/tools/approvals/x/cancel?profile=p', { method: 'POST', headers: CSRF }), { remoteAddress: '198.51.100.7' })
     expect(((await remote.json()) as any).error.reason).toBe('loopback_required')
+  })
+
+  it('the list route takes the profile and workspace authenticate fixes, and refuses others', async () => {
+    const { dispatcher } = consoleDispatcher()
+    const handle = createFetchHandler(dispatcher, { console: true, authenticate: () => ({ profile_id: CONSOLE_SCOPE.profile_id, workspace_id: CONSOLE_SCOPE.workspace_id }) })
+    const get = async (path: string) => {
+      const response = await handle(new Request(`http://console.test${path}`), { remoteAddress: '127.0.0.1' })
+      return { status: response.status, body: (await response.json()) as any }
+    }
+    const invoked = await handle(new Request('http://console.test/api/tools/ops__deploy/invoke', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ input: { target: 'x' }, scope: CONSOLE_SCOPE }) }), { remoteAddress: '127.0.0.1' })
+    expect(invoked.status).toBe(202)
+    expect((await get('/api/tools/approvals')).body.approvals).toHaveLength(1)
+    expect((await get('/api/tools/approvals?profile=prof-other')).body.error).toMatchObject({ code: 'tool_denied', reason: 'scope_forbidden' })
+    expect((await get('/api/tools/approvals?workspace_id=ws-other')).body.error).toMatchObject({ code: 'tool_denied', reason: 'scope_forbidden' })
+  })
+
+  it('a pending store without list answers 503 approval_unavailable / store_unsupported', async () => {
+    const { list: _list, ...pending } = createMemoryApprovalStores().pending
+    const bare = createDispatcher({ tools: [], approvals: { ...createMemoryApprovalStores(), pending } })
+    const answer = await createFetchHandler(bare, { console: true })(new Request('http://console.test/api/tools/approvals?profile=p'))
+    expect(answer.status).toBe(503)
+    expect(((await answer.json()) as any).error).toMatchObject({ code: 'approval_unavailable', reason: 'store_unsupported' })
   })
 
   it('without the console, decisions need no header (nothing changes for existing clients)', async () => {
