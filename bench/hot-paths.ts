@@ -67,7 +67,7 @@ interface SessionCase {
   readonly compactSchema: object
 }
 
-function sessionCase(label: string, schemas: { input: object; compact: object; full: object }, full: unknown, input: Record<string, unknown>, handwritten: (full: any) => unknown): SessionCase {
+export function sessionCase(label: string, schemas: { input: object; compact: object; full: object }, full: unknown, input: Record<string, unknown>, handwritten: (full: any) => unknown): SessionCase {
   const ajv = addFormats(new Ajv(AJV_OPTIONS))
   const validateInput = ajv.compile(json(schemas.input))
   const validateFull = ajv.compile(json(schemas.full))
@@ -98,7 +98,7 @@ function sessionCase(label: string, schemas: { input: object; compact: object; f
   }
 }
 
-function toolsOf(label: string, schemas: { input: object; compact: object; full: object }, full: unknown): ViewedTool[] {
+export function toolsOf(label: string, schemas: { input: object; compact: object; full: object }, full: unknown): ViewedTool[] {
   const base = { description: 'bench', input: schemas.input, output: { compact: schemas.compact, full: schemas.full }, handler: () => full }
   return [
     defineTool({ ...base, id: `bench__${label}` } as never) as ViewedTool,
@@ -107,7 +107,7 @@ function toolsOf(label: string, schemas: { input: object; compact: object; full:
   ]
 }
 
-const ok = (outcome: InvokeOutcome): InvokeOutcome => {
+export const ok = (outcome: InvokeOutcome): InvokeOutcome => {
   if (outcome.status !== 'ok') throw new Error(`bench invoke failed: ${JSON.stringify(outcome)}`)
   return outcome
 }
@@ -118,7 +118,7 @@ const ok = (outcome: InvokeOutcome): InvokeOutcome => {
  * on a read-only tool whose input carries a credential reference. Its plain limit is the
  * invoke baseline plus a hand-written policy check (the allow-list and the read-only flag).
  */
-function hostCase(schemas: { input: object; compact: object; full: object }, full: unknown, scope: Record<string, string>) {
+export function hostCase(schemas: { input: object; compact: object; full: object }, full: unknown, scope: Record<string, string>) {
   const input = Type.Object({ session_id: Type.String({ minLength: 1 }), credential_ref: Type.Optional(Type.String()) }, { additionalProperties: false })
   const tool = defineTool({
     id: 'compozy__session_status',

@@ -10,6 +10,7 @@ import { execFileSync } from 'node:child_process'
 import { build } from 'esbuild'
 import { fileURLToPath } from 'node:url'
 import { catalogSizeBench } from './catalog-size.js'
+import { cpuRatiosBench } from './cpu-ratios.js'
 import { firstToolRecord } from './fixtures/catalog-record.js'
 import { formatTable } from './harness.js'
 import { hotPathsBench } from './hot-paths.js'
@@ -28,6 +29,7 @@ async function bundleForNode(entry: string): Promise<string> {
 }
 const figures: Record<string, number> = {}
 Object.assign(figures, await hotPathsBench(quick))
+Object.assign(figures, await cpuRatiosBench(quick))
 Object.assign(figures, await mcpBench(quick))
 Object.assign(figures, await httpBench(quick))
 Object.assign(figures, await postgresBench(quick))

@@ -1,5 +1,3 @@
-import { randomUUID } from 'node:crypto'
-
 /**
  * Options of the bounded store that keeps the rest of results cut into parts
  * (`docs/mcp.md` "Result size limits"). Every bound is enforced on each store: the oldest entries
@@ -17,105 +15,73 @@ export interface ContinuationStoreOptions {
 /** The defaults of {@link ContinuationStoreOptions}. */
 export const CONTINUATION_DEFAULTS = Object.freeze({ maxEntries: 100, maxBytes: 64 * 1024 * 1024, ttlMs: 600_000 })
 
-/** One kept result: its JSON text, where its parts end, and whom it belongs to. Never the call's input. */
-export interface ContinuationEntry {
-  readonly id: string
-  /** The JSON text of the selected view's record, whole. */
+/** One part of a kept result after the first (the first is returned by the call itself). */
+export interface ContinuationPart {
+  /** Code-unit index of the part's first character in the whole JSON text (a handle names it). Integer ≥ 1. */
+  readonly start: number
+  /** 1-based index of the part (2 for the first one kept). */
+  readonly part: number
+  /** UTF-8 byte offset of the part in the whole JSON text. */
+  readonly bytes_from: number
+  /** The part's JSON text: well-formed, never cut inside a surrogate pair or an escape. */
   readonly text: string
-  /** UTF-8 bytes of `text`. */
-  readonly totalBytes: number
-  /** The canonical key of the scope that made the result. */
-  readonly scopeKey: string
-  /** The tool that made the result. */
-  readonly toolId: string
-  /** The view the result holds, when the tool has views. */
-  readonly resultView: string | undefined
-  /** Epoch milliseconds after which the entry is expired. */
-  readonly expiresAt: number
-  /** Part starts handed out (code-unit index → 1-based part number and UTF-8 byte offset). */
-  readonly starts: Map<number, { readonly part: number; readonly bytesFrom: number }>
+  /** The `start` of the next part; absent on the last part. */
+  readonly next?: number
 }
 
-/** What a look-up finds. */
-export type ContinuationLookup =
-  | { readonly kind: 'found'; readonly entry: ContinuationEntry; readonly start: number; readonly part: number; readonly bytesFrom: number }
-  | { readonly kind: 'unknown' | 'expired' | 'foreign' }
+/** What a surface keeps of one cut result: who made it, and every part after the first. Never the call's input. */
+export interface ContinuationResult {
+  /** The canonical key of the scope that made the result (only the same scope reads its parts). */
+  readonly scope_key: string
+  /** The tool that made the result. */
+  readonly tool_id: string
+  /** The view the result holds, when the tool has views. */
+  readonly result_view?: string
+  /** UTF-8 bytes of the whole JSON text (the first part included): what counts against `maxBytes`. */
+  readonly total_bytes: number
+  /** Parts 2 to n, in order. */
+  readonly parts: readonly ContinuationPart[]
+}
 
-/** The handle format: `rvc_<uuid>_<start>`. */
-const HANDLE = /^rvc_([0-9a-f-]{36})_(0|[1-9][0-9]{0,15})$/
+/** One part found, with the facts of its result a part's note names. */
+export interface ContinuationFound extends ContinuationPart {
+  /** The tool that made the result. */
+  readonly tool_id: string
+  /** The view the result holds, when the tool has views. */
+  readonly result_view?: string
+  /** UTF-8 bytes of the whole JSON text. */
+  readonly total_bytes: number
+}
 
 /**
- * The store behind result continuations: a `Map` in insertion order, bounded by entries and
- * bytes (oldest dropped first) and by time (expired entries answer `expired` until swept).
+ * What a read finds: the part; `unknown` (no such result or part, or one no longer kept),
+ * `expired` (past its TTL at `now`: the result is dropped, so the next read is `unknown`), or
+ * `foreign` (kept for another scope key: nothing of it is answered).
  */
-export class ContinuationStore {
-  readonly #entries = new Map<string, ContinuationEntry>()
-  readonly #maxEntries: number
-  readonly #maxBytes: number
-  readonly #ttlMs: number
-  readonly #now: () => number
-  #bytes = 0
+export type ContinuationRead = { readonly kind: 'found'; readonly part: ContinuationFound } | { readonly kind: 'unknown' | 'expired' | 'foreign' }
 
-  constructor(options: Required<ContinuationStoreOptions>, now: () => number = Date.now) {
-    this.#maxEntries = options.maxEntries
-    this.#maxBytes = options.maxBytes
-    this.#ttlMs = options.ttlMs
-    this.#now = now
-  }
-
-  /** How many results are kept, and their UTF-8 bytes (for tests and metrics). */
-  get size(): { readonly entries: number; readonly bytes: number } {
-    return { entries: this.#entries.size, bytes: this.#bytes }
-  }
-
+/**
+ * The store behind result continuations (`docs/mcp.md` "Result size limits"), pluggable as the
+ * approval stores are: the memory store of each surface by default (`createMemoryContinuationStore`),
+ * or one on a database that several instances share (`createPostgresContinuationStore` of
+ * `result-views/postgres`), so that a handle issued by one instance is read back on any other.
+ *
+ * A store is bounded by entries, bytes and time ({@link ContinuationStoreOptions}, given to its
+ * factory): `put` drops expired results first, then the oldest, until the new one fits. Instants
+ * are epoch milliseconds from the surface's clock. A method that throws or rejects fails that call
+ * typed (`continuation_unavailable` / `store_failed`; past the surface's bound, `store_timeout`);
+ * nothing else is changed by it. `result-views/testing` has a conformance suite
+ * (`describeContinuationStoreConformance`).
+ */
+export interface ContinuationStore {
   /**
-   * Keeps a result whose first part ends at `firstEnd`. Returns `undefined` (nothing kept) when the
-   * text alone is larger than `maxBytes`.
+   * Keeps the parts of a result. Resolves to the result's ID (`[0-9a-f-]{36}`, a random UUID, as
+   * handles name it), or `undefined` when nothing was kept: the result alone is larger than
+   * `maxBytes` (its `total_bytes`).
    */
-  put(init: { text: string; totalBytes: number; scopeKey: string; toolId: string; resultView: string | undefined }): ContinuationEntry | undefined {
-    if (init.totalBytes > this.#maxBytes) return undefined
-    // Expired entries stay (answering `expired`) until room is needed.
-    if (this.#entries.size >= this.#maxEntries || this.#bytes + init.totalBytes > this.#maxBytes) this.#sweep()
-    while (this.#entries.size >= this.#maxEntries || this.#bytes + init.totalBytes > this.#maxBytes) this.#dropOldest()
-    const entry: ContinuationEntry = { id: randomUUID(), ...init, expiresAt: this.#now() + this.#ttlMs, starts: new Map() }
-    this.#entries.set(entry.id, entry)
-    this.#bytes += init.totalBytes
-    return entry
-  }
-
-  /** The handle of the part of `entry` that starts at code unit `start`, recorded as usable. */
-  handleOf(entry: ContinuationEntry, start: number, part: number, bytesFrom: number): string {
-    entry.starts.set(start, { part, bytesFrom })
-    return `rvc_${entry.id}_${start}`
-  }
-
-  /** Finds the part a handle names, for the scope asking. */
-  lookup(handle: unknown, scopeKey: string): ContinuationLookup {
-    const match = typeof handle === 'string' ? HANDLE.exec(handle) : null
-    if (match === null) return { kind: 'unknown' }
-    const entry = this.#entries.get(match[1]!)
-    const start = Number(match[2])
-    const issued = entry?.starts.get(start)
-    if (entry === undefined || issued === undefined) return { kind: 'unknown' }
-    if (this.#now() >= entry.expiresAt) {
-      this.#delete(entry)
-      return { kind: 'expired' }
-    }
-    if (entry.scopeKey !== scopeKey) return { kind: 'foreign' }
-    return { kind: 'found', entry, start, part: issued.part, bytesFrom: issued.bytesFrom }
-  }
-
-  #sweep(): void {
-    const now = this.#now()
-    for (const entry of this.#entries.values()) if (now >= entry.expiresAt) this.#delete(entry)
-  }
-
-  #dropOldest(): void {
-    const oldest = this.#entries.values().next()
-    if (!oldest.done) this.#delete(oldest.value)
-  }
-
-  #delete(entry: ContinuationEntry): void {
-    if (this.#entries.delete(entry.id)) this.#bytes -= entry.totalBytes
-  }
+  put(result: ContinuationResult, now: number): Promise<string | undefined>
+  /** Reads the part of result `id` that starts at code unit `start`, for the scope key asking (see {@link ContinuationRead}). */
+  read(id: string, start: number, scopeKey: string, now: number): Promise<ContinuationRead>
+  /** Drops every result past its TTL at `now`. Resolves to how many were dropped. */
+  deleteExpired(now: number): Promise<number>
 }

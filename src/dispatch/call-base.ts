@@ -45,7 +45,19 @@ export function createCallBase(request: CallRequest, tool: Tool, toolCallId: str
     tool,
     tool_call_id: toolCallId,
     scope: normalizeScope(request.scope),
-    sensitivePaths: [...own, ...callPaths.paths],
+    sensitivePaths: withoutRepeats(own, callPaths.paths),
     secrets: [],
   }
+}
+
+/**
+ * The tool's paths, then the call's paths it does not have already (a host that sends the
+ * tool's own field on every call would have each walk, copy and scrub done twice). Parsed paths
+ * of one text are one remembered object (`parseSensitivePath`), so a repeat is the same object;
+ * one that is not remembered (a very long path) is kept, which only costs a second walk.
+ */
+function withoutRepeats(own: readonly SensitivePath[], call: readonly SensitivePath[]): readonly SensitivePath[] {
+  if (own.length === 0) return call
+  const extra = call.filter((path, index) => !own.includes(path) && call.indexOf(path) === index)
+  return extra.length === 0 ? own : [...own, ...extra]
 }

@@ -7,7 +7,7 @@ import type { Tool } from '../tool/types.js'
 import { recordCopyFor } from '../views/record-copy.js'
 import type { Call, ToolResult } from '../call/call.js'
 import { outputInvalid, schemaCompileFailed } from './errors.js'
-import { firstErrorValidatorFor, fullSchemaOf, searchesArrays, toIssues, validatorFor } from './validators.js'
+import { firstErrorValidatorFor, fullSchemaOf, searchesArrays, toIssues, validatorFor, type ValidationIssue } from './validators.js'
 
 /**
  * The output stage of the lifecycle: checks the handler's record, then builds the envelope of
@@ -141,15 +141,20 @@ function judge(tool: Tool, record: unknown, unchecked: boolean): Judgement {
   } catch (thrown) {
     return { kind: 'unreadable', thrown }
   }
+  const first = toIssues(decide.errors)
   if (unchecked) {
     const notPlain = notPlainProblem(tool, record)
     if (notPlain !== undefined) return { kind: 'invalid', error: notPlain }
   }
-  return everyIssue(tool, record)
+  return everyIssue(tool, record, first)
 }
 
-/** A plain JSON record that fails the full schema, validated again for every issue (see {@link Judgement}). */
-function everyIssue(tool: Tool, record: unknown): Judgement {
+/**
+ * A plain JSON record that fails the full schema, validated again for every issue (see
+ * {@link Judgement}). The first-error validator decided: should this run ever pass the record, the
+ * `first` issue it reported is the error.
+ */
+function everyIssue(tool: Tool, record: unknown, first: ValidationIssue[]): Judgement {
   let validate
   try {
     validate = validatorFor(fullSchemaOf(tool))
@@ -157,7 +162,7 @@ function everyIssue(tool: Tool, record: unknown): Judgement {
     return { kind: 'invalid', error: schemaCompileFailed(tool, 'output', error) }
   }
   try {
-    return validate(record) ? VALID : { kind: 'invalid', error: outputInvalid(tool, { issues: toIssues(validate.errors) }) }
+    return { kind: 'invalid', error: outputInvalid(tool, { issues: validate(record) ? first : toIssues(validate.errors) }) }
   } catch (thrown) {
     return { kind: 'unreadable', thrown }
   }

@@ -84,7 +84,8 @@ export function prepareInput(base: CallBase, sent: unknown): PreparedInput {
 
 /**
  * The input (a plain JSON copy) against the tool's input schema: the first-error validator decides
- * (the same answer, cheaper), and only an input that fails it is validated again for every issue.
+ * (the same answer, cheaper), and only an input that fails it is validated again for every issue
+ * (never accepted by that second run).
  */
 function validateInput(tool: Tool, input: unknown, paths: readonly SensitivePath[]): ToolError | undefined {
   let decide
@@ -94,14 +95,16 @@ function validateInput(tool: Tool, input: unknown, paths: readonly SensitivePath
     return schemaCompileFailed(tool, 'input', error)
   }
   if (decide(input)) return undefined
+  const first = toIssues(decide.errors)
   let validate
   try {
     validate = validatorFor(tool.inputSchema)
   } catch (error) {
     return schemaCompileFailed(tool, 'input', error)
   }
-  // Issues inside a sensitive field name the field, never a key inside it.
-  return validate(input) ? undefined : inputSchemaInvalid(tool, toIssues(validate.errors), paths)
+  // Issues inside a sensitive field name the field, never a key inside it. The first-error
+  // validator decided: should the other ever pass what it refused, its one issue is reported.
+  return inputSchemaInvalid(tool, validate(input) ? first : toIssues(validate.errors), paths)
 }
 
 /**

@@ -38,6 +38,8 @@ export const ToolErrorCodes = {
   loop_contract_stale: { kind: 'failure', reasons: ['schema_digest_changed', 'tool_removed'] },
   /** A Loop node failed outside a tool call: its host action threw or returned non-JSON, its params reference a value that cannot be an input, or its call awaits an approval. */
   loop_node_failed: { kind: 'failure', reasons: ['action_failed', 'action_output_invalid', 'params_not_json', 'approval_pending'] },
+  /** `result-views/http`, `result-views/mcp`: the continuation store failed or timed out reading a part, or a part sealed at rest does not open: no part is answered, nothing is changed. HTTP 503. */
+  continuation_unavailable: { kind: 'failure', reasons: ['store_failed', 'store_timeout', 'seal_key_unknown', 'seal_invalid'] },
   /** `result-views/http`: a request the routes cannot serve (malformed JSON, a wrong content type, a body over the limit, cut short or too slow, a bad query parameter, an unknown route or method). */
   http_request_invalid: {
     kind: 'input',
@@ -102,6 +104,8 @@ export const UsageErrorCodes = {
   openai_agents_options_invalid: { thrownBy: 'AgentsOptionsError', subject: 'toAgentsTools(dispatcher, options)' },
   /** `result-views/postgres` (`createPostgresApprovalStores`, `migrate`) got bad options, or tables of a newer schema (`PostgresOptionsError`). */
   postgres_options_invalid: { thrownBy: 'PostgresOptionsError' },
+  /** `createMemoryContinuationStore` (`result-views/http`, `result-views/mcp`) got bounds it cannot keep results with (`ContinuationStoreOptionsError`). */
+  continuation_store_options_invalid: { thrownBy: 'ContinuationStoreOptionsError', subject: 'continuation store options' },
   /** `canonicalJson`, `schemaDigest` or `inputDigest` got a value that is not plain JSON (`JsonValueError`). */
   non_json_value: { thrownBy: 'JsonValueError' },
   /** `inputDigest` got options it does not know (an unknown `origin`). */

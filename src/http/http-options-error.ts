@@ -10,7 +10,8 @@ import { usageErrorClass, type CodedUsageError } from '../errors/usage-error-cla
  * options that are not an object; `unknown_option`: a key it does not know, here or in
  * `continuations`, with "did you mean"; `unreadable_option`: a getter or Proxy threw, also for the
  * dispatcher), and `invalid_dispatcher`, `invalid_base_path`, `invalid_limit` (also
- * `maxResultBytes` and `continuations`), `invalid_timeout`, `invalid_callback`,
+ * `maxResultBytes` and `continuations`), `invalid_continuation_store` (a `continuationStore` that
+ * is not one, or given with `continuations` or without `maxResultBytes`), `invalid_timeout`, `invalid_callback`,
  * `invalid_challenge`, `invalid_logger`.
  * See `docs/http.md` "Options".
  */

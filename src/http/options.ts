@@ -1,6 +1,6 @@
 import type { Awaitable, CallScope, Dispatcher, Logger, UsageProblem } from 'result-views'
 import { isTimerBudget, MAX_TIMER_MS } from '../async/deadline.js'
-import type { ContinuationStoreOptions } from '../continuation/continuation-store.js'
+import type { ContinuationStore, ContinuationStoreOptions } from '../continuation/continuation-store.js'
 import { checkLimitOptions, createResultLimit, type ResultLimit } from '../continuation/result-limit.js'
 import { HttpOptionsError } from './http-options-error.js'
 import { optionsTable, readOptions } from '../options/options.js'
@@ -58,6 +58,14 @@ export interface HttpHandlerOptions {
   /** Bounds of the store that keeps the rest of cut results (entries, bytes, `ttlMs`). Only with `maxResultBytes`. */
   continuations?: ContinuationStoreOptions
   /**
+   * The store that keeps the rest of cut results, instead of this handler's own memory store: one
+   * that several instances share (`createPostgresContinuationStore` of `result-views/postgres`), so
+   * that a handle issued by one instance is read back on any other (`docs/deploy.md` "Several
+   * instances"). Only with `maxResultBytes`, not with `continuations` (the store's factory takes
+   * the bounds). Default: a memory store of `continuations`.
+   */
+  continuationStore?: ContinuationStore
+  /**
    * `true` serves the approvals console, a page for people to approve, deny and remember
    * decisions, at `GET <basePath>/console` (`docs/console.md`). It also makes every approval
    * decision route require the header `X-Result-Views-Csrf: 1` and a same-origin request (403
@@ -88,7 +96,7 @@ export const DEFAULT_BODY_TIMEOUT_MS = 30_000
 /** Default `authenticateTimeoutMs`: 5 seconds. */
 export const DEFAULT_AUTHENTICATE_TIMEOUT_MS = 5_000
 
-const HTTP_OPTIONS = optionsTable(['basePath', 'maxBodyBytes', 'bodyTimeoutMs', 'authenticate', 'authenticateTimeoutMs', 'challenge', 'logger', 'maxResultBytes', 'continuations', 'console'])
+const HTTP_OPTIONS = optionsTable(['basePath', 'maxBodyBytes', 'bodyTimeoutMs', 'authenticate', 'authenticateTimeoutMs', 'challenge', 'logger', 'maxResultBytes', 'continuations', 'continuationStore', 'console'])
 const DISPATCHER_METHODS = ['invoke', 'describe', 'list'] as const
 const APPROVAL_METHODS = ['show', 'resolve', 'cancel', 'setGrant', 'listGrants', 'revokeGrant'] as const
 const LOGGER_METHODS = ['debug', 'info', 'warn', 'error'] as const
@@ -127,7 +135,7 @@ export function resolveHttpOptions(dispatcher: Dispatcher, options: HttpHandlerO
   }
   const console = o.console ?? false
   if (typeof console !== 'boolean') problem('/options/console', 'invalid_option', 'console must be true or false')
-  const bounds = checkLimitOptions(o.maxResultBytes, o.continuations, (path, code, message) => problem(`/options${path}`, code, message))
+  const bounds = checkLimitOptions(o.maxResultBytes, o.continuations, (path, code, message) => problem(`/options${path}`, code, message), o.continuationStore)
   if (problems.length > 0) throw new HttpOptionsError(problems)
   const continueRoute = `POST ${basePath as string}/results/continue`
   return Object.freeze({

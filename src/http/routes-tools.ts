@@ -75,7 +75,7 @@ export async function invokeTool(context: RouteContext): Promise<Reply> {
   if (context.signal !== undefined) request.signal = context.signal
   const outcome = await context.dispatcher.invoke(request)
   if (context.limit !== undefined && outcome.status === 'ok') {
-    const part = limitResult(context.limit, outcomeForModel(outcome, toolId).text, toolId, outcome.result_view, scope)
+    const part = await limitResult(context.limit, outcomeForModel(outcome, toolId).text, toolId, outcome.result_view, scope)
     if (part !== undefined) {
       const result = { preview: outcome.result.preview }
       return ok(outcome.result_view === undefined ? { result, result_part: part } : { result, result_view: outcome.result_view, result_part: part })
@@ -91,7 +91,8 @@ const CONTINUE_FIELDS = ['continuation', 'scope'] as const
  * `POST /results/continue` with `{ continuation, scope? }`: `{ result_part }`, the next part of a
  * result cut by `maxResultBytes` (`docs/http.md` "Result size limits"). 404 `unknown_route`
  * without the option; 400 `tool_invalid_input` (`continuation_unknown`, `continuation_expired`,
- * `request_invalid`); 403 `tool_denied` / `continuation_scope_mismatch` for another scope.
+ * `request_invalid`); 403 `tool_denied` / `continuation_scope_mismatch` for another scope; 503
+ * `continuation_unavailable` when the continuation store failed.
  */
 export async function continueResultRoute(context: RouteContext): Promise<Reply> {
   if (context.limit === undefined) throw requestInvalid('unknown_route', 'no route serves "/results/continue": the handler has no maxResultBytes')
@@ -101,7 +102,7 @@ export async function continueResultRoute(context: RouteContext): Promise<Reply>
   // The same scope check as an invoke's, so a scope an invoke refuses never reads a part.
   const scope = mergeScope(context.identity, bodyScope(field(body, 'scope'), 'continue'))
   if (isToolError(scope)) throw scope
-  const part = continueResult(context.limit, field(body, 'continuation'), scope)
+  const part = await continueResult(context.limit, field(body, 'continuation'), scope)
   if (isToolError(part)) throw part
   return ok({ result_part: part })
 }

@@ -15,6 +15,7 @@ const CODE_STATUS: ReadonlyMap<string, number> = new Map([
   ['approval_not_found', 404],
   ['http_unauthenticated', 401],
   ['approval_unavailable', 503],
+  ['continuation_unavailable', 503],
   ['resource_not_found', 404],
   ['resource_conflict', 409],
   ['argument_invalid', 422],
@@ -25,7 +26,8 @@ const KIND_STATUS = { input: 400, denial: 403, failure: 500, reported: 422 } as 
 /**
  * The HTTP status of an error (`docs/http.md` "Status codes"): by the code's kind (input 400,
  * denial 403, failure 500), except unknown tools and approvals 404, `http_unauthenticated` 401,
- * `approval_unavailable` (a store, the prompt or the owner check failed) 503, the codes a tool
+ * `approval_unavailable` (a store, the prompt or the owner check failed) and
+ * `continuation_unavailable` (the continuation store failed) 503, the codes a tool
  * reports `resource_not_found` 404, `resource_conflict` 409, `argument_invalid` 422, and the
  * `http_request_invalid` reasons `unknown_route` 404, `method_not_allowed` 405, `body_timeout`
  * 408, `body_too_large` 413, `content_type_unsupported` 415. A code outside the registry is 500.

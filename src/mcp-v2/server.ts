@@ -40,7 +40,7 @@ const V2_KEYS = ['approvalStateKey', 'previousApprovalStateKeys', 'approvalState
  *
  * `tools/list` and `tools/call` are exactly those of `createMcpServer` (`result-views/mcp`): the
  * listing with `result_view` and annotations, `structuredContent` plus one JSON text block, typed
- * error results, `maxResultBytes` continuations (one store per factory), cancellation to the
+ * error results, `maxResultBytes` continuations (one memory store per factory, or the `continuationStore` given: one that several instances share), cancellation to the
  * handler's `context.signal`. With `approvalStateKey`, a call that needs approval answers
  * `input_required`: an elicitation asking the user to approve or deny, and a signed request state
  * bound to the tool, the arguments' digest, the scope and an expiry; the client's retry with the

@@ -12,7 +12,9 @@
 
 export { createMcpServer } from './server.js'
 export type { McpCallInfo, McpScopeResolver, McpServerOptions } from './server.js'
-export type { ContinuationStoreOptions } from '../continuation/continuation-store.js'
+export type { ContinuationFound, ContinuationPart, ContinuationRead, ContinuationResult, ContinuationStore, ContinuationStoreOptions } from '../continuation/continuation-store.js'
+export { createMemoryContinuationStore } from '../continuation/memory-continuation-store.js'
+export { ContinuationStoreOptionsError, isContinuationStoreOptionsError } from '../continuation/continuation-store-options-error.js'
 export { MCP_OUTCOME_META_KEY, toCallToolResult, toMcpTool, toMcpToolList } from './project.js'
 export type { McpCallToolResult, McpOutcomeMeta, McpTextContent, McpToolAnnotations, McpToolListing } from './project.js'
 export { measureCatalog } from './measure.js'

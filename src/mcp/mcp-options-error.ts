@@ -13,6 +13,8 @@ import { subjectUsageErrorClass, type CodedUsageError } from '../errors/usage-er
  *   `invalid_option`); a `maxResultBytes` that is not an integer ≥ 256, `continuations` without it
  *   or with a bound that is not a positive integer (`/continuations/ttlMs`, `invalid_limit`; an
  *   unknown `continuations` key is `unknown_option`, as on `result-views/http`), a
+ *   `continuationStore` that is not one or is given with `continuations` or without
+ *   `maxResultBytes` (`/continuationStore`, `invalid_continuation_store`), a
  *   continuation tool name the catalog already has (`/continuationToolPrefix`, `tool_name_taken`);
  *   an unknown option key (`/<key>`, `unknown_option`);
  * - `measureCatalog(tools)`: an argument that is not an array (`''`, `invalid_catalog`), an entry

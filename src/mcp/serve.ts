@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { outcomeForModel, type CallScope, type Dispatcher, type InvokeOutcome, type InvokeRequest, type UsageProblem } from 'result-views'
-import type { ContinuationStoreOptions } from '../continuation/continuation-store.js'
-import { checkLimitOptions, CONTINUE_INPUT_SCHEMA, continueHandleOf, continueResult, CONTINUE_TOOL, createResultLimit, limitResult, type ResultLimit } from '../continuation/result-limit.js'
+import type { ContinuationStore, ContinuationStoreOptions } from '../continuation/continuation-store.js'
+import { checkLimitOptions, CONTINUE_INPUT_SCHEMA, continueHandleOf, continueResult, CONTINUE_TOOL, createResultLimit, limitResult, type LimitOptions, type ResultLimit } from '../continuation/result-limit.js'
 import { scopeResolverFailed } from '../framework-call/framework-call.js'
 import { optionsTable, readOptions } from '../options/options.js'
 import { copyScopeFields, scopeProblem } from '../call/scope.js'
@@ -57,12 +57,20 @@ export interface McpServerOptions {
   maxResultBytes?: number
   /** Bounds of the store that keeps the rest of cut results (entries, bytes, `ttlMs`). Only with `maxResultBytes`. */
   continuations?: ContinuationStoreOptions
+  /**
+   * The store that keeps the rest of cut results, instead of this server's own memory store: one
+   * that several instances share (`createPostgresContinuationStore` of `result-views/postgres`), so
+   * that a handle issued by one instance is read back on any other (`docs/deploy.md` "Several
+   * instances"). Only with `maxResultBytes`, not with `continuations` (the store's factory takes
+   * the bounds). Default: a memory store of `continuations`.
+   */
+  continuationStore?: ContinuationStore
   /** Prefix of the continuation tool's name (`"compozy__"` gives `compozy__result_continue`). Default `""`. */
   continuationToolPrefix?: string
 }
 
 /** Every key {@link McpServerOptions} knows; any other key is a mistake (a typo, a stale name). */
-export const MCP_OPTION_KEYS: readonly string[] = ['name', 'version', 'scope', 'toolCallIdPrefix', 'instructions', 'maxResultBytes', 'continuations', 'continuationToolPrefix']
+export const MCP_OPTION_KEYS: readonly string[] = ['name', 'version', 'scope', 'toolCallIdPrefix', 'instructions', 'maxResultBytes', 'continuations', 'continuationStore', 'continuationToolPrefix']
 
 /** One `tools/call` request as the SDKs hand it over. */
 export interface McpCall {
@@ -96,8 +104,8 @@ export interface McpServing {
    * (the v2 server's elicitation); `undefined` keeps the pending text.
    */
   call<T>(call: McpCall, onPending?: (dispatched: McpDispatched, call: McpCall) => Promise<T | undefined>): Promise<McpCallToolResult | T>
-  /** The `tools/call` result of an outcome: `toCallToolResult`, or its first part under `maxResultBytes`. */
-  toResult(outcome: InvokeOutcome, toolId: string, scope: CallScope | undefined): McpCallToolResult
+  /** The `tools/call` result of an outcome: `toCallToolResult`, or its first part under `maxResultBytes` (the rest kept in the continuation store). */
+  toResult(outcome: InvokeOutcome, toolId: string, scope: CallScope | undefined): Promise<McpCallToolResult>
 }
 
 /**
@@ -111,10 +119,10 @@ export function createMcpServing(dispatcher: Dispatcher, options: McpServerOptio
   const { values, bounds } = checkOptions(dispatcher, options, extra)
   const { scope, toolCallIdPrefix } = values
   const limit = createResultLimit(values.maxResultBytes, bounds, (values.continuationToolPrefix ?? '') + CONTINUE_TOOL)
-  const toResult = (outcome: InvokeOutcome, toolId: string, callScope: CallScope | undefined): McpCallToolResult => {
+  const toResult = async (outcome: InvokeOutcome, toolId: string, callScope: CallScope | undefined): Promise<McpCallToolResult> => {
     if (limit !== undefined && outcome.status === 'ok') {
       const model = outcomeForModel(outcome, toolId)
-      const part = limitResult(limit, model.text, toolId, outcome.result_view, callScope)
+      const part = await limitResult(limit, model.text, toolId, outcome.result_view, callScope)
       if (part !== undefined) return toPartCallToolResult(part, outcome.tool_call_id)
     }
     return toCallToolResult(outcome, toolId)
@@ -180,10 +188,10 @@ function continueToolListing(limit: ResultLimit): McpToolListing {
 }
 
 /** A call of the continuation tool: the next part, or its typed error as a tool error result. */
-function continueCall(limit: ResultLimit, args: unknown, scope: CallScope | undefined, toolCallId: string): McpCallToolResult {
+async function continueCall(limit: ResultLimit, args: unknown, scope: CallScope | undefined, toolCallId: string): Promise<McpCallToolResult> {
   // Checked against the listed input schema first, as any tool's input is.
   const handle = continueHandleOf(limit, args)
-  const part = typeof handle === 'string' ? continueResult(limit, handle, scope) : handle
+  const part = typeof handle === 'string' ? await continueResult(limit, handle, scope) : handle
   if ('result_part' in part) return toPartCallToolResult(part, toolCallId)
   return toCallToolResult({ status: 'error', tool_call_id: toolCallId, error: part }, limit.continueTool)
 }
@@ -199,7 +207,7 @@ function checkOptions(
   dispatcher: Dispatcher,
   options: McpServerOptions,
   extra: McpExtraOptions | undefined,
-): { readonly values: McpServerOptions & Record<string, unknown>; readonly bounds: ContinuationStoreOptions } {
+): { readonly values: McpServerOptions & Record<string, unknown>; readonly bounds: LimitOptions } {
   const problems: UsageProblem[] = []
   const problem = (path: string, code: string, message: string): void => void problems.push({ path, code, message })
   const d = dispatcher as unknown as Record<string, unknown> | null | undefined
@@ -228,7 +236,7 @@ function checkOptions(
   }
   if (o.toolCallIdPrefix !== undefined && typeof o.toolCallIdPrefix !== 'string') problem('/toolCallIdPrefix', 'invalid_option', 'toolCallIdPrefix must be a string')
   if (o.instructions !== undefined && typeof o.instructions !== 'string') problem('/instructions', 'invalid_option', 'instructions must be a string')
-  const bounds = checkLimitOptions(o.maxResultBytes, o.continuations, problem)
+  const bounds = checkLimitOptions(o.maxResultBytes, o.continuations, problem, o.continuationStore)
   if (o.continuationToolPrefix !== undefined && typeof o.continuationToolPrefix !== 'string') problem('/continuationToolPrefix', 'invalid_option', 'continuationToolPrefix must be a string')
   else if (o.maxResultBytes !== undefined && problems.length === 0) {
     const name = (typeof o.continuationToolPrefix === 'string' ? o.continuationToolPrefix : '') + CONTINUE_TOOL

@@ -36,7 +36,19 @@ function storeError(code: 'store_timeout' | 'store_outcome_unknown', message: st
  * - any other error before COMMIT: rolled back, the driver's error is thrown as it is.
  */
 export function boundedWrites(pool: pg.Pool, timeoutMs: number): Query {
-  return async (text, values) => {
+  const steps = boundedSteps(pool, timeoutMs)
+  return (text, values) => steps([[text, values]])
+}
+
+/** One statement of a bounded transaction: its text and parameters. */
+export type Step = readonly [text: string, values: readonly unknown[]]
+
+/**
+ * As {@link boundedWrites}, for several statements in one transaction under one bound (e.g. an
+ * advisory lock, then the write it serialises): the result is the last statement's.
+ */
+export function boundedSteps(pool: pg.Pool, timeoutMs: number): (steps: readonly Step[]) => Promise<pg.QueryResult> {
+  return async (steps) => {
     const started = performance.now()
     const left = (): number => Math.max(1, Math.floor(timeoutMs - (performance.now() - started)))
     const client = await connectWithin(pool, timeoutMs)
@@ -45,10 +57,11 @@ export function boundedWrites(pool: pg.Pool, timeoutMs: number): Query {
     try {
       const bound = left()
       await client.query(`BEGIN; SET LOCAL statement_timeout = ${bound}; SET LOCAL lock_timeout = ${bound}`)
-      const result = await client.query(text, values as unknown[])
+      let result: pg.QueryResult | undefined
+      for (const [text, values] of steps) result = await client.query(text, values as unknown[])
       committing = true
       await commitWithin(client, Math.max(250, left()))
-      return result
+      return result!
     } catch (error) {
       // A COMMIT the server answered with an error rolled back; any other failure after it was sent leaves the outcome unknown.
       if (committing && !serverAnswered(error)) {

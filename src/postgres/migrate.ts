@@ -26,7 +26,8 @@ export interface MigrateResult {
 export const DEFAULT_MIGRATE_LOCK_TIMEOUT_MS = 30_000
 
 /**
- * Creates or upgrades the approval tables (`result-views/postgres`): idempotent and versioned (the
+ * Creates or upgrades the approval tables and the continuation tables (`result-views/postgres`;
+ * schema version 2 adds `<prefix>continuations` and `<prefix>continuation_parts`): idempotent and versioned (the
  * `<prefix>approval_migrations` table records each version applied), and safe to run from several
  * instances at once: everything runs in one transaction under a transaction-level advisory lock
  * keyed by the table prefix, so one instance migrates and the others wait, then find the work

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 
 /** The schema version this release writes and reads: the highest migration below. */
-export const SCHEMA_VERSION = 1
+export const SCHEMA_VERSION = 2
 
 /** The default table prefix: the tables are `result_views_approval_tokens`, ... */
 export const DEFAULT_TABLE_PREFIX = 'result_views_'
@@ -23,6 +23,10 @@ export interface TableNames {
   readonly tokens: string
   readonly grants: string
   readonly pending: string
+  /** Kept results of the continuation store (one row per cut result). */
+  readonly continuations: string
+  /** Their parts after the first (one row per part). */
+  readonly parts: string
 }
 
 export function tableNames(prefix: string): TableNames {
@@ -32,6 +36,8 @@ export function tableNames(prefix: string): TableNames {
     tokens: `${prefix}approval_tokens`,
     grants: `${prefix}approval_grants`,
     pending: `${prefix}pending_approvals`,
+    continuations: `${prefix}continuations`,
+    parts: `${prefix}continuation_parts`,
   })
 }
 
@@ -45,6 +51,15 @@ export const q = (name: string): string => `"${name}"`
  */
 export function migrationLockKey(prefix: string): string {
   return createHash('sha256').update(`result-views/postgres migrate ${prefix}`, 'utf8').digest().readBigInt64BE(0).toString()
+}
+
+/**
+ * The key of the transaction-level advisory lock each continuation `put` holds, so that the bounds
+ * (entries, bytes) hold over every instance: as {@link migrationLockKey}, of
+ * `result-views/postgres continuations <prefix>`.
+ */
+export function continuationLockKey(prefix: string): string {
+  return createHash('sha256').update(`result-views/postgres continuations ${prefix}`, 'utf8').digest().readBigInt64BE(0).toString()
 }
 
 /** The table that records which migrations ran (one row per version). */
@@ -90,6 +105,37 @@ CREATE TABLE ${q(t.pending)} (
   record text NOT NULL,
   CONSTRAINT ${q(`${t.pending}_pkey`)} PRIMARY KEY (approval_id),
   CONSTRAINT ${q(`${t.pending}_state`)} CHECK (state IN ('pending', 'dispatching', 'completed', 'failed', 'denied', 'canceled', 'expired'))
+);`,
+  },
+  {
+    // The continuation store (`createPostgresContinuationStore`): a result row and its parts,
+    // dropped together. A part's text is its UTF-8 bytes, or with a seal key its AES-256-GCM
+    // ciphertext (`key_id`, `iv`, `tag` set). The scope is kept as a SHA-256 digest only.
+    version: 2,
+    sql: (t) => `
+CREATE TABLE ${q(t.continuations)} (
+  result_id text NOT NULL,
+  position bigint GENERATED ALWAYS AS IDENTITY,
+  scope_digest text NOT NULL,
+  tool_id text NOT NULL,
+  result_view text,
+  total_bytes bigint NOT NULL,
+  expires_at timestamptz NOT NULL,
+  CONSTRAINT ${q(`${t.continuations}_pkey`)} PRIMARY KEY (result_id)
+);
+CREATE INDEX ${q(`${t.continuations}_expires_at`)} ON ${q(t.continuations)} (expires_at);
+CREATE TABLE ${q(t.parts)} (
+  result_id text NOT NULL,
+  start integer NOT NULL,
+  part integer NOT NULL,
+  bytes_from bigint NOT NULL,
+  next_start integer,
+  body bytea NOT NULL,
+  key_id text,
+  iv bytea,
+  tag bytea,
+  CONSTRAINT ${q(`${t.parts}_pkey`)} PRIMARY KEY (result_id, start),
+  CONSTRAINT ${q(`${t.parts}_result`)} FOREIGN KEY (result_id) REFERENCES ${q(t.continuations)} (result_id) ON DELETE CASCADE
 );`,
   },
 ]

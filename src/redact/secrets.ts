@@ -1,8 +1,8 @@
 import { cloneJson } from '../json/clone.js'
 import { isOverlongProxy } from '../json/guards.js'
 import { escapePointerToken } from '../json/pointer.js'
-import { forEachLocation } from './locations.js'
-import { REDACTED, type SensitivePath } from './sensitive-paths.js'
+import { forEachLocation, type Container } from './locations.js'
+import { REDACTED, type PathStep, type SensitivePath } from './sensitive-paths.js'
 
 /** Shortest secret scrubbed from free text (messages, previews); shorter ones are redacted only by path. */
 export const MIN_SCRUBBED_SECRET_LENGTH = 4
@@ -24,7 +24,9 @@ const jsonEscaped = (text: string): string => (NEEDS_JSON_ESCAPE.test(text) ? JS
 export function secretForms(secret: string): string[] {
   const json = jsonEscaped(secret)
   const pointer = escapePointerToken(secret)
-  const forms = new Set([secret, json, pointer, jsonEscaped(pointer), escapePointerToken(json), jsonEscaped(json)])
+  // A secret JSON leaves as it is (most are): its pointer form has nothing for JSON to escape
+  // either (`~0` and `~1` add none), so the forms are the secret, its pointer form, its URL form.
+  const forms = json === secret ? new Set([secret, pointer]) : new Set([secret, json, pointer, jsonEscaped(pointer), escapePointerToken(json), jsonEscaped(json)])
   const url = percentEncoded(secret)
   if (url !== undefined) forms.add(url)
   return [...forms]
@@ -54,30 +56,79 @@ const NO_PERCENT_ENCODING = /^[A-Za-z0-9\-_.!~*'()]*$/
  */
 export function collectSecrets(input: unknown, paths: readonly SensitivePath[]): string[] {
   if (paths.length === 0) return []
-  const secrets = new Set<string>()
-  const add = (text: string): void => {
-    if (text.length >= MIN_SCRUBBED_SECRET_LENGTH) for (const form of secretForms(text)) secrets.add(form)
-  }
+  const found: Found = { secrets: new Set<string>(), texts: new Set<string>() }
   const seen = new Set<object>()
   for (const path of paths) {
-    forEachLocation(input, path, (container, key) => {
-      try {
-        collectBelow((container as Record<string | number, unknown>)[key], add, seen)
-      } catch {
-        // The value at the location could not be read: nothing of it reaches any text either.
-      }
-    })
+    if (path.some(stepsIntoItems)) {
+      forEachLocation(input, path, (container, key) => collectAt(container, key, found, seen))
+      continue
+    }
+    // A path of property names only (the common one): its one location, walked as
+    // forEachLocation walks it (own keys of objects that are not arrays, reads guarded), without
+    // the callbacks.
+    let node: unknown = input
+    for (let i = 0; i < path.length - 1 && node !== undefined; i++) node = ownMember(node, path[i]!.key)
+    const value = node === undefined ? undefined : ownMember(node, path[path.length - 1]!.key)
+    if (value !== undefined) collectValue(value, found, seen)
   }
-  return [...secrets].sort((a, b) => b.length - a.length)
+  return [...found.secrets].sort(longestFirst)
+}
+
+/** What {@link collectSecrets} has found: every form of every text, and the texts already taken apart into forms. */
+interface Found {
+  readonly secrets: Set<string>
+  readonly texts: Set<string>
+}
+
+const stepsIntoItems = (step: PathStep): boolean => step.each
+const longestFirst = (a: string, b: string): number => b.length - a.length
+
+/** The own member `key` of a container that is not an array, or `undefined` when there is none or the read throws. */
+function ownMember(node: unknown, key: string): unknown {
+  try {
+    if (typeof node !== 'object' || node === null || Array.isArray(node) || !Object.prototype.hasOwnProperty.call(node, key)) return undefined
+    // A member whose value is `undefined` has nothing to collect: it ends the walk as an absent one does.
+    return (node as Record<string, unknown>)[key]
+  } catch {
+    return undefined
+  }
+}
+
+/** Collects what is at or below `container[key]`. */
+function collectAt(container: Container, key: string | number, found: Found, seen: Set<object>): void {
+  let value: unknown
+  try {
+    value = (container as Record<string | number, unknown>)[key]
+  } catch {
+    // The value at the location could not be read: nothing of it reaches any text either.
+    return
+  }
+  collectValue(value, found, seen)
+}
+
+/** Collects what is at or below a value read at a location. */
+function collectValue(value: unknown, found: Found, seen: Set<object>): void {
+  try {
+    collectBelow(value, found, seen)
+  } catch {
+    // Nothing read below a read that threw reaches any text.
+  }
+}
+
+/** Adds every form of a text long enough to be scrubbed (once per text). */
+function addText(text: string, found: Found): void {
+  if (text.length < MIN_SCRUBBED_SECRET_LENGTH || found.texts.has(text)) return
+  found.texts.add(text)
+  for (const form of secretForms(text)) found.secrets.add(form)
 }
 
 /** Adds every string and number leaf and object key at or below `root` (iteratively, each object once). */
-function collectBelow(root: unknown, add: (text: string) => void, seen: Set<object>): void {
+function collectBelow(root: unknown, found: Found, seen: Set<object>): void {
   const stack: unknown[] = [root]
   while (stack.length > 0) {
     const value = stack.pop()
-    if (typeof value === 'string') add(value)
-    else if (typeof value === 'number') add(String(value))
+    if (typeof value === 'string') addText(value, found)
+    else if (typeof value === 'number') addText(String(value), found)
     if (typeof value !== 'object' || value === null || seen.has(value)) continue
     seen.add(value)
     try {
@@ -92,7 +143,7 @@ function collectBelow(root: unknown, add: (text: string) => void, seen: Set<obje
       } else {
         // Keys inside a sensitive object are part of the secret too (`{ "sk-live-…": true }`).
         for (const key of Object.keys(value)) {
-          add(key)
+          addText(key, found)
           stack.push((value as Record<string, unknown>)[key])
         }
       }

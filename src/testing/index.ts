@@ -41,3 +41,6 @@ export type {
   ConformanceMatchers,
   ConformanceStores,
 } from './conformance.js'
+export { describeContinuationStoreConformance } from './continuation-conformance.js'
+export type { ConformanceContinuationStore, ContinuationStoreConformanceOptions, ContinuationStoreFactory } from './continuation-conformance.js'
+export type { ContinuationFound, ContinuationPart, ContinuationRead, ContinuationResult, ContinuationStore, ContinuationStoreOptions } from '../continuation/continuation-store.js'

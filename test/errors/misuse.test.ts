@@ -25,7 +25,7 @@ import {
 } from 'result-views'
 import { isAiSdkOptionsError, toAiSdkTools } from 'result-views/ai'
 import { contractLock, isContractsError, isTokenizerUnavailableError, measureViews } from 'result-views/contracts'
-import { createHttpHandler, isHttpOptionsError } from 'result-views/http'
+import { createHttpHandler, isHttpOptionsError, createMemoryContinuationStore, isContinuationStoreOptionsError } from 'result-views/http'
 import { isLoopError, lintLoop, migrateRunSnapshot, parseLoopDefinition, runLoop, startRun } from 'result-views/loop'
 import { createMcpServer, isMcpOptionsError, measureCatalog } from 'result-views/mcp'
 import { isAgentsOptionsError, toAgentsTools } from 'result-views/openai-agents'
@@ -71,6 +71,7 @@ const misuses: Record<UsageErrorCode, { run: () => unknown; guard: (value: unkno
   openai_agents_options_invalid: { run: () => toAgentsTools({} as never), guard: isAgentsOptionsError },
   postgres_options_invalid: { run: () => createPostgresApprovalStores({} as never), guard: isPostgresOptionsError },
   http_options_invalid: { run: () => createHttpHandler({} as never), guard: isHttpOptionsError },
+  continuation_store_options_invalid: { run: () => createMemoryContinuationStore({ maxEntries: 0 }), guard: isContinuationStoreOptionsError },
   contracts_invalid: { run: () => contractLock(3 as never), guard: isContractsError },
   tokenizer_unavailable: { run: () => withoutTokenizer(() => measureCatalog([], { tokens: true })), guard: isTokenizerUnavailableError },
   non_json_value: { run: () => canonicalJson({ n: NaN }), guard: isJsonValueError },

@@ -268,7 +268,7 @@ describe('createMcpServer over the in-memory transport', () => {
     expect(isMcpOptionsError(thrown)).toBe(true)
     expect(thrown).toMatchObject({ code: 'mcp_options_invalid' })
     expect((thrown as McpOptionsError).problems).toEqual([
-      { path: '/bogus', code: 'unknown_option', message: 'unknown option "bogus" (known: name, version, scope, toolCallIdPrefix, instructions, maxResultBytes, continuations, continuationToolPrefix)' },
+      { path: '/bogus', code: 'unknown_option', message: 'unknown option "bogus" (known: name, version, scope, toolCallIdPrefix, instructions, maxResultBytes, continuations, continuationStore, continuationToolPrefix)' },
       { path: '/toolCallIDPrefix', code: 'unknown_option', message: 'unknown option "toolCallIDPrefix"; did you mean "toolCallIdPrefix"?' },
     ])
     expect(() => createMcpServer(dispatcher, { name: 'x', version: '1', instructions: 'hi', scope: {}, toolCallIdPrefix: 'p' })).not.toThrow()

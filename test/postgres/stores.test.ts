@@ -40,7 +40,7 @@ function problemsOf(error: unknown): Array<[string, string]> {
 /** The rows of every table whose name starts with `prefix`, each cast to text (what a `pg_dump` of the data would show). */
 async function dumpTables(prefix: string): Promise<string> {
   const { rows: tables } = await db.pool.query<{ name: string }>("SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema() AND starts_with(tablename, $1) ORDER BY 1", [prefix])
-  expect(tables.length).toBe(4)
+  expect(tables.length).toBe(6)
   const parts: string[] = []
   for (const { name } of tables) {
     const { rows } = await db.pool.query<{ row: string }>(`SELECT t::text AS row FROM "${name}" t`)
@@ -100,18 +100,30 @@ describe('migrate', () => {
   it('creates the tables once and records the schema version; running it again changes nothing', async () => {
     const tablePrefix = newPrefix()
     expect(await migrate({ pool: db.pool, tablePrefix })).toEqual({ from: 0, to: POSTGRES_APPROVAL_SCHEMA_VERSION })
-    expect(await migrate({ pool: db.pool, tablePrefix })).toEqual({ from: 1, to: 1 })
-    expect(await versions(tablePrefix)).toEqual([1])
+    expect(await migrate({ pool: db.pool, tablePrefix })).toEqual({ from: POSTGRES_APPROVAL_SCHEMA_VERSION, to: POSTGRES_APPROVAL_SCHEMA_VERSION })
+    expect(await versions(tablePrefix)).toEqual([1, 2])
     const { rows } = await db.pool.query("SELECT tablename FROM pg_tables WHERE starts_with(tablename, $1) ORDER BY 1", [tablePrefix])
-    expect(rows.map((r) => r.tablename)).toEqual(['approval_grants', 'approval_migrations', 'approval_tokens', 'pending_approvals'].map((t) => tablePrefix + t))
+    expect(rows.map((r) => r.tablename)).toEqual(['approval_grants', 'approval_migrations', 'approval_tokens', 'continuation_parts', 'continuations', 'pending_approvals'].map((t) => tablePrefix + t))
+  })
+
+  it('upgrades tables of the previous release (version 1, approvals only) to the continuation tables, keeping every row', async () => {
+    const tablePrefix = newPrefix()
+    await migrate({ pool: db.pool, tablePrefix })
+    // What version 1 left: the approval tables only.
+    await db.pool.query(`DROP TABLE "${tablePrefix}continuation_parts", "${tablePrefix}continuations"; DELETE FROM "${tablePrefix}approval_migrations" WHERE version = 2`)
+    const stores = createPostgresApprovalStores({ pool: db.pool, tablePrefix })
+    const grant = await createDispatcher({ tools: [deployTool()], approvals: stores }).approvals.setGrant({ workspace_id: 'ws-up', tool_id: 'ops__deploy', scope: 'tool', decision: 'allow' })
+    expect(await migrate({ pool: db.pool, tablePrefix })).toEqual({ from: 1, to: 2 })
+    expect(await versions(tablePrefix)).toEqual([1, 2])
+    expect((await stores.grants.list('ws-up')).map((g) => g.grant_id)).toEqual([grant.grant_id])
   })
 
   it('serialises instances migrating at once: 8 pools, one migrates, the others find it done', async () => {
     const tablePrefix = newPrefix()
     const pools = Array.from({ length: 8 }, () => db.newPool({ max: 1 }))
     const results = await Promise.all(pools.map((pool) => migrate({ pool, tablePrefix })))
-    expect(results.map((r) => r.from).sort()).toEqual([0, 1, 1, 1, 1, 1, 1, 1])
-    expect(await versions(tablePrefix)).toEqual([1])
+    expect(results.map((r) => r.from).sort()).toEqual([0, 2, 2, 2, 2, 2, 2, 2])
+    expect(await versions(tablePrefix)).toEqual([1, 2])
     await Promise.all(pools.map((pool) => pool.end()))
   })
 
@@ -129,7 +141,7 @@ describe('migrate', () => {
     await new Promise((resolve) => setTimeout(resolve, 100))
     await holder.query('COMMIT')
     holder.release()
-    expect(await waiting).toEqual({ from: 0, to: 1 })
+    expect(await waiting).toEqual({ from: 0, to: POSTGRES_APPROVAL_SCHEMA_VERSION })
   })
 
   it('rolls everything back when a step fails (a table of that name already exists)', async () => {
@@ -149,12 +161,12 @@ describe('migrate', () => {
     const error = await migrate({ pool: db.pool, tablePrefix }).then(() => undefined, (e: unknown) => e)
     expect(problemsOf(error)).toEqual([['/tablePrefix', 'schema_too_new']])
     expect(String(error)).toContain(`schema version ${POSTGRES_APPROVAL_SCHEMA_VERSION + 1}`)
-    expect(await versions(tablePrefix)).toEqual([1, 2])
+    expect(await versions(tablePrefix)).toEqual([1, 2, 3])
   })
 
   it('migrates through a connection string on a pool of its own, ended before it settles', async () => {
     const tablePrefix = newPrefix()
-    expect(await migrate({ connectionString: `${db.url}?application_name=rv_migrate_own_pool`, tablePrefix })).toEqual({ from: 0, to: 1 })
+    expect(await migrate({ connectionString: `${db.url}?application_name=rv_migrate_own_pool`, tablePrefix })).toEqual({ from: 0, to: POSTGRES_APPROVAL_SCHEMA_VERSION })
     expect(await connections('rv_migrate_own_pool')).toBe(0)
   })
 

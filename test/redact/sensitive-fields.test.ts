@@ -66,6 +66,21 @@ describe('sensitive input fields (spec 001 "Sensitive input fields")', () => {
     expect(outcome).toMatchObject({ status: 'ok', result: { preview: `used ${REDACTED}${REDACTED}` } })
   })
 
+  it('redacts a field the tool and the call both name (walked once) in events, previews and errors, in every form', async () => {
+    const secret = 'vault://provider/token'
+    const forms = [secret, 'vault:~1~1provider~1token', encodeURIComponent(secret)]
+    const { dispatcher, received, emitted } = harness(['secret_ref', 'auth.token'])
+    const input = { user: 'ana', secret_ref: secret, auth: { token: CANARY_2, kind: 'bearer' } }
+    const request = { tool_id: 'vault__use', sensitive_input_fields: ['secret_ref', 'auth.token', 'secret_ref'] }
+    const outcome = await dispatcher.invoke({ ...request, input: { ...input, result_view: 'full' } })
+    expect(received).toEqual([input])
+    expect((emitted[0] as { tool_input: unknown }).tool_input).toEqual({ user: 'ana', secret_ref: REDACTED, auth: { token: REDACTED, kind: 'bearer' }, result_view: 'full' })
+    expect(outcome).toMatchObject({ status: 'ok', result: { preview: `used ${REDACTED}${REDACTED}` } })
+    const failed = await dispatcher.invoke({ ...request, input: { ...input, user: 'fail' } })
+    expect(failed).toMatchObject({ status: 'error', error: { message: `tool "vault__use" failed: could not use ${REDACTED} / ${REDACTED}` } })
+    for (const form of [...forms, CANARY_2]) expect(hits(emitted, form) + hits(failed, form)).toBe(0)
+  })
+
   it('matches array paths (items[].token) in every element, and leaves absent paths absent', async () => {
     const { dispatcher, emitted } = harness()
     await dispatcher.invoke({ tool_id: 'vault__use', input: { user: 'ana', items: [{ name: 'a', token: CANARY }, { name: 'b', token: CANARY_2 }] } })
