@@ -15,7 +15,7 @@ export const ToolErrorCodes = {
   /** No tool with the requested ID is registered with the dispatcher (or, for `invokeTool`, another tool object is registered under it). */
   tool_not_found: { kind: 'input', reasons: ['unknown_tool', 'tool_mismatch'] },
   /** A policy, hook, approval decision or caller constraint refused the call. */
-  tool_denied: { kind: 'denial', reasons: ['result_view_pinned', 'hook_denied', 'policy_denied', 'policy_failed', 'approval_rejected', 'approval_required', 'loopback_required', 'scope_forbidden', 'continuation_scope_mismatch', 'csrf_header_missing', 'cross_origin_refused'] },
+  tool_denied: { kind: 'denial', reasons: ['result_view_pinned', 'hook_denied', 'policy_denied', 'policy_failed', 'approval_rejected', 'approval_required', 'loopback_required', 'scope_forbidden', 'continuation_scope_mismatch', 'csrf_header_missing', 'cross_origin_refused', 'host_not_allowed'] },
   /** The handler threw, rejected or ran past its time budget, the caller aborted the call, a schema of the tool could not be compiled, or a value-dependent compact rule (`omitWhen`) failed. */
   tool_execution_failed: { kind: 'failure', reasons: ['handler_failed', 'handler_timeout', 'call_aborted', 'schema_compile_failed', 'omit_rule_failed'] },
   /** A pre-call hook threw, timed out or returned a patch it may not (another tool ID or scope, a non-JSON input). */

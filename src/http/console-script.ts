@@ -65,6 +65,7 @@ const REASONS = {
   loopback_required: 'Refused: decisions are accepted only from this machine (a loopback peer or a Unix socket).',
   csrf_header_missing: 'Refused: the request did not come from this console.',
   cross_origin_refused: 'Refused: the request came from another site.',
+  host_not_allowed: 'Refused: open the console as 127.0.0.1 or localhost (or a name the host allows).',
   profile_mismatch: 'Refused: only the profile that opened an approval may decide it.',
   profile_unavailable: 'Refused: the owner profile is not available.',
   session_unbound: 'Refused: the owner session is no longer bound.',

@@ -17,6 +17,8 @@ export interface Exchange {
   readonly remoteAddress: string | undefined
   /** A loopback peer or a Unix socket. */
   readonly local: boolean
+  /** The connection is TLS (`node:https`): the request's scheme is `https:` when its URL is a path. */
+  readonly secure?: boolean
   /** Whether the request carries a body (a `Content-Length` above 0, or a chunked body). */
   readonly hasBody: boolean
   /** The `Content-Length` the request declared, if any. */

@@ -9,15 +9,16 @@ import { resolveHttpOptions, type HttpHandlerOptions, type ResolvedHttpOptions }
 import { errorReply, unexpectedFailureReply } from './reply.js'
 import { matchRoute, parseTarget, queryOf, type BodyUse, type RouteSpec } from './router.js'
 import { CONSOLE_ROUTES, ROUTES } from './routes.js'
-import { crossSiteRefusal } from './csrf.js'
+import { crossSiteRefusal, hostRefusal } from './csrf.js'
 
 /** The transport-independent handler both adapters wrap: one exchange in, one reply out. Never rejects. */
 export type Core = (exchange: Exchange) => Promise<Reply>
 
 /**
  * Builds the core over a dispatcher: authenticate (when configured) → route (404, 405) → the
- * loopback rule of decision routes (403) → with the console on, their cross-site check (403,
- * `csrf.ts`) → query → body (415, 413, 408, 400) → the route's work.
+ * loopback rule of decision routes (403) → the host check of decision routes, and with the
+ * console on of the routes it reads (403, DNS rebinding) → the cross-site check of decision routes
+ * (403, `csrf.ts`; the custom header only with the console on) → query → body (415, 413, 408, 400) → the route's work.
  * Every failure is an error reply with its status; nothing escapes as an exception.
  *
  * @throws HttpOptionsError for a dispatcher that is not one or bad options.
@@ -39,8 +40,8 @@ export function createCore(dispatcher: Dispatcher, options: HttpHandlerOptions |
       if ('error' in match) return match.allow === undefined ? errorReply(match.error) : { ...errorReply(match.error), allow: match.allow }
       route = match.route
       if (route.localOnly && !exchange.local) return errorReply(loopbackRequired())
-      if (route.localOnly && resolved.console) {
-        const refused = crossSiteRefusal(exchange)
+      if (route.localOnly || (resolved.console && route.consoleReads === true)) {
+        const refused = hostRefusal(exchange, resolved.allowedHosts) ?? (route.localOnly ? crossSiteRefusal(exchange, resolved.console) : undefined)
         if (refused !== undefined) return errorReply(refused)
       }
       const query = queryOf(target.query, route.query)

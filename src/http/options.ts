@@ -72,6 +72,14 @@ export interface HttpHandlerOptions {
    * `tool_denied` / `csrf_header_missing` or `cross_origin_refused`). Default `false`.
    */
   console?: boolean
+  /**
+   * Host names (lower-case, without port, e.g. `['tools.internal']`) that approval decisions, and
+   * with the console on the console's page and reads, may be addressed to besides IP literals,
+   * `localhost` and names under `.localhost`. Any other `Host` is 403 `tool_denied` /
+   * `host_not_allowed`, which stops DNS rebinding (`docs/http.md` "Browsers and approval
+   * decisions"). Default none.
+   */
+  allowedHosts?: readonly string[]
 }
 
 /** The options with their defaults, checked. */
@@ -87,6 +95,8 @@ export interface ResolvedHttpOptions {
   readonly limit: ResultLimit | undefined
   /** Whether the approvals console is served (and decisions need the CSRF header and the same origin). */
   readonly console: boolean
+  /** The extra host names of `allowedHosts`, lower-case. */
+  readonly allowedHosts: ReadonlySet<string>
 }
 
 /** Default `maxBodyBytes`: 1 MiB. */
@@ -96,7 +106,7 @@ export const DEFAULT_BODY_TIMEOUT_MS = 30_000
 /** Default `authenticateTimeoutMs`: 5 seconds. */
 export const DEFAULT_AUTHENTICATE_TIMEOUT_MS = 5_000
 
-const HTTP_OPTIONS = optionsTable(['basePath', 'maxBodyBytes', 'bodyTimeoutMs', 'authenticate', 'authenticateTimeoutMs', 'challenge', 'logger', 'maxResultBytes', 'continuations', 'continuationStore', 'console'])
+const HTTP_OPTIONS = optionsTable(['basePath', 'maxBodyBytes', 'bodyTimeoutMs', 'authenticate', 'authenticateTimeoutMs', 'challenge', 'logger', 'maxResultBytes', 'continuations', 'continuationStore', 'console', 'allowedHosts'])
 const DISPATCHER_METHODS = ['invoke', 'describe', 'list'] as const
 const APPROVAL_METHODS = ['show', 'resolve', 'cancel', 'setGrant', 'listGrants', 'revokeGrant'] as const
 const LOGGER_METHODS = ['debug', 'info', 'warn', 'error'] as const
@@ -135,6 +145,7 @@ export function resolveHttpOptions(dispatcher: Dispatcher, options: HttpHandlerO
   }
   const console = o.console ?? false
   if (typeof console !== 'boolean') problem('/options/console', 'invalid_option', 'console must be true or false')
+  const allowedHosts = checkAllowedHosts(o.allowedHosts, problem)
   const bounds = checkLimitOptions(o.maxResultBytes, o.continuations, (path, code, message) => problem(`/options${path}`, code, message), o.continuationStore)
   if (problems.length > 0) throw new HttpOptionsError(problems)
   const continueRoute = `POST ${basePath as string}/results/continue`
@@ -148,10 +159,35 @@ export function resolveHttpOptions(dispatcher: Dispatcher, options: HttpHandlerO
     challenge: challenge as string,
     logger: o.logger as Logger | undefined,
     console: console as boolean,
+    allowedHosts,
   })
 }
 
 type Problem = (path: string, code: string, message: string) => void
+
+/** `allowedHosts`: an array of host names as `URL` spells them (lower-case, no port, no brackets, no scheme). */
+function checkAllowedHosts(value: unknown, problem: Problem): ReadonlySet<string> {
+  if (value === undefined) return new Set()
+  const names = new Set<string>()
+  try {
+    if (!Array.isArray(value)) throw new TypeError('not an array')
+    for (const [i, name] of [...(value as unknown[])].entries()) {
+      let ok = false
+      if (typeof name === 'string' && name.length > 0 && !/[\s/?#@\\:[\]]/.test(name)) {
+        try {
+          ok = new URL(`http://${name}`).hostname === name
+        } catch {
+          ok = false
+        }
+      }
+      if (ok) names.add(name as string)
+      else problem(`/options/allowedHosts/${i}`, 'invalid_option', "each of allowedHosts must be a lower-case host name without port, e.g. 'tools.internal'")
+    }
+  } catch {
+    problem('/options/allowedHosts', 'invalid_option', "allowedHosts must be an array of host names, e.g. ['tools.internal']")
+  }
+  return names
+}
 
 function checkDispatcher(dispatcher: unknown, problem: Problem): void {
   try {

@@ -121,12 +121,12 @@ describe('the approvals console (opt-in)', () => {
     const { dispatcher } = consoleDispatcher()
     const handle = createFetchHandler(dispatcher, { console: true })
     const put = (headers: Record<string, string>) =>
-      handle(new Request('http://console.test/api/tool-approval-grants?workspace_id=ws-1', { method: 'PUT', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ tool_id: 'ops__deploy', decision: 'allow', scope: 'tool' }) }), { remoteAddress: '127.0.0.1' })
-    expect((await put({ ...CSRF, origin: 'http://console.test' })).status).toBe(200)
+      handle(new Request('http://console.localhost/api/tool-approval-grants?workspace_id=ws-1', { method: 'PUT', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ tool_id: 'ops__deploy', decision: 'allow', scope: 'tool' }) }), { remoteAddress: '127.0.0.1' })
+    expect((await put({ ...CSRF, origin: 'http://console.localhost' })).status).toBe(200)
     expect(((await (await put({ ...CSRF, origin: 'http://other.test' })).json()) as any).error.reason).toBe('cross_origin_refused')
     expect(((await (await put({})).json()) as any).error.reason).toBe('csrf_header_missing')
     // The loopback rule comes first: a remote peer with the header is still refused.
-    const remote = await handle(new Request('http://console.test/api/tools/approvals/x/cancel?profile=p', { method: 'POST', headers: CSRF }), { remoteAddress: '198.51.100.7' })
+    const remote = await handle(new Request('http://console.localhost/api/tools/approvals/x/cancel?profile=p', { method: 'POST', headers: CSRF }), { remoteAddress: '198.51.100.7' })
     expect(((await remote.json()) as any).error.reason).toBe('loopback_required')
   })
 
@@ -134,10 +134,10 @@ describe('the approvals console (opt-in)', () => {
     const { dispatcher } = consoleDispatcher()
     const handle = createFetchHandler(dispatcher, { console: true, authenticate: () => ({ profile_id: CONSOLE_SCOPE.profile_id, workspace_id: CONSOLE_SCOPE.workspace_id }) })
     const get = async (path: string) => {
-      const response = await handle(new Request(`http://console.test${path}`), { remoteAddress: '127.0.0.1' })
+      const response = await handle(new Request(`http://console.localhost${path}`), { remoteAddress: '127.0.0.1' })
       return { status: response.status, body: (await response.json()) as any }
     }
-    const invoked = await handle(new Request('http://console.test/api/tools/ops__deploy/invoke', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ input: { target: 'x' }, scope: CONSOLE_SCOPE }) }), { remoteAddress: '127.0.0.1' })
+    const invoked = await handle(new Request('http://console.localhost/api/tools/ops__deploy/invoke', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ input: { target: 'x' }, scope: CONSOLE_SCOPE }) }), { remoteAddress: '127.0.0.1' })
     expect(invoked.status).toBe(202)
     expect((await get('/api/tools/approvals')).body.approvals).toHaveLength(1)
     expect((await get('/api/tools/approvals?profile=prof-other')).body.error).toMatchObject({ code: 'tool_denied', reason: 'scope_forbidden' })
@@ -147,7 +147,7 @@ describe('the approvals console (opt-in)', () => {
   it('a pending store without list answers 503 approval_unavailable / store_unsupported', async () => {
     const { list: _list, ...pending } = createMemoryApprovalStores().pending
     const bare = createDispatcher({ tools: [], approvals: { ...createMemoryApprovalStores(), pending } })
-    const answer = await createFetchHandler(bare, { console: true })(new Request('http://console.test/api/tools/approvals?profile=p'))
+    const answer = await createFetchHandler(bare, { console: true })(new Request('http://console.localhost/api/tools/approvals?profile=p'))
     expect(answer.status).toBe(503)
     expect(((await answer.json()) as any).error).toMatchObject({ code: 'approval_unavailable', reason: 'store_unsupported' })
   })
