@@ -49,6 +49,7 @@ export const CONSOLE_PAGE: string = String.raw`<!doctype html>
 <h2 id="pending-title" tabindex="-1">Waiting for a decision</h2>
 <p id="pending-empty" class="empty">Choose a profile to see the approvals it opened.</p>
 <ul id="pending-list" class="cards"></ul>
+<p id="pending-more" class="note" hidden></p>
 <h2 id="decided-title">Decided</h2>
 <p id="decided-empty" class="empty">No decisions yet.</p>
 <ul id="decided-list" class="cards" aria-labelledby="decided-title"></ul>

@@ -9,10 +9,25 @@ export const CONSOLE_SCRIPT: string = String.raw`// The approvals console (docs/
 // set with textContent or an attribute: nothing is ever parsed as HTML.
 const POLL_MS = 2000
 const DECIDED_SHOWN = 20
+const PENDING_SHOWN = 100
+// A decision button acts only once it has stayed where it is for this long (a card that just
+// arrived or moved under the pointer, or under a second click or Enter, decides nothing).
+const ARM_MS = 500
+// The list asks for at most this many characters of each input; the whole one on request.
+const PREVIEW_CHARS = 4096
 
 const state = { profile: '', workspace: '', approvals: '', grants: '', inflight: null, timer: 0 }
 
 const byId = (id) => document.getElementById(id)
+
+// Bidirectional formatting characters (embeddings, overrides, isolates, marks) would reorder what
+// a person reads ("invoice\u202Efdp.exe"): every value from the server shows them as escapes.
+const BIDI = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g
+
+/** A value as text for people: bidi controls spelled as visible escapes. */
+function visible(value) {
+  return String(value).replace(BIDI, (c) => '\\u' + c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0'))
+}
 
 /** An element with text, attributes (set as attributes, never as HTML) and children. */
 function el(tag, options, children) {
@@ -21,7 +36,7 @@ function el(tag, options, children) {
   for (const name of Object.keys(o)) {
     const value = o[name]
     if (value === undefined || value === null || value === false) continue
-    if (name === 'text') node.textContent = String(value)
+    if (name === 'text') node.textContent = visible(value)
     else if (name === 'onclick') node.addEventListener('click', value)
     else node.setAttribute(name, value === true ? '' : String(value))
   }
@@ -116,30 +131,19 @@ function json(value) {
 
 function row(list, term, value) {
   if (value === undefined || value === null || value === '') return
-  list.append(el('dt', { text: term }), el('dd', {}, [typeof value === 'string' ? document.createTextNode(value) : value]))
-}
-
-/** Re-renders a list, keeping the focus on the control with the same key when it is still there. */
-function replaceChildren(container, nodes) {
-  const focused = document.activeElement
-  const key = focused && container.contains(focused) ? focused.getAttribute('data-key') : null
-  container.replaceChildren(...nodes)
-  if (key) {
-    const again = Array.from(container.querySelectorAll('[data-key]')).find((node) => node.getAttribute('data-key') === key)
-    if (again) again.focus()
-  }
+  list.append(el('dt', { text: term }), el('dd', {}, [typeof value === 'string' ? document.createTextNode(visible(value)) : value]))
 }
 
 function outcomeNode(outcome) {
   if (outcome.status === 'ok') {
     return el('div', { class: 'outcome ok', 'data-outcome': 'ok' }, [
-      el('p', {}, [el('strong', { text: 'Ran: ' }), document.createTextNode(outcome.result.preview)]),
+      el('p', {}, [el('strong', { text: 'Ran: ' }), el('span', { class: 'value', text: outcome.result.preview })]),
       el('details', {}, [el('summary', { text: 'Result' + (outcome.result_view ? ' (' + outcome.result_view + ' view)' : '') }), el('pre', { text: json(outcome.result.structured) })]),
     ])
   }
   const error = outcome.error || {}
   return el('div', { class: 'outcome failed', 'data-outcome': 'error' }, [
-    el('p', {}, [el('strong', { text: 'Failed: ' }), document.createTextNode(error.code + ' / ' + error.reason + ': ' + error.message)]),
+    el('p', {}, [el('strong', { text: 'Failed: ' }), el('span', { class: 'value', text: error.code + ' / ' + error.reason + ': ' + error.message })]),
   ])
 }
 
@@ -165,18 +169,124 @@ function approvalCard(approval) {
     el('h3', { id: titleId, text: approval.tool_id }),
     facts,
     el('p', { class: 'label', text: 'Input (sensitive fields read [REDACTED])' }),
-    el('pre', { class: 'input', text: json(approval.input) }),
+    inputNode(approval),
   ])
   if (approval.status === 'pending') {
     card.append(
       el('div', { class: 'actions' }, [
-        el('button', { type: 'button', class: 'approve', 'data-key': 'approve:' + id, 'aria-describedby': titleId, text: 'Approve', onclick: () => decide(approval, 'approved') }),
-        el('button', { type: 'button', class: 'deny', 'data-key': 'deny:' + id, 'aria-describedby': titleId, text: 'Deny', onclick: () => decide(approval, 'denied') }),
+        el('button', { type: 'button', class: 'approve', 'data-key': 'approve:' + id, 'aria-describedby': titleId, text: 'Approve', onclick: armed(() => decide(approval, 'approved')) }),
+        el('button', { type: 'button', class: 'deny', 'data-key': 'deny:' + id, 'aria-describedby': titleId, text: 'Deny', onclick: armed(() => decide(approval, 'denied')) }),
       ]),
     )
   }
   if (approval.outcome) card.append(outcomeNode(approval.outcome))
   return card
+}
+
+/**
+ * The input as the list gave it: whole, or its first characters (the list asks for a preview)
+ * with a button that reads the whole input. Its height is capped; it scrolls on its own.
+ */
+function inputNode(approval) {
+  if (typeof approval.input_preview !== 'string') return el('pre', { class: 'input', tabindex: 0, text: json(approval.input) })
+  const pre = el('pre', { class: 'input', tabindex: 0, text: approval.input_preview + ' …' })
+  const more = el('button', {
+    type: 'button',
+    class: 'secondary whole',
+    text: 'Show the whole input (' + approval.input_length + ' characters)',
+    onclick: async () => {
+      more.disabled = true
+      try {
+        const data = await api('GET', 'tools/approvals/' + encodeURIComponent(approval.approval_id), { profile: state.profile })
+        pre.textContent = visible(json(data.approval.input))
+        more.remove()
+        pre.focus()
+      } catch (error) {
+        more.disabled = false
+        say(describeError(error), 'error')
+      }
+    },
+  })
+  return el('div', { class: 'input-box' }, [pre, more])
+}
+
+/**
+ * A decision button's click handler that acts only when the button is armed: it has stayed at
+ * the same place on the page for ARM_MS (see trackMoves). Otherwise the click is ignored, and
+ * the status says why.
+ */
+function armed(action) {
+  return (event) => {
+    const button = event.currentTarget
+    if (!button.hasAttribute('data-armed')) {
+      say('That button had just moved; nothing was decided. Read the card, then choose again.', 'error')
+      return
+    }
+    action()
+  }
+}
+
+const placed = new WeakMap()
+
+/**
+ * Disarms every decision button that is new or has moved on the page since the last look, and
+ * arms it again after ARM_MS in place. Runs after every render and whenever a list changes size.
+ */
+function trackMoves() {
+  const now = performance.now()
+  for (const button of document.querySelectorAll('.cards button[data-key]')) {
+    const rect = button.getBoundingClientRect()
+    const at = Math.round(rect.left + scrollX) + ',' + Math.round(rect.top + scrollY)
+    const seen = placed.get(button)
+    if (seen && seen.at === at) continue
+    placed.set(button, { at, since: now })
+    button.removeAttribute('data-armed')
+  }
+  armLater()
+}
+
+let armTimer = 0
+function armLater() {
+  clearTimeout(armTimer)
+  const now = performance.now()
+  let next = Infinity
+  for (const button of document.querySelectorAll('.cards button[data-key]:not([data-armed])')) {
+    const seen = placed.get(button)
+    if (!seen) continue
+    const left = seen.since + ARM_MS - now
+    if (left <= 0) button.setAttribute('data-armed', '')
+    else next = Math.min(next, left)
+  }
+  if (next !== Infinity) armTimer = setTimeout(armLater, next + 5)
+}
+
+/**
+ * Puts the items into the container in order, keeping the node of every item whose data did not
+ * change (so a poll rebuilds nothing that stayed the same) and moving only what must move.
+ */
+function renderKeyed(container, items, keyOf, build) {
+  const known = container.known || new Map()
+  const next = new Map()
+  const nodes = items.map((item) => {
+    const key = keyOf(item)
+    const text = JSON.stringify(item)
+    const old = known.get(key)
+    const node = old && old.text === text ? old.node : build(item)
+    next.set(key, { text, node })
+    return node
+  })
+  container.known = next
+  const focused = document.activeElement
+  const focusKey = focused && container.contains(focused) ? focused.getAttribute('data-key') : null
+  nodes.forEach((node, index) => {
+    if (container.children[index] !== node) container.insertBefore(node, container.children[index] || null)
+  })
+  while (container.children.length > nodes.length) container.lastElementChild.remove()
+  if (focusKey && !container.contains(document.activeElement)) {
+    const again = Array.from(container.querySelectorAll('[data-key]')).find((node) => node.getAttribute('data-key') === focusKey)
+    if (again) again.focus()
+  }
+  trackMoves()
 }
 
 function grantItem(grant) {
@@ -191,7 +301,7 @@ function grantItem(grant) {
   return el('li', { class: 'card', 'data-grant': grant.grant_id, 'data-decision': grant.decision, 'aria-labelledby': titleId }, [
     el('h3', { id: titleId, text: grant.tool_id }),
     facts,
-    el('div', { class: 'actions' }, [el('button', { type: 'button', class: 'revoke', 'data-key': 'revoke:' + grant.grant_id, 'aria-describedby': titleId, text: 'Revoke', onclick: () => revoke(grant) })]),
+    el('div', { class: 'actions' }, [el('button', { type: 'button', class: 'revoke', 'data-key': 'revoke:' + grant.grant_id, 'aria-describedby': titleId, text: 'Revoke', onclick: armed(() => revoke(grant)) })]),
   ])
 }
 
@@ -201,29 +311,47 @@ function setOptions(datalist, values) {
   datalist.replaceChildren(...sorted.map((value) => el('option', { value })))
 }
 
-function renderApprovals(approvals) {
-  const pending = approvals.filter((a) => a.status === 'pending')
-  const decided = approvals.filter((a) => a.status !== 'pending').slice(0, DECIDED_SHOWN)
-  replaceChildren(byId('pending-list'), pending.map(approvalCard))
-  replaceChildren(byId('decided-list'), decided.map(approvalCard))
-  byId('pending-empty').hidden = pending.length > 0
+/**
+ * Pending approvals oldest first (a queue: a new one arrives at the bottom and moves no card the
+ * person is reading), decided ones newest first below them.
+ */
+function renderApprovals(pending, decided, more) {
+  const queue = pending.slice(0, PENDING_SHOWN).reverse()
+  renderKeyed(byId('pending-list'), queue, (a) => a.approval_id, approvalCard)
+  renderKeyed(byId('decided-list'), decided.slice(0, DECIDED_SHOWN), (a) => a.approval_id, approvalCard)
+  byId('pending-empty').hidden = queue.length > 0
   byId('decided-empty').hidden = decided.length > 0
-  setOptions(byId('workspaces'), approvals.map((a) => a.scope && a.scope.workspace_id).concat([state.workspace]))
+  const note = byId('pending-more')
+  note.hidden = !more
+  note.textContent = more ? 'Showing the newest ' + PENDING_SHOWN + ' pending approvals; more are waiting. Decide some, then older ones show here.' : ''
+  setOptions(byId('workspaces'), pending.concat(decided).map((a) => a.scope && a.scope.workspace_id).concat([state.workspace]))
 }
 
+/**
+ * Reads pending approvals (their own request, so decided ones never push them out) and the
+ * newest decided ones, inputs as previews. Without a profile it still asks: a host whose
+ * authenticate fixes the profile answers; otherwise the page says to choose one.
+ */
 async function loadApprovals() {
-  if (!state.profile) {
-    state.approvals = ''
-    renderApprovals([])
-    byId('pending-empty').textContent = 'Choose a profile to see the approvals it opened.'
-    return
+  const query = { profile: state.profile, workspace_id: state.workspace, preview: String(PREVIEW_CHARS) }
+  let pending
+  try {
+    pending = await api('GET', 'tools/approvals', { ...query, status: 'pending', limit: String(PENDING_SHOWN + 1) })
+  } catch (error) {
+    if (!state.profile && error instanceof ApiError && error.reason === 'query_invalid') {
+      state.approvals = ''
+      renderApprovals([], [], false)
+      byId('pending-empty').textContent = 'Choose a profile to see the approvals it opened.'
+      return
+    }
+    throw error
   }
-  const data = await api('GET', 'tools/approvals', { profile: state.profile, workspace_id: state.workspace })
-  const text = JSON.stringify(data.approvals)
+  const decided = await api('GET', 'tools/approvals', { ...query, status: 'approved,denied,canceled,expired', limit: String(DECIDED_SHOWN) })
+  const text = JSON.stringify([pending.approvals, decided.approvals])
   byId('pending-empty').textContent = 'Nothing waits for a decision.'
   if (text !== state.approvals) {
     state.approvals = text
-    renderApprovals(data.approvals)
+    renderApprovals(pending.approvals, decided.approvals, pending.approvals.length > PENDING_SHOWN)
   }
 }
 
@@ -231,7 +359,7 @@ async function loadGrants() {
   byId('grant-form').querySelector('fieldset').disabled = !state.workspace
   if (!state.workspace) {
     state.grants = ''
-    replaceChildren(byId('grant-list'), [])
+    renderKeyed(byId('grant-list'), [], (g) => g.grant_id, grantItem)
     byId('grants-empty').hidden = false
     byId('grants-empty').textContent = 'Choose a workspace to see and set its remembered decisions.'
     return
@@ -241,7 +369,7 @@ async function loadGrants() {
   byId('grants-empty').textContent = 'This workspace remembers no decisions.'
   if (text !== state.grants) {
     state.grants = text
-    replaceChildren(byId('grant-list'), data.grants.map(grantItem))
+    renderKeyed(byId('grant-list'), data.grants, (g) => g.grant_id, grantItem)
     byId('grants-empty').hidden = data.grants.length > 0
   }
 }
@@ -284,8 +412,10 @@ async function readBoth() {
 }
 
 async function decide(approval, decision) {
-  const buttons = document.querySelectorAll('[data-approval="' + CSS.escape(approval.approval_id) + '"] button')
+  const buttons = document.querySelectorAll('[data-approval="' + CSS.escape(approval.approval_id) + '"] .actions button')
   for (const button of buttons) button.disabled = true
+  // Focus leaves the card for the section heading at once, so a second Enter decides nothing.
+  byId('pending-title').focus()
   say((decision === 'approved' ? 'Approving ' : 'Denying ') + approval.tool_id + '…')
   try {
     const data = await api('POST', 'tools/approvals/' + encodeURIComponent(approval.approval_id) + '/resolve', { profile: state.profile }, { decision })
@@ -299,19 +429,10 @@ async function decide(approval, decision) {
     say(describeError(error), 'error')
   }
   await refresh(true)
-  keepFocus('#pending-list button:not([disabled])', 'pending-title')
-}
-
-/** After the focused control left the page (its card moved or went), focus the next control of its kind, else the section heading. */
-function keepFocus(selector, headingId) {
-  const active = document.activeElement
-  if (active && active !== document.body && document.contains(active)) return
-  const next = document.querySelector(selector)
-  if (next) next.focus()
-  else byId(headingId).focus()
 }
 
 async function revoke(grant) {
+  byId('grants-title').focus()
   say('Revoking the decision for ' + grant.tool_id + '…')
   try {
     await api('DELETE', 'tool-approval-grants/' + encodeURIComponent(grant.grant_id), { workspace_id: state.workspace })
@@ -320,7 +441,7 @@ async function revoke(grant) {
     say(describeError(error), 'error')
   }
   await refresh(true)
-  keepFocus('#grant-list button.revoke', 'grants-title')
+  if (!document.activeElement || document.activeElement === document.body) byId('grants-title').focus()
 }
 
 async function setGrant(event) {
@@ -371,6 +492,9 @@ function start() {
   byId('grant-form').elements.scope.addEventListener('change', syncAgentField)
   byId('refresh').addEventListener('click', () => void refresh(true))
   syncAgentField()
+  // A card that grows or shrinks moves the buttons after it: they are disarmed for a moment too.
+  new ResizeObserver(() => trackMoves()).observe(document.body)
+  addEventListener('resize', trackMoves)
   void loadTools()
   choose()
   // Live refresh by polling; paused while the page is hidden.

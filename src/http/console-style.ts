@@ -47,6 +47,7 @@ button.secondary, button.revoke { background: var(--paper); color: var(--accent)
 button.approve { background: var(--ok); border-color: var(--ok); }
 button.deny { background: var(--bad); border-color: var(--bad); }
 button:disabled { opacity: 0.55; cursor: not-allowed; }
+.cards button[data-key]:not([data-armed]) { opacity: 0.7; cursor: wait; }
 :focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
 .actions { display: flex; flex-wrap: wrap; gap: 0.5rem; margin: 0.5rem 0; }
 .status { min-height: 1.5rem; font-weight: 600; margin: 0.5rem 0; overflow-wrap: anywhere; }
@@ -58,6 +59,9 @@ button:disabled { opacity: 0.55; cursor: not-allowed; }
 .facts { display: grid; grid-template-columns: max-content 1fr; gap: 0.1rem 0.75rem; margin: 0 0 0.4rem; font-size: 0.9rem; }
 .facts dt { color: var(--muted); }
 .facts dd { margin: 0; overflow-wrap: anywhere; min-width: 0; }
+.facts dd, .card h3, pre, .value, .note { unicode-bidi: isolate; }
+pre.input { max-height: 20rem; overflow-y: auto; }
+.note { color: var(--muted); margin: 0.5rem 0 0; }
 pre { background: var(--wash); border: 1px solid var(--line); border-radius: 4px; padding: 0.5rem; margin: 0.25rem 0; overflow-x: auto; max-width: 100%; font-size: 0.85rem; white-space: pre-wrap; overflow-wrap: anywhere; }
 .outcome { border-top: 1px solid var(--line); margin-top: 0.5rem; padding-top: 0.4rem; overflow-wrap: anywhere; }
 .outcome.ok strong { color: var(--ok); }

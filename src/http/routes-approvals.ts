@@ -4,10 +4,18 @@ import { approvalFieldInvalid, requestInvalid, scopeForbidden, shown } from './e
 import { ok, type Reply } from './exchange.js'
 import { approvalBody } from './reply.js'
 
+/** Smallest and largest `preview` of the list route, in characters. */
+const PREVIEW_MIN = 64
+const PREVIEW_MAX = 1_048_576
+
 /**
- * `GET /tools/approvals?profile=[&workspace_id=][&status=pending,approved][&limit=]`: `{ approvals }`,
- * the approvals the profile owns, newest first (`dispatcher.approvals.listPending`). `status` is a
- * comma-separated list; `limit` an integer from 1 to 1000 (default 100).
+ * `GET /tools/approvals?profile=[&workspace_id=][&status=pending,approved][&limit=][&preview=]`:
+ * `{ approvals }`, the approvals the profile owns, newest first (`dispatcher.approvals.listPending`).
+ * `status` is a comma-separated list; `limit` an integer from 1 to 1000 (default 100); `preview`
+ * an integer from 64 to 1048576: an approval whose input's JSON text is longer than that many
+ * characters (UTF-16 code units) comes with `input_preview` (the text's first characters, never a
+ * half surrogate pair) and `input_length` (the whole text's length) instead of `input`; the whole
+ * input is `GET /tools/approvals/{approval_id}` (`docs/http.md` "Pending approvals").
  */
 export async function listApprovals(context: RouteContext): Promise<Reply> {
   const request: ListPendingRequest = { profile_id: profileOf(context) }
@@ -20,8 +28,24 @@ export async function listApprovals(context: RouteContext): Promise<Reply> {
     if (!/^[0-9]{1,4}$/.test(limit)) throw requestInvalid('query_invalid', 'query parameter "limit" must be an integer from 1 to 1000')
     request.limit = Number(limit)
   }
+  const preview = context.query.get('preview')
+  if (preview !== undefined && (!/^[0-9]{1,7}$/.test(preview) || Number(preview) < PREVIEW_MIN || Number(preview) > PREVIEW_MAX)) {
+    throw requestInvalid('query_invalid', `query parameter "preview" must be an integer from ${PREVIEW_MIN} to ${PREVIEW_MAX}`)
+  }
   const views = await context.dispatcher.approvals.listPending(request)
-  return ok({ approvals: views.map(approvalBody) })
+  const bodies = views.map(approvalBody)
+  return ok({ approvals: preview === undefined ? bodies : bodies.map((body) => previewed(body, Number(preview))) })
+}
+
+/** A list entry with its input cut to `chars` characters of JSON text, when it is longer. */
+function previewed(body: Record<string, unknown>, chars: number): Record<string, unknown> {
+  const text = JSON.stringify(body.input) ?? 'null'
+  if (text.length <= chars) return body
+  let cut = text.slice(0, chars)
+  const last = cut.charCodeAt(cut.length - 1)
+  if (last >= 0xd800 && last <= 0xdbff) cut = cut.slice(0, -1)
+  const { input: _input, ...rest } = body
+  return { ...rest, input_preview: cut, input_length: text.length }
 }
 
 /** The workspace filter: the query's `workspace_id`, or the one `authenticate` fixed (they must agree). */

@@ -12,7 +12,7 @@ export const ROUTES: readonly RouteSpec<RouteRun>[] = Object.freeze([
   { method: 'GET', path: ['tools', ':tool_id'], query: SCOPE_QUERY, body: 'none', localOnly: false, run: toolInfo },
   { method: 'POST', path: ['tools', ':tool_id', 'invoke'], query: [], body: 'required', localOnly: false, run: invokeTool },
   { method: 'POST', path: ['results', 'continue'], query: [], body: 'required', localOnly: false, run: continueResultRoute },
-  { method: 'GET', path: ['tools', 'approvals'], query: ['profile', 'workspace_id', 'status', 'limit'], body: 'none', localOnly: false, consoleReads: true, run: listApprovals },
+  { method: 'GET', path: ['tools', 'approvals'], query: ['profile', 'workspace_id', 'status', 'limit', 'preview'], body: 'none', localOnly: false, consoleReads: true, run: listApprovals },
   { method: 'GET', path: ['tools', 'approvals', ':approval_id'], query: ['profile'], body: 'none', localOnly: false, consoleReads: true, run: showApproval },
   { method: 'POST', path: ['tools', 'approvals', ':approval_id', 'resolve'], query: ['profile'], body: 'required', localOnly: true, run: resolveApproval },
   { method: 'POST', path: ['tools', 'approvals', ':approval_id', 'cancel'], query: ['profile'], body: 'optional', localOnly: true, run: cancelApproval },

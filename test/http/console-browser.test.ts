@@ -74,11 +74,12 @@ describe('the approvals console in chromium', () => {
     await shot(page, '1-pending')
 
     // Keyboard: focus reaches Approve with Tab, shows a visible outline, and Enter presses it.
-    const approve = pending.getByRole('button', { name: 'Approve' })
+    const approve = pending.locator('button.approve[data-armed]')
     await page.locator('#refresh').focus()
     for (let i = 0; i < 8 && !(await approve.evaluate((node) => node === document.activeElement)); i++) await page.keyboard.press('Tab')
     expect(await approve.evaluate((node) => node === document.activeElement)).toBe(true)
     expect(await approve.evaluate((node) => getComputedStyle(node).outlineStyle)).not.toBe('none')
+    await pending.locator('button.approve[data-armed]').waitFor(WAIT)
     await page.keyboard.press('Enter')
     const done = card(page, 'decided-list', alpha)
     await done.locator('[data-outcome="ok"]').waitFor(WAIT)
@@ -90,7 +91,7 @@ describe('the approvals console in chromium', () => {
     await shot(page, '2-approved')
 
     const beta = await openApproval('beta')
-    const denyButton = card(page, 'pending-list', beta).getByRole('button', { name: 'Deny' })
+    const denyButton = card(page, 'pending-list', beta).locator('button.deny[data-armed]')
     await denyButton.click(WAIT)
     await page.locator(`#decided-list [data-approval="${beta}"][data-status="denied"]`).waitFor(WAIT)
     expect(runsOf('beta')).toBe(0)
@@ -114,7 +115,7 @@ describe('the approvals console in chromium', () => {
     expect(allowed.body.result.structured).toEqual({ deployed: 'gamma' })
     await shot(page, '4-grant')
 
-    await grant.getByRole('button', { name: 'Revoke' }).click()
+    await grant.locator('button.revoke[data-armed]').click()
     await page.locator('#grants-empty:not([hidden])').waitFor(WAIT)
     expect((await fetchJson(local.origin, 'GET', `/api/tool-approval-grants?workspace_id=${CONSOLE_SCOPE.workspace_id}`)).body.grants).toEqual([])
     expect((await invoke({ target: 'delta' })).status).toBe(202)
@@ -126,9 +127,9 @@ describe('the approvals console in chromium', () => {
     const page = await openConsole(remote.origin)
     const pending = card(page, 'pending-list', epsilon)
     await pending.waitFor(WAIT)
-    await pending.getByRole('button', { name: 'Approve' }).click()
+    await pending.locator('button.approve[data-armed]').click()
     await page.locator('#status.error').filter({ hasText: 'loopback_required' }).waitFor(WAIT)
-    await pending.getByRole('button', { name: 'Deny' }).click()
+    await pending.locator('button.deny[data-armed]').click()
     await page.locator('#status.error').filter({ hasText: 'loopback_required' }).waitFor(WAIT)
     await page.getByLabel('Tool', { exact: true }).fill('ops__deploy')
     await page.getByLabel('Scope', { exact: true }).selectOption('tool')
@@ -181,7 +182,7 @@ describe('the approvals console in chromium', () => {
     const pending = card(page, 'pending-list', id)
     await pending.waitFor(WAIT)
     expect(await pending.locator('pre.input').textContent()).toContain('"token": "[REDACTED]"')
-    await pending.getByRole('button', { name: 'Approve' }).click()
+    await pending.locator('button.approve[data-armed]').click()
     await card(page, 'decided-list', id).locator('[data-outcome="ok"]').waitFor(WAIT)
     // The handler got the real value; nothing the browser saw holds it.
     expect(fixture.runs.find((run) => run.target === 'zeta')?.token).toBe(CANARY)
