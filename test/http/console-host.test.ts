@@ -128,4 +128,22 @@ describe('approval decisions and the console refuse a rebinding Host and a forei
       }
     }
   })
+
+  it('the list route cuts inputs to ?preview characters (never half a surrogate pair), the one-approval route answers the whole input', async () => {
+    const big = '\ud83d\ude80'.repeat(100) + 'y'.repeat(1000)
+    const id = await open(withConsole, big)
+    const small = await open(withConsole, 'small')
+    const listed = await fetchJson(withConsole.origin, 'GET', '/api/tools/approvals?profile=prof-owner&status=pending&preview=64')
+    const entry = listed.body.approvals.find((a: { approval_id: string }) => a.approval_id === id)
+    expect(entry.input).toBeUndefined()
+    expect(entry.input_length).toBe(JSON.stringify({ target: big }).length)
+    expect(entry.input_preview.length).toBeLessThanOrEqual(64)
+    expect(JSON.stringify({ target: big }).startsWith(entry.input_preview)).toBe(true)
+    expect(/[\ud800-\udbff]$/.test(entry.input_preview as string)).toBe(false)
+    expect(listed.body.approvals.find((a: { approval_id: string }) => a.approval_id === small).input).toEqual({ target: 'small' })
+    expect((await fetchJson(withConsole.origin, 'GET', `/api/tools/approvals/${id}?profile=prof-owner`)).body.approval.input).toEqual({ target: big })
+    for (const bad of ['63', '1048577', 'x', '']) {
+      expect((await fetchJson(withConsole.origin, 'GET', `/api/tools/approvals?profile=prof-owner&preview=${bad}`)).body.error, bad).toMatchObject({ code: 'http_request_invalid', reason: 'query_invalid' })
+    }
+  })
 })
