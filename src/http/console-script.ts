@@ -16,7 +16,10 @@ const ARM_MS = 500
 // The list asks for at most this many characters of each input; the whole one on request.
 const PREVIEW_CHARS = 4096
 
-const state = { profile: '', workspace: '', approvals: '', grants: '', inflight: null, timer: 0 }
+const state = { profile: '', workspace: '', approvals: '', grants: '', inflight: null, timer: 0, held: new Map(), order: [] }
+// A card decided on this page keeps its place in the queue this long, or until the pointer leaves
+// the queue, so that no other card slides under a pointer that just clicked.
+const HOLD_MS = 10000
 
 const byId = (id) => document.getElementById(id)
 
@@ -151,7 +154,7 @@ function statusText(approval) {
   return approval.execution_status ? approval.status + ', ' + approval.execution_status : approval.status
 }
 
-function approvalCard(approval) {
+function approvalCard(approval, prefix) {
   const id = approval.approval_id
   const scope = approval.scope || {}
   const facts = el('dl', { class: 'facts' })
@@ -164,8 +167,8 @@ function approvalCard(approval) {
   row(facts, approval.status === 'pending' ? 'Expires' : 'Expired', approval.status === 'pending' || approval.status === 'expired' ? timeNode(approval.expires_at) : undefined)
   if (approval.decided_at) row(facts, 'Decided', timeNode(approval.decided_at))
   row(facts, 'Status', statusText(approval))
-  const titleId = 'approval-' + id
-  const card = el('li', { class: 'card', 'data-approval': id, 'data-status': approval.status, 'aria-labelledby': titleId }, [
+  const titleId = (prefix || 'approval-') + id
+  const card = el('li', { class: prefix ? 'card held' : 'card', 'data-held': prefix ? true : undefined, 'data-approval': id, 'data-status': approval.status, 'aria-labelledby': titleId }, [
     el('h3', { id: titleId, text: approval.tool_id }),
     facts,
     el('p', { class: 'label', text: 'Input (sensitive fields read [REDACTED])' }),
@@ -317,7 +320,24 @@ function setOptions(datalist, values) {
  */
 function renderApprovals(pending, decided, more) {
   const queue = pending.slice(0, PENDING_SHOWN).reverse()
-  renderKeyed(byId('pending-list'), queue, (a) => a.approval_id, approvalCard)
+  const ids = queue.map((a) => a.approval_id)
+  // A card decided here stays where it was (after the card it followed), without its buttons.
+  for (const [id, view] of state.held) {
+    if (ids.includes(id)) continue
+    const before = state.order.slice(0, Math.max(0, state.order.indexOf(id)))
+    let index = 0
+    for (let k = before.length - 1; k >= 0; k--) {
+      const j = ids.indexOf(before[k])
+      if (j >= 0) {
+        index = j + 1
+        break
+      }
+    }
+    ids.splice(index, 0, id)
+    queue.splice(index, 0, { held: true, view })
+  }
+  state.order = ids
+  renderKeyed(byId('pending-list'), queue, (a) => (a.held ? a.view.approval_id : a.approval_id), (a) => (a.held ? approvalCard(a.view, 'held-') : approvalCard(a)))
   renderKeyed(byId('decided-list'), decided.slice(0, DECIDED_SHOWN), (a) => a.approval_id, approvalCard)
   byId('pending-empty').hidden = queue.length > 0
   byId('decided-empty').hidden = decided.length > 0
@@ -420,6 +440,7 @@ async function decide(approval, decision) {
   try {
     const data = await api('POST', 'tools/approvals/' + encodeURIComponent(approval.approval_id) + '/resolve', { profile: state.profile }, { decision })
     const view = data.approval
+    hold(view)
     if (decision === 'denied') say('Denied ' + view.tool_id + '; it will not run.')
     else if (view.outcome && view.outcome.status === 'ok') say('Approved ' + view.tool_id + '; it ran: ' + view.outcome.result.preview)
     else if (view.outcome) say('Approved ' + view.tool_id + '; it failed: ' + view.outcome.error.code + ' / ' + view.outcome.error.reason, 'error')
@@ -429,6 +450,19 @@ async function decide(approval, decision) {
     say(describeError(error), 'error')
   }
   await refresh(true)
+}
+
+/** Keeps a card decided here in its place for HOLD_MS, or until the pointer leaves the queue. */
+function hold(view) {
+  state.held.set(view.approval_id, view)
+  setTimeout(() => release(view.approval_id), HOLD_MS)
+}
+
+function release(id) {
+  if (id === undefined) state.held.clear()
+  else if (!state.held.delete(id)) return
+  state.approvals = ''
+  void refresh(true)
 }
 
 async function revoke(grant) {
@@ -479,6 +513,7 @@ function choose(event) {
   history.replaceState(null, '', url)
   state.approvals = ''
   state.grants = ''
+  state.held.clear()
   say('')
   void refresh(true)
 }
@@ -494,6 +529,9 @@ function start() {
   syncAgentField()
   // A card that grows or shrinks moves the buttons after it: they are disarmed for a moment too.
   new ResizeObserver(() => trackMoves()).observe(document.body)
+  byId('pending-list').addEventListener('pointerleave', () => {
+    if (state.held.size > 0) release()
+  })
   addEventListener('resize', trackMoves)
   void loadTools()
   choose()

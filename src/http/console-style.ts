@@ -61,6 +61,7 @@ button:disabled { opacity: 0.55; cursor: not-allowed; }
 .facts dd { margin: 0; overflow-wrap: anywhere; min-width: 0; }
 .facts dd, .card h3, pre, .value, .note { unicode-bidi: isolate; }
 pre.input { max-height: 20rem; overflow-y: auto; }
+.card.held { opacity: 0.75; border-left-style: dashed; }
 .note { color: var(--muted); margin: 0.5rem 0 0; }
 pre { background: var(--wash); border: 1px solid var(--line); border-radius: 4px; padding: 0.5rem; margin: 0.25rem 0; overflow-x: auto; max-width: 100%; font-size: 0.85rem; white-space: pre-wrap; overflow-wrap: anywhere; }
 .outcome { border-top: 1px solid var(--line); margin-top: 0.5rem; padding-top: 0.4rem; overflow-wrap: anywhere; }

@@ -234,14 +234,18 @@ describe('the approvals console in chromium', () => {
     const box = (await approve.boundingBox())!
     const [x, y] = [box.x + box.width / 2, box.y + box.height / 2]
     await page.mouse.click(x, y)
-    // The reviewer's slow double clicks: 150 ms, then 250 ms more (400 ms after the first).
-    for (const gap of [150, 250]) {
+    // The reviewer's slow double clicks (150 ms, then 400 ms after the first), and a third click a second later.
+    for (const gap of [150, 250, 600]) {
       await page.waitForTimeout(gap)
       await page.mouse.click(x, y)
     }
     await card(page, 'decided-list', first).waitFor(WAIT)
     await page.waitForTimeout(300)
     expect(await statuses('ws-click')).toEqual({ 'click-first': 'approved', 'click-second': 'pending', 'click-third': 'pending' })
+    // The decided card kept its place under the pointer; it leaves the queue when the pointer does.
+    expect(await page.locator('#pending-list [data-held]').getAttribute('data-approval')).toBe(first)
+    await page.mouse.move(1, 1)
+    await page.locator('#pending-list [data-held]').waitFor({ state: 'detached', ...WAIT })
     await page.close()
   })
 
