@@ -56,6 +56,8 @@ class ApiError extends Error {
   }
 }
 
+const etags = new Map()
+
 /** A call to a route under the base path (the page is served at <base>/console). */
 async function api(method, path, query, body) {
   const url = new URL(path, document.baseURI)
@@ -68,7 +70,11 @@ async function api(method, path, query, body) {
     headers['content-type'] = 'application/json'
     init.body = JSON.stringify(body)
   }
+  // A list read again sends the ETag it got; 304 means unchanged, and the last answer stands.
+  const known = method === 'GET' ? etags.get(url.href) : undefined
+  if (known) headers['if-none-match'] = known.etag
   const response = await fetch(url, init)
+  if (response.status === 304 && known) return known.data
   let data
   try {
     data = await response.json()
@@ -76,6 +82,11 @@ async function api(method, path, query, body) {
     data = undefined
   }
   if (!response.ok) throw new ApiError(response.status, data && data.error)
+  const etag = response.headers.get('etag')
+  if (method === 'GET' && etag) {
+    if (etags.size > 50) etags.clear()
+    etags.set(url.href, { etag, data })
+  }
   return data
 }
 

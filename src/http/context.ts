@@ -17,6 +17,8 @@ export interface RouteContext {
   readonly signal: AbortSignal | undefined
   /** The result size limit (`maxResultBytes`), when set. */
   readonly limit: ResultLimit | undefined
+  /** The request's `If-None-Match` header, for routes that answer 304 to an unchanged read. */
+  readonly ifNoneMatch?: string | undefined
 }
 
 /** A route's work: a reply, or a thrown `ToolError` (answered with its status). */

@@ -42,6 +42,8 @@ export interface Reply {
   readonly allow?: string
   /** The `WWW-Authenticate` header of a 401. */
   readonly challenge?: string
+  /** The `ETag` header of a read that can be answered 304 when unchanged (a 304 has no body). */
+  readonly etag?: string
   /** A console asset instead of JSON: its text and content type (`body` is then ignored), sent with the console's security headers. */
   readonly asset?: { readonly contentType: string; readonly text: string }
 }

@@ -48,7 +48,7 @@ export function createCore(dispatcher: Dispatcher, options: HttpHandlerOptions |
       if (isToolError(query)) return errorReply(query)
       const body = route.body === 'none' ? undefined : await readJsonBody(exchange, route.body, resolved)
       if (isToolError(body)) return errorReply(body)
-      return await route.run({ dispatcher, params: match.params, query, body, identity, signal: exchange.signal, limit: resolved.limit })
+      return await route.run({ dispatcher, params: match.params, query, body, identity, signal: exchange.signal, limit: resolved.limit, ifNoneMatch: exchange.header('if-none-match') })
     } catch (error) {
       return failureReply(error, route, resolved)
     }

@@ -1,8 +1,10 @@
+import { createHash } from 'node:crypto'
 import type { ApprovalStatus, ListPendingRequest, ResolveApprovalRequest } from 'result-views'
 import { field, unknownKey, type RouteContext } from './context.js'
 import { approvalFieldInvalid, requestInvalid, scopeForbidden, shown } from './errors.js'
 import { ok, type Reply } from './exchange.js'
 import { approvalBody } from './reply.js'
+import { replyText } from './write.js'
 
 /** Smallest and largest `preview` of the list route, in characters. */
 const PREVIEW_MIN = 64
@@ -15,7 +17,8 @@ const PREVIEW_MAX = 1_048_576
  * an integer from 64 to 1048576: an approval whose input's JSON text is longer than that many
  * characters (UTF-16 code units) comes with `input_preview` (the text's first characters, never a
  * half surrogate pair) and `input_length` (the whole text's length) instead of `input`; the whole
- * input is `GET /tools/approvals/{approval_id}` (`docs/http.md` "Pending approvals").
+ * input is `GET /tools/approvals/{approval_id}` (`docs/http.md` "Pending approvals"). The answer
+ * has an `ETag`; a request whose `If-None-Match` names it is answered 304 with no body.
  */
 export async function listApprovals(context: RouteContext): Promise<Reply> {
   const request: ListPendingRequest = { profile_id: profileOf(context) }
@@ -34,7 +37,11 @@ export async function listApprovals(context: RouteContext): Promise<Reply> {
   }
   const views = await context.dispatcher.approvals.listPending(request)
   const bodies = views.map(approvalBody)
-  return ok({ approvals: preview === undefined ? bodies : bodies.map((body) => previewed(body, Number(preview))) })
+  const answer = { approvals: preview === undefined ? bodies : bodies.map((body) => previewed(body, Number(preview))) }
+  // An unchanged list is answered 304 to the ETag the client last got (the console polls with it).
+  const etag = `"${createHash('sha256').update(replyText({ status: 200, body: answer })).digest('base64url').slice(0, 27)}"`
+  if (context.ifNoneMatch !== undefined && context.ifNoneMatch.split(',').some((tag) => tag.trim() === etag)) return { status: 304, body: undefined, etag }
+  return { ...ok(answer), etag }
 }
 
 /** A list entry with its input cut to `chars` characters of JSON text, when it is longer. */

@@ -8,6 +8,7 @@ import type { Reply } from './exchange.js'
  */
 export function replyText(reply: Reply): string {
   if (reply.asset !== undefined) return reply.asset.text
+  if (reply.status === 304) return ''
   try {
     return JSON.stringify(reply.body)
   } catch (error) {
@@ -19,7 +20,7 @@ export function replyText(reply: Reply): string {
 /**
  * The headers of every reply: JSON content, its byte length, `Cache-Control: no-store` (answers
  * may hold a caller's data), `X-Content-Type-Options: nosniff`, and `Allow` / `WWW-Authenticate`
- * where the status needs them. A console asset gets its own type and the console's headers
+ * where the status needs them, `ETag` where the reply has one (a 304 has no content headers). A console asset gets its own type and the console's headers
  * (`consoleHeaders`: a strict Content-Security-Policy and kin).
  */
 export function replyHeaders(reply: Reply, text: string): Record<string, string> {
@@ -32,5 +33,10 @@ export function replyHeaders(reply: Reply, text: string): Record<string, string>
   }
   if (reply.allow !== undefined) headers.allow = reply.allow
   if (reply.challenge !== undefined) headers['www-authenticate'] = reply.challenge
+  if (reply.etag !== undefined) headers.etag = reply.etag
+  if (reply.status === 304) {
+    delete headers['content-type']
+    delete headers['content-length']
+  }
   return headers
 }

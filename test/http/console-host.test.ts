@@ -146,4 +146,25 @@ describe('approval decisions and the console refuse a rebinding Host and a forei
       expect((await fetchJson(withConsole.origin, 'GET', `/api/tools/approvals?profile=prof-owner&preview=${bad}`)).body.error, bad).toMatchObject({ code: 'http_request_invalid', reason: 'query_invalid' })
     }
   })
+
+  it('an unchanged list is answered 304 to its ETag, with no body; a change gives a new ETag (node and fetch handlers)', async () => {
+    const path = '/api/tools/approvals?profile=prof-etag&status=pending&preview=4096'
+    const first = await fetch(withConsole.origin + path)
+    const etag = first.headers.get('etag')!
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]{27}"$/)
+    const again = await fetch(withConsole.origin + path, { headers: { 'if-none-match': etag } })
+    expect(again.status).toBe(304)
+    expect(await again.text()).toBe('')
+    await fetchJson(withConsole.origin, 'POST', '/api/tools/ops__deploy/invoke', { input: { target: 'etag' }, scope: { ...CONSOLE_SCOPE, profile_id: 'prof-etag' } })
+    const changed = await fetch(withConsole.origin + path, { headers: { 'if-none-match': etag } })
+    expect(changed.status).toBe(200)
+    expect(changed.headers.get('etag')).not.toBe(etag)
+    expect(((await changed.json()) as any).approvals).toHaveLength(1)
+    const handle = createFetchHandler(consoleDispatcher().dispatcher, { console: true })
+    const url = 'http://localhost/api/tools/approvals?profile=p'
+    const tag = (await handle(new Request(url))).headers.get('etag')!
+    const unchanged = await handle(new Request(url, { headers: { 'if-none-match': `"other", ${tag}` } }))
+    expect(unchanged.status).toBe(304)
+    expect(unchanged.body).toBeNull()
+  })
 })
