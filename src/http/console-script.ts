@@ -119,7 +119,7 @@ function describeError(error) {
 
 function say(text, kind) {
   const status = byId('status')
-  status.textContent = text
+  status.textContent = visible(text)
   status.className = kind === 'error' ? 'status error' : 'status'
 }
 

@@ -317,6 +317,11 @@ describe('the approvals console in chromium', () => {
     expect(text).toContain('invoice\\u202Efdp.exe\\u2066x\\u2069\\u200F\\u061C')
     expect(text).not.toMatch(/[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/)
     expect(await input.evaluate((node) => getComputedStyle(node).unicodeBidi)).toBe('isolate')
+    // The status line after a decision names the call's values too: escaped there as well.
+    await card(page, 'pending-list', id).locator('button.approve[data-armed]').click()
+    await page.locator('#status', { hasText: 'it ran' }).waitFor(WAIT)
+    expect(await page.locator('#status').textContent()).toContain('\\u202E')
+    expect(await page.locator('#status').textContent()).not.toMatch(/[\u202A-\u202E]/)
     await page.close()
   })
 
