@@ -194,6 +194,7 @@ function approvalCard(approval, prefix) {
     )
   }
   if (approval.outcome) card.append(outcomeNode(approval.outcome))
+  if (prefix) card.append(el('p', { class: 'note', text: 'Decided on this page; it moves to Decided when the pointer leaves this list.' }))
   return card
 }
 
