@@ -123,6 +123,7 @@ export type {
   ApprovalStatus,
   ExecutionStatus,
   ListGrantsRequest,
+  ListPendingRequest,
   MintApprovalTokenRequest,
   MintedApprovalToken,
   PendingApprovalView,

@@ -14,12 +14,12 @@ import type { ToolError } from '../errors/tool-error.js'
 import type { Logger } from '../log/logger.js'
 import type { ToolPolicy } from '../policy/policy.js'
 import type { CallScope, Tool } from '../tool/types.js'
-import type { ApprovalOwnerRequest, ApprovalsApi, ListGrantsRequest, MintApprovalTokenRequest, ResolveApprovalRequest, RevokeGrantRequest, SetGrantRequest } from './approvals-api.js'
+import type { ApprovalOwnerRequest, ApprovalsApi, ListGrantsRequest, ListPendingRequest, MintApprovalTokenRequest, ResolveApprovalRequest, RevokeGrantRequest, SetGrantRequest } from './approvals-api.js'
 import { allowsAtOnce, authorize, recheckPolicy, type AuthorizeResult } from './authorize.js'
 import { diagnoseCalls, type ApprovalDiagnosis } from './diagnose.js'
 import { listGrants, revokeGrant, setGrant } from './grants.js'
 import { resolveApprovalOptions, type ApprovalOptions, type DispatchHost, type ResolvedApprovals } from './options.js'
-import { cancelApproval, resolveApproval, showApproval } from './pending.js'
+import { cancelApproval, listPending, resolveApproval, showApproval } from './pending.js'
 import { mintApprovalToken } from './tokens.js'
 
 /** What `createDispatcher` hands the approval engine. */
@@ -76,6 +76,7 @@ function createApprovalsApi(deps: ResolvedApprovals, host: DispatchHost): Approv
     setGrant: (request: SetGrantRequest) => setGrant(deps, host.tools, request),
     listGrants: (request: ListGrantsRequest) => listGrants(deps, request),
     revokeGrant: (request: RevokeGrantRequest) => revokeGrant(deps, request),
+    listPending: (request: ListPendingRequest) => listPending(deps, request),
     show: (approvalId: string, request: ApprovalOwnerRequest) => showApproval(deps, approvalId, request),
     resolve: (approvalId: string, request: ResolveApprovalRequest) => resolveApproval(deps, host, approvalId, request),
     cancel: (approvalId: string, request: ApprovalOwnerRequest) => cancelApproval(deps, approvalId, request),

@@ -25,6 +25,12 @@ export interface ApprovalsApi {
   listGrants(request: ListGrantsRequest): Promise<readonly ApprovalGrant[]>
   /** Revokes one grant of a workspace; `false` when it holds none with that ID. */
   revokeGrant(request: RevokeGrantRequest): Promise<boolean>
+  /**
+   * Lists the pending approvals a profile owns, in every state (so decided ones show their
+   * outcome), newest first. Needs a pending store with `list` (the memory stores have it).
+   * See {@link ListPendingRequest}.
+   */
+  listPending(request: ListPendingRequest): Promise<readonly PendingApprovalView[]>
   /** Shows a pending approval to the profile that created it. */
   show(approval_id: string, request: ApprovalOwnerRequest): Promise<PendingApprovalView>
   /** Approves or denies a pending approval (its creator only); an approval runs the call under the current policy. */
@@ -89,6 +95,18 @@ export interface RevokeGrantRequest {
   workspace_id: string
 /** The grant's ID (from `setGrant` or `listGrants`). */
   grant_id: string
+}
+
+/** What `listPending` takes: the owner profile, and optionally a workspace and a bound. */
+export interface ListPendingRequest {
+  /** The profile whose approvals to list (the calls' `scope.profile_id`); only its own are listed. */
+  profile_id: string
+  /** Only the approvals of calls in this workspace (`scope.workspace_id`). */
+  workspace_id?: string
+  /** Only approvals in these statuses (`pending`, `approved`, `denied`, `canceled`, `expired`). Default: every status. */
+  status?: readonly ApprovalStatus[]
+  /** At most this many, newest first: an integer from 1 to 1000. Default 100. */
+  limit?: number
 }
 
 /** Who asks to show or cancel a pending approval: only the profile that created it may. */

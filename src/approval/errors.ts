@@ -132,6 +132,16 @@ export function storeOutcomeUnknown(store: ApprovalStoreName, operation: string,
   )
 }
 
+/** The pending store has no `list` method, so `listPending` cannot answer (`approval_unavailable` / `store_unsupported`). */
+export function storeUnsupported(store: ApprovalStoreName, operation: string): ToolError {
+  return new ToolError({
+    code: 'approval_unavailable',
+    reason: 'store_unsupported',
+    message: `approval ${store} store has no ${operation} method; give the dispatcher a store that has one`,
+    details: { store, operation },
+  })
+}
+
 /** The host's prompt callback threw, rejected or gave no valid answer (`approval_unavailable` / `prompt_failed`). */
 export function promptFailed(tool: ToolFacts, problem: 'threw' | 'invalid_answer', cause?: unknown): ToolError {
   return withCause(

@@ -123,5 +123,8 @@ function memoryPendingStore(): PendingApprovalStore {
       records.set(approvalId, copy({ ...next, approval_id: approvalId }))
       return true
     },
+    list(profileId: string): PendingApprovalRecord[] {
+      return [...records.values()].filter((record) => record.scope.profile_id === profileId).map(copy)
+    },
   }
 }

@@ -4,13 +4,13 @@ import type { Call, InvokeError, InvokeOk, InvokeOutcome } from '../call/call.js
 import { ToolError, type ToolErrorPayload } from '../errors/tool-error.js'
 import { inputDigest } from '../digest/input-digest.js'
 import { safeLog, thrownName } from '../log/logger.js'
-import { invalid, oneOf, recordOf, type ApprovalOwnerRequest, type ApprovalStatus, type ExecutionStatus, type PendingApprovalView, type ResolveApprovalRequest } from './approvals-api.js'
-import { approvalForbidden, approvalNotFound, approvalState, inputHeldElsewhere, ownerCheckFailed, recordInvalid } from './errors.js'
+import { invalid, nonEmptyString, oneOf, optionalString, recordOf, type ApprovalOwnerRequest, type ListPendingRequest, type ApprovalStatus, type ExecutionStatus, type PendingApprovalView, type ResolveApprovalRequest } from './approvals-api.js'
+import { approvalForbidden, approvalNotFound, approvalState, inputHeldElsewhere, ownerCheckFailed, recordInvalid, storeUnsupported } from './errors.js'
 import { refuseOverReject } from './grants.js'
 import { toStoredInput, type HeldInput } from './held-inputs.js'
 import type { DispatchHost, ResolvedApprovals } from './options.js'
 import { openSealedInput, sealInput } from './seal.js'
-import { booleanAnswer, ignoredAnswer, pendingRecordAnswer } from './store-answers.js'
+import { booleanAnswer, ignoredAnswer, pendingListAnswer, pendingRecordAnswer } from './store-answers.js'
 import { callStore } from './store-call.js'
 import type { PendingApprovalRecord, PendingState, StoredOutcome } from './stores.js'
 
@@ -144,6 +144,61 @@ export async function showApproval(deps: ResolvedApprovals, approvalId: string, 
   const { profile_id } = ownerOf(request, ['profile_id'])
   const record = await ownedRecord(deps, approvalId, profile_id)
   return toView(await settleExpiry(deps, record), deps.now())
+}
+
+/** Default and largest `limit` of `listPending`. */
+const LIST_DEFAULT = 100
+const LIST_MAX = 1000
+const STATUSES: readonly ApprovalStatus[] = ['pending', 'approved', 'denied', 'canceled', 'expired']
+
+/**
+ * Lists the pending approvals `profile_id` owns (`docs/approvals.md` "`dispatcher.approvals`"),
+ * as views at this instant (a pending one past `expires_at` reads `expired`; nothing is written),
+ * newest first (by `created_at`, then `approval_id`), at most `limit`. Records the store answers
+ * for another profile are left out, so a store that filters badly reveals nothing.
+ *
+ * @throws ToolError `approval_request_invalid` / `field_invalid`; `approval_unavailable`
+ *   (`store_unsupported` for a pending store without `list`; `store_failed`, `store_timeout`).
+ */
+export async function listPending(deps: ResolvedApprovals, request: ListPendingRequest): Promise<readonly PendingApprovalView[]> {
+  const r = recordOf(request, 'listPending request', ['profile_id', 'workspace_id', 'status', 'limit'])
+  const profileId = nonEmptyString(r, 'profile_id')
+  const workspaceId = optionalString(r, 'workspace_id')
+  const statuses = r.status === undefined ? undefined : statusList(r.status)
+  const limit = r.limit ?? LIST_DEFAULT
+  if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > LIST_MAX) invalid(`limit must be an integer from 1 to ${LIST_MAX}`)
+  const store = deps.stores.pending
+  let unsupported = false
+  // The method is read inside the guard too: a store's getter may throw.
+  const listed = await callStore(deps.guard, 'pending', 'list', () => {
+    const list = store.list
+    if (typeof list === 'function') return list.call(store, profileId)
+    unsupported = true
+    return []
+  }, pendingListAnswer)
+  if (unsupported) throw storeUnsupported('pending', 'list')
+  if (!listed.ok) throw listed.error
+  const now = deps.now()
+  const views: PendingApprovalView[] = []
+  for (const record of listed.value) {
+    if (record.scope.profile_id !== profileId) continue
+    if (workspaceId !== undefined && record.scope.workspace_id !== workspaceId) continue
+    const view = toView(record, now)
+    if (statuses === undefined || statuses.includes(view.status)) views.push(view)
+  }
+  views.sort((a, b) => (a.created_at === b.created_at ? (a.approval_id < b.approval_id ? 1 : -1) : a.created_at < b.created_at ? 1 : -1))
+  return Object.freeze(views.slice(0, limit))
+}
+
+function statusList(value: unknown): readonly ApprovalStatus[] {
+  if (!Array.isArray(value) || value.length > STATUSES.length) invalid(`status must be an array of ${STATUSES.map((s) => `"${s}"`).join(', ')}`)
+  const out: ApprovalStatus[] = []
+  for (let index = 0; index < value.length; index++) {
+    const item: unknown = value[index]
+    if (!STATUSES.includes(item as ApprovalStatus)) invalid(`status must be an array of ${STATUSES.map((s) => `"${s}"`).join(', ')}`)
+    out.push(item as ApprovalStatus)
+  }
+  return out
 }
 
 /**

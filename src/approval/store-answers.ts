@@ -149,3 +149,16 @@ function requireStrings(record: Record<string, unknown>, required: readonly stri
     if (value !== undefined && value !== null && typeof value !== 'string') refuse(`the record's ${key} is not a string`)
   }
 }
+
+/** The answer of `pending.list`: an array of pending approval records, each checked as `pending.get`'s answer is. */
+export const pendingListAnswer: StoreAnswer<readonly PendingApprovalRecord[]> = (answer) => {
+  const list = ownJsonCopy(answer)
+  if (!Array.isArray(list)) refuse('pending.list answered something that is not an array')
+  return Object.freeze(
+    list.map((entry) => {
+      const record = pendingRecordAnswer(entry)
+      if (record === undefined) refuse('pending.list answered an empty entry')
+      return record
+    }),
+  )
+}

@@ -263,4 +263,11 @@ export interface PendingApprovalStore {
    * returns `false` and creates nothing. (SQL: one `UPDATE … WHERE approval_id = ? AND state = ?`.)
    */
   update(approval_id: string, from: PendingState, next: PendingApprovalRecord): Awaitable<boolean>
+  /**
+   * Optional: every record whose `scope.profile_id` is `profile_id`, in any state, as copies (any
+   * order). Read by `dispatcher.approvals.listPending` (and so by the HTTP list route and the
+   * approvals console, `docs/console.md`). A store without it cannot list: `listPending` rejects
+   * with `approval_unavailable` / `store_unsupported`, and every other operation works as before.
+   */
+  list?(profile_id: string): Awaitable<readonly PendingApprovalRecord[]>
 }

@@ -36,7 +36,8 @@ export function remoteTarget(address: RemoteAddress, options: RemoteOptions): Ta
     send: (call: ApiRequest) =>
       new Promise<ApiAnswer>((resolve) => {
         const text = call.body === undefined ? undefined : stringifyJson(call.body)
-        const headers: Record<string, string> = { accept: 'application/json' }
+        // The CSRF header a handler serving the approvals console requires on decisions (docs/console.md).
+        const headers: Record<string, string> = { accept: 'application/json', 'x-result-views-csrf': '1' }
         if (text !== undefined) {
           headers['content-type'] = 'application/json'
           headers['content-length'] = String(Buffer.byteLength(text))

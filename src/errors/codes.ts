@@ -15,7 +15,7 @@ export const ToolErrorCodes = {
   /** No tool with the requested ID is registered with the dispatcher (or, for `invokeTool`, another tool object is registered under it). */
   tool_not_found: { kind: 'input', reasons: ['unknown_tool', 'tool_mismatch'] },
   /** A policy, hook, approval decision or caller constraint refused the call. */
-  tool_denied: { kind: 'denial', reasons: ['result_view_pinned', 'hook_denied', 'policy_denied', 'policy_failed', 'approval_rejected', 'approval_required', 'loopback_required', 'scope_forbidden', 'continuation_scope_mismatch'] },
+  tool_denied: { kind: 'denial', reasons: ['result_view_pinned', 'hook_denied', 'policy_denied', 'policy_failed', 'approval_rejected', 'approval_required', 'loopback_required', 'scope_forbidden', 'continuation_scope_mismatch', 'csrf_header_missing', 'cross_origin_refused', 'host_not_allowed'] },
   /** The handler threw, rejected or ran past its time budget, the caller aborted the call, a schema of the tool could not be compiled, or a value-dependent compact rule (`omitWhen`) failed. */
   tool_execution_failed: { kind: 'failure', reasons: ['handler_failed', 'handler_timeout', 'call_aborted', 'schema_compile_failed', 'omit_rule_failed'] },
   /** A pre-call hook threw, timed out or returned a patch it may not (another tool ID or scope, a non-JSON input). */
@@ -25,7 +25,7 @@ export const ToolErrorCodes = {
   /** A supplied approval token, or an MCP approval request state, is unknown or not signed here, replayed, expired, or issued for another tool, scope or input. */
   approval_invalid: { kind: 'denial', reasons: ['token_unknown', 'token_replayed', 'token_expired', 'token_mismatch', 'state_invalid', 'state_replayed', 'state_expired', 'state_mismatch'] },
   /** An approval store, the prompt callback, the owner check or the clock failed or timed out, or an approved record no longer reproduces its call or its sealed input does not open: nothing that needs approval runs. */
-  approval_unavailable: { kind: 'failure', reasons: ['store_failed', 'store_timeout', 'store_outcome_unknown', 'prompt_failed', 'prompt_timeout', 'owner_check_failed', 'clock_failed', 'record_invalid', 'seal_key_unknown', 'seal_invalid', 'input_held_elsewhere'] },
+  approval_unavailable: { kind: 'failure', reasons: ['store_failed', 'store_timeout', 'store_outcome_unknown', 'prompt_failed', 'prompt_timeout', 'owner_check_failed', 'clock_failed', 'record_invalid', 'seal_key_unknown', 'seal_invalid', 'input_held_elsewhere', 'store_unsupported'] },
   /** No pending approval (or, on the HTTP and CLI surfaces and the `_revoke` management tool, no remembered grant of the workspace) has the given ID. */
   approval_not_found: { kind: 'input', reasons: ['unknown_approval', 'unknown_grant'] },
   /** A pending approval was shown, resolved or canceled by another profile, or its owner is no longer available; or an approval was asked for a call a remembered reject blocks. */

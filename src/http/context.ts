@@ -19,6 +19,8 @@ export interface RouteContext {
   readonly limit: ResultLimit | undefined
   /** The request's `traceparent` / `tracestate` headers, for the dispatcher's telemetry (`docs/telemetry.md` "Propagation"). */
   readonly trace: TraceContext | undefined
+  /** The request's `If-None-Match` header, for routes that answer 304 to an unchanged read. */
+  readonly ifNoneMatch?: string | undefined
 }
 
 /** A route's work: a reply, or a thrown `ToolError` (answered with its status). */

@@ -17,6 +17,8 @@ export interface Exchange {
   readonly remoteAddress: string | undefined
   /** A loopback peer or a Unix socket. */
   readonly local: boolean
+  /** The connection is TLS (`node:https`): the request's scheme is `https:` when its URL is a path. */
+  readonly secure?: boolean
   /** Whether the request carries a body (a `Content-Length` above 0, or a chunked body). */
   readonly hasBody: boolean
   /** The `Content-Length` the request declared, if any. */
@@ -42,6 +44,10 @@ export interface Reply {
   readonly challenge?: string
   /** The `traceparent` (and `tracestate`) headers of an invocation whose dispatcher has telemetry: the call's span (`docs/telemetry.md` "Propagation"). */
   readonly trace?: TraceContext
+  /** The `ETag` header of a read that can be answered 304 when unchanged (a 304 has no body). */
+  readonly etag?: string
+  /** A console asset instead of JSON: its text and content type (`body` is then ignored), sent with the console's security headers. */
+  readonly asset?: { readonly contentType: string; readonly text: string }
 }
 
 /** A 200 reply. */

@@ -34,7 +34,7 @@ export function createFetchHandler(dispatcher: Dispatcher, options?: HttpHandler
     const exchange = fetchExchange(request, info)
     const reply: Reply = exchange === undefined ? unexpectedFailureReply() : await core(exchange)
     const text = replyText(reply)
-    return new Response(text, { status: reply.status, headers: replyHeaders(reply, text) })
+    return new Response(reply.status === 304 ? null : text, { status: reply.status, headers: replyHeaders(reply, text) })
   }
 }
 

@@ -8,20 +8,24 @@ import { errorName, log } from './log.js'
 import { resolveHttpOptions, type HttpHandlerOptions, type ResolvedHttpOptions } from './options.js'
 import { errorReply, unexpectedFailureReply } from './reply.js'
 import { matchRoute, parseTarget, queryOf, type BodyUse, type RouteSpec } from './router.js'
-import { ROUTES } from './routes.js'
+import { CONSOLE_ROUTES, ROUTES } from './routes.js'
+import { crossSiteRefusal, hostRefusal } from './csrf.js'
 
 /** The transport-independent handler both adapters wrap: one exchange in, one reply out. Never rejects. */
 export type Core = (exchange: Exchange) => Promise<Reply>
 
 /**
  * Builds the core over a dispatcher: authenticate (when configured) → route (404, 405) → the
- * loopback rule of decision routes (403) → query → body (415, 413, 408, 400) → the route's work.
+ * loopback rule of decision routes (403) → the host check of decision routes, and with the
+ * console on of the routes it reads (403, DNS rebinding) → the cross-site check of decision routes
+ * (403, `csrf.ts`; the custom header only with the console on) → query → body (415, 413, 408, 400) → the route's work.
  * Every failure is an error reply with its status; nothing escapes as an exception.
  *
  * @throws HttpOptionsError for a dispatcher that is not one or bad options.
  */
 export function createCore(dispatcher: Dispatcher, options: HttpHandlerOptions | undefined): Core {
   const resolved = resolveHttpOptions(dispatcher, options)
+  const routes = resolved.console ? CONSOLE_ROUTES : ROUTES
   return async (exchange) => {
     let route: RouteSpec<RouteRun> | undefined
     try {
@@ -32,15 +36,19 @@ export function createCore(dispatcher: Dispatcher, options: HttpHandlerOptions |
       }
       const target = parseTarget(exchange.url, resolved.basePath)
       if (isToolError(target)) return errorReply(target)
-      const match = matchRoute(ROUTES, exchange.method, target.segments)
+      const match = matchRoute(routes, exchange.method, target.segments)
       if ('error' in match) return match.allow === undefined ? errorReply(match.error) : { ...errorReply(match.error), allow: match.allow }
       route = match.route
       if (route.localOnly && !exchange.local) return errorReply(loopbackRequired())
+      if (route.localOnly || (resolved.console && route.consoleReads === true)) {
+        const refused = hostRefusal(exchange, resolved.allowedHosts) ?? (route.localOnly ? crossSiteRefusal(exchange, resolved.console) : undefined)
+        if (refused !== undefined) return errorReply(refused)
+      }
       const query = queryOf(target.query, route.query)
       if (isToolError(query)) return errorReply(query)
       const body = route.body === 'none' ? undefined : await readJsonBody(exchange, route.body, resolved)
       if (isToolError(body)) return errorReply(body)
-      return await route.run({ dispatcher, params: match.params, query, body, identity, signal: exchange.signal, limit: resolved.limit, trace: traceOf(exchange) })
+      return await route.run({ dispatcher, params: match.params, query, body, identity, signal: exchange.signal, limit: resolved.limit, trace: traceOf(exchange), ifNoneMatch: exchange.header('if-none-match') })
     } catch (error) {
       return failureReply(error, route, resolved)
     }

@@ -60,6 +60,7 @@ function nodeExchange(request: IncomingMessage, signal: AbortSignal): Exchange {
     headers: () => (headers ??= toHeaders(request)),
     remoteAddress,
     local,
+    secure: (request.socket as { encrypted?: unknown } | undefined)?.encrypted === true,
     hasBody,
     declaredLength: Number.isSafeInteger(declaredLength) ? declaredLength : undefined,
     signal,

@@ -65,6 +65,21 @@ export interface HttpHandlerOptions {
    * the bounds). Default: a memory store of `continuations`.
    */
   continuationStore?: ContinuationStore
+  /**
+   * `true` serves the approvals console, a page for people to approve, deny and remember
+   * decisions, at `GET <basePath>/console` (`docs/console.md`). It also makes every approval
+   * decision route require the header `X-Result-Views-Csrf: 1` and a same-origin request (403
+   * `tool_denied` / `csrf_header_missing` or `cross_origin_refused`). Default `false`.
+   */
+  console?: boolean
+  /**
+   * Host names (lower-case, without port, e.g. `['tools.internal']`) that approval decisions, and
+   * with the console on the console's page and reads, may be addressed to besides IP literals,
+   * `localhost` and names under `.localhost`. Any other `Host` is 403 `tool_denied` /
+   * `host_not_allowed`, which stops DNS rebinding (`docs/http.md` "Browsers and approval
+   * decisions"). Default none.
+   */
+  allowedHosts?: readonly string[]
 }
 
 /** The options with their defaults, checked. */
@@ -78,6 +93,10 @@ export interface ResolvedHttpOptions {
   readonly logger: Logger | undefined
   /** The result size limit, when `maxResultBytes` is set. */
   readonly limit: ResultLimit | undefined
+  /** Whether the approvals console is served (and decisions need the CSRF header and the same origin). */
+  readonly console: boolean
+  /** The extra host names of `allowedHosts`, lower-case. */
+  readonly allowedHosts: ReadonlySet<string>
 }
 
 /** Default `maxBodyBytes`: 1 MiB. */
@@ -87,7 +106,7 @@ export const DEFAULT_BODY_TIMEOUT_MS = 30_000
 /** Default `authenticateTimeoutMs`: 5 seconds. */
 export const DEFAULT_AUTHENTICATE_TIMEOUT_MS = 5_000
 
-const HTTP_OPTIONS = optionsTable(['basePath', 'maxBodyBytes', 'bodyTimeoutMs', 'authenticate', 'authenticateTimeoutMs', 'challenge', 'logger', 'maxResultBytes', 'continuations', 'continuationStore'])
+const HTTP_OPTIONS = optionsTable(['basePath', 'maxBodyBytes', 'bodyTimeoutMs', 'authenticate', 'authenticateTimeoutMs', 'challenge', 'logger', 'maxResultBytes', 'continuations', 'continuationStore', 'console', 'allowedHosts'])
 const DISPATCHER_METHODS = ['invoke', 'describe', 'list'] as const
 const APPROVAL_METHODS = ['show', 'resolve', 'cancel', 'setGrant', 'listGrants', 'revokeGrant'] as const
 const LOGGER_METHODS = ['debug', 'info', 'warn', 'error'] as const
@@ -124,6 +143,9 @@ export function resolveHttpOptions(dispatcher: Dispatcher, options: HttpHandlerO
   if (o.logger !== undefined && !hasMethods(o.logger, LOGGER_METHODS)) {
     problem('/options/logger', 'invalid_logger', 'logger must have debug, info, warn and error methods')
   }
+  const console = o.console ?? false
+  if (typeof console !== 'boolean') problem('/options/console', 'invalid_option', 'console must be true or false')
+  const allowedHosts = checkAllowedHosts(o.allowedHosts, problem)
   const bounds = checkLimitOptions(o.maxResultBytes, o.continuations, (path, code, message) => problem(`/options${path}`, code, message), o.continuationStore)
   if (problems.length > 0) throw new HttpOptionsError(problems)
   const continueRoute = `POST ${basePath as string}/results/continue`
@@ -136,10 +158,36 @@ export function resolveHttpOptions(dispatcher: Dispatcher, options: HttpHandlerO
     authenticateTimeoutMs,
     challenge: challenge as string,
     logger: o.logger as Logger | undefined,
+    console: console as boolean,
+    allowedHosts,
   })
 }
 
 type Problem = (path: string, code: string, message: string) => void
+
+/** `allowedHosts`: an array of host names as `URL` spells them (lower-case, no port, no brackets, no scheme). */
+function checkAllowedHosts(value: unknown, problem: Problem): ReadonlySet<string> {
+  if (value === undefined) return new Set()
+  const names = new Set<string>()
+  try {
+    if (!Array.isArray(value)) throw new TypeError('not an array')
+    for (const [i, name] of [...(value as unknown[])].entries()) {
+      let ok = false
+      if (typeof name === 'string' && name.length > 0 && !/[\s/?#@\\:[\]]/.test(name)) {
+        try {
+          ok = new URL(`http://${name}`).hostname === name
+        } catch {
+          ok = false
+        }
+      }
+      if (ok) names.add(name as string)
+      else problem(`/options/allowedHosts/${i}`, 'invalid_option', "each of allowedHosts must be a lower-case host name without port, e.g. 'tools.internal'")
+    }
+  } catch {
+    problem('/options/allowedHosts', 'invalid_option', "allowedHosts must be an array of host names, e.g. ['tools.internal']")
+  }
+  return names
+}
 
 function checkDispatcher(dispatcher: unknown, problem: Problem): void {
   try {

@@ -12,8 +12,10 @@ export interface RouteSpec<Run> {
   /** The query parameters it accepts, each at most once; any other is `query_invalid`. */
   readonly query: readonly string[]
   readonly body: BodyUse
-  /** Only a loopback peer or a Unix socket may call it (approval decisions). */
+  /** Only a loopback peer or a Unix socket may call it (approval decisions); it also gets the host and cross-site checks. */
   readonly localOnly: boolean
+  /** The console reads it: with the console on, it gets the host check (DNS rebinding) too. */
+  readonly consoleReads?: boolean
   readonly run: Run
 }
 

@@ -101,6 +101,8 @@ function pendingStore(db: Database.Database): PendingApprovalStore {
   const insert = db.prepare(`INSERT INTO ${TABLES.pending} (approval_id, state, record) VALUES (?, ?, ?)`)
   const get = db.prepare<[string], Row>(`SELECT record FROM ${TABLES.pending} WHERE approval_id = ?`)
   const update = db.prepare(`UPDATE ${TABLES.pending} SET state = ?, record = ? WHERE approval_id = ? AND state = ?`)
+  // A scan of the table (no index on the owner): for the console and listPending, not a hot path.
+  const list = db.prepare<[string], Row>(`SELECT record FROM ${TABLES.pending} WHERE json_extract(record, '$.scope.profile_id') = ?`)
   return {
     insert(record: PendingApprovalRecord): void {
       insert.run(record.approval_id, record.state, JSON.stringify(record))
@@ -112,6 +114,9 @@ function pendingStore(db: Database.Database): PendingApprovalStore {
     update(approvalId: string, from: PendingState, next: PendingApprovalRecord): boolean {
       const record = { ...next, approval_id: approvalId }
       return update.run(record.state, JSON.stringify(record), approvalId, from).changes === 1
+    },
+    list(profileId: string): PendingApprovalRecord[] {
+      return list.all(profileId).map((row) => JSON.parse(row.record) as PendingApprovalRecord)
     },
   }
 }

@@ -312,6 +312,19 @@ export function describeApprovalStoreConformance(name: string, factory: Approval
           expect(results.filter((won) => won === true)).toHaveLength(1)
           expect(['dispatching', 'canceled']).toContain((await pending.get('approval-1'))?.state)
         }))
+
+      it("lists one profile's records in every state, as stored (when list is implemented)", () =>
+        withStores(async ({ pending }) => {
+          if (pending.list === undefined) return
+          await pending.insert(pendingRecord())
+          await pending.insert(pendingRecord({ approval_id: 'approval-2' }))
+          await pending.insert(pendingRecord({ approval_id: 'approval-3', scope: { workspace_id: 'ws-1', profile_id: 'prof-2' } }))
+          expect(await pending.update('approval-2', 'pending', pendingRecord({ approval_id: 'approval-2', state: 'denied', decided_at: '2026-11-10T14:01:00.000Z' }))).toBe(true)
+          const listed = [...(await pending.list('prof-1'))].sort((a, b) => (a.approval_id < b.approval_id ? -1 : 1))
+          expect(listed.map((record) => [record.approval_id, record.state])).toEqual([['approval-1', 'pending'], ['approval-2', 'denied']])
+          expect(text(listed[0])).toBe(text(pendingRecord()))
+          expect(await pending.list('prof-none')).toEqual([])
+        }))
     })
 
     describe('through a dispatcher', () => {

@@ -6,7 +6,7 @@ import { createFetchHandler, createHttpHandler } from 'result-views/http'
 import { EXAMPLE_SCOPE, exampleHttpDispatcher } from '../../examples/http-server.js'
 import { countingCatalog, fetchJson, serve, type Served } from './support.js'
 
-const ORIGIN = 'http://handler.test'
+const ORIGIN = 'http://handler.localhost'
 const json = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
   new Request(ORIGIN + path, body === undefined ? { method, headers } : { method, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) })
 

@@ -269,6 +269,23 @@ describe('postgres stores', () => {
     )
   })
 
+  it("list one owner's records exactly: not a record whose input or another field holds the owner's text, and owners with quotes, LIKE signs, U+0000 or a lone surrogate", async () => {
+    const stores = await freshStores()
+    const base = { state: 'pending', tool_id: 'ops__deploy', tool_call_id: 'c', input_digest: 'sha256:x', created_at: '2026-11-10T14:00:00.000Z', expires_at: '2026-11-10T14:15:00.000Z' } as const
+    const owners = ['prof-a', 'prof-"a', 'prof-%_', 'p\ud800', 'p\ufffd', 'p\u0000', 'prof-a ']
+    for (const [i, owner] of owners.entries()) await stores.pending.insert({ ...base, approval_id: `own-${i}`, scope: { profile_id: owner }, input: {} })
+    // Holds `"profile_id":"prof-a"` in its input and its agent name, but another owns it.
+    await stores.pending.insert({ ...base, approval_id: 'decoy', scope: { profile_id: 'prof-b', agent_name: '"profile_id":"prof-a"' }, input: { profile_id: 'prof-a' } })
+    for (const [i, owner] of owners.entries()) {
+      expect((await stores.pending.list!(owner)).map((r) => r.approval_id), JSON.stringify(owner)).toEqual([`own-${i}`])
+    }
+    expect((await stores.pending.list!('prof-b')).map((r) => r.approval_id)).toEqual(['decoy'])
+    expect(await stores.pending.list!('prof-')).toEqual([])
+    expect(await stores.pending.list!('')).toEqual([])
+    const dispatcher = createDispatcher({ tools: [deployTool()], approvals: stores })
+    expect((await dispatcher.approvals.listPending({ profile_id: 'prof-"a' })).map((v) => v.approval_id)).toEqual(['own-1'])
+  })
+
   it('answer a lookup by an ID PostgreSQL text cannot hold exactly (U+0000, a lone surrogate) with "not found", and refuse to write one', async () => {
     const stores = await freshStores()
     const record = { approval_id: 'a\ufffd', state: 'pending', tool_id: 'ops__deploy', tool_call_id: 'c', scope: {}, input: {}, input_digest: 'sha256:x', created_at: '2026-11-10T14:00:00.000Z', expires_at: '2026-11-10T14:15:00.000Z' } as const

@@ -230,4 +230,20 @@ describe('sealed pending inputs on SQLite', () => {
     const encodings = [secret, JSON.stringify(secret).slice(1, -1), secret.replace(/~/g, '~0').replace(/\//g, '~1'), secret.slice(0, 10), secret.slice(-10)]
     for (const value of [...encodings, key.toString('hex').slice(0, 16), key.toString('base64').slice(0, 16), key.toString('latin1')]) expect(bytes, value).not.toContain(value)
   })
+
+  it('lists a profile\'s pending approvals for listPending (the console), surviving a reopen', async () => {
+    const filename = newFile()
+    const stores = createSqliteApprovalStores({ filename })
+    const dispatcher = createDispatcher({ tools: [deploy], approvals: stores })
+    const mine = await dispatcher.invoke({ tool_id: 'ops__deploy', input: { target: 'prod' }, scope: SCOPE })
+    await dispatcher.invoke({ tool_id: 'ops__deploy', input: { target: 'prod' }, scope: { ...SCOPE, profile_id: 'prof-other' } })
+    expect(mine.status).toBe('approval_pending')
+    stores.close()
+    const again = createSqliteApprovalStores({ filename })
+    const reopened = createDispatcher({ tools: [deploy], approvals: again })
+    const listed = await reopened.approvals.listPending({ profile_id: SCOPE.profile_id })
+    expect(listed.map((view) => [view.approval_id, view.status])).toEqual([[(mine as { approval_id: string }).approval_id, 'pending']])
+    expect(await again.pending.list!('nobody')).toEqual([])
+    again.close()
+  })
 })
