@@ -61,7 +61,8 @@ const AAD_LABEL = 'result-views continuation part v1\n'
  * is not kept (`undefined`). A read past `ttlMs` answers `expired` and drops the result. Writes are
  * bounded on the server by `statementTimeoutMs` (rolled back past it). With `sealKey`, every part
  * is sealed at rest (see {@link PostgresContinuationStoreOptions}); a part whose key is not held is
- * `continuation_unavailable` / `seal_key_unknown`, one that does not open `seal_invalid`. A
+ * `continuation_unavailable` / `seal_key_unknown`, one that does not open, or a part kept unsealed
+ * (written by an instance without the key), `seal_invalid`. A
  * failing database rejects: the surface answers `continuation_unavailable` / `store_failed`.
  *
  * @param options - `{ pool }` or `{ connectionString }`, `tablePrefix?`, `maxEntries?` (default
@@ -158,6 +159,8 @@ FROM ${parts} p JOIN ${results} r ON r.result_id = p.result_id WHERE p.result_id
       const facts = { tool_id: String(row.tool_id), total_bytes: Number(row.total_bytes), ...(row.result_view === null ? {} : { result_view: String(row.result_view) }) }
       let text: string
       if (row.key_id === null) {
+        // A sealed store opens sealed parts only: a clear row is planted, or written by an instance without the key.
+        if (keys !== undefined) throw sealRefused('seal_invalid')
         if (!Buffer.isBuffer(row.body)) throw new TypeError('the body column did not come back as bytes')
         text = row.body.toString('utf8')
       } else {
@@ -204,6 +207,6 @@ function sealRefused(reason: 'seal_key_unknown' | 'seal_invalid'): ToolError {
   const message =
     reason === 'seal_key_unknown'
       ? 'the continuation part is sealed with a key this store does not have: give that key as sealKey or in previousSealKeys'
-      : 'the continuation part is sealed and does not open with its key (changed, copied or malformed)'
+      : 'the continuation part does not open with its key (changed, copied, malformed, or kept unsealed by an instance without sealKey)'
   return new ToolError({ code: 'continuation_unavailable', reason, message })
 }
