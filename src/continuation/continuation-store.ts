@@ -77,11 +77,31 @@ export interface ContinuationStore {
   /**
    * Keeps the parts of a result. Resolves to the result's ID (`[0-9a-f-]{36}`, a random UUID, as
    * handles name it), or `undefined` when nothing was kept: the result alone is larger than
-   * `maxBytes` (its `total_bytes`).
+   * `maxBytes` (its `total_bytes`). The stores of this package throw a `RangeError` naming the
+   * field for a `now` that is not finite or a count that is not an integer (`NaN` included).
    */
   put(result: ContinuationResult, now: number): Promise<string | undefined>
   /** Reads the part of result `id` that starts at code unit `start`, for the scope key asking (see {@link ContinuationRead}). */
   read(id: string, start: number, scopeKey: string, now: number): Promise<ContinuationRead>
   /** Drops every result past its TTL at `now`. Resolves to how many were dropped. */
   deleteExpired(now: number): Promise<number>
+}
+
+/**
+ * Checks the numbers of a `put` every store takes alike, so a store never keeps (or a database
+ * driver never refuses raw) a result it could not count: `now` a finite number, `total_bytes` an
+ * integer ≥ 0, each part's `start` and `part` integers ≥ 1, `bytes_from` an integer ≥ 0 and `next`,
+ * when given, an integer ≥ 1.
+ *
+ * @throws RangeError naming the field (the surface reports a put that throws as nothing kept).
+ */
+export function checkContinuationPut(result: ContinuationResult, now: number): void {
+  if (!Number.isFinite(now)) throw new RangeError('put: now must be a finite number of epoch milliseconds')
+  if (!(Number.isSafeInteger(result.total_bytes) && result.total_bytes >= 0)) throw new RangeError('put: total_bytes must be an integer ≥ 0')
+  for (const [i, part] of result.parts.entries()) {
+    for (const [field, least] of [['start', 1], ['part', 1], ['bytes_from', 0]] as const) {
+      if (!(Number.isSafeInteger(part[field]) && part[field] >= least)) throw new RangeError(`put: parts[${i}].${field} must be an integer ≥ ${least}`)
+    }
+    if (part.next !== undefined && !(Number.isSafeInteger(part.next) && part.next >= 1)) throw new RangeError(`put: parts[${i}].next must be an integer ≥ 1`)
+  }
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { UsageProblem } from 'result-views'
 import { optionsTable, readOptions } from '../options/options.js'
 import { appendPointer } from '../json/pointer.js'
-import { CONTINUATION_DEFAULTS, type ContinuationPart, type ContinuationRead, type ContinuationResult, type ContinuationStore, type ContinuationStoreOptions } from './continuation-store.js'
+import { CONTINUATION_DEFAULTS, checkContinuationPut, type ContinuationPart, type ContinuationRead, type ContinuationResult, type ContinuationStore, type ContinuationStoreOptions } from './continuation-store.js'
 import { ContinuationStoreOptionsError } from './continuation-store-options-error.js'
 
 /** One kept result. */
@@ -77,6 +77,7 @@ export function memoryStore(bounds: Required<ContinuationStoreOptions>): Continu
   }
   return Object.freeze({
     async put(result: ContinuationResult, now: number): Promise<string | undefined> {
+      checkContinuationPut(result, now)
       const totalBytes = result.total_bytes
       if (totalBytes > maxBytes) return undefined
       // Expired entries stay (answering `expired`) until room is needed.

@@ -130,7 +130,8 @@ const handleOf = (id: string, start: number): string => `rvc_${id}_${start}`
  * Every part after the first is cut here and kept at once, so any instance sharing the store reads
  * any of them. When the store keeps nothing (the result is larger than its `maxBytes`, or it
  * failed or took longer than {@link CONTINUATION_STORE_TIMEOUT_MS}), the first part says the rest
- * is not available (the call itself succeeded: nothing is run again).
+ * is not available: too large to keep (call again with narrower input), or, when the store failed,
+ * not kept right now (calling again may succeed). The call itself succeeded: nothing is run again.
  */
 export async function limitResult(limit: ResultLimit, text: string, toolId: string, resultView: View | undefined, scope: CallScope | undefined): Promise<ResultPart | undefined> {
   if (text.length <= limit.maxResultBytes / 3) return undefined
@@ -152,7 +153,7 @@ export async function limitResult(limit: ResultLimit, text: string, toolId: stri
   const id = kept.ok ? kept.value : undefined
   return resultPartForModel({
     text: text.slice(0, end), part: 1, bytesFrom: 0, bytesShown: bytes, totalBytes, resultView, continuation: id === undefined ? undefined : handleOf(id, end),
-    continueTool: limit.continueTool, toolId, restDropped: id === undefined,
+    continueTool: limit.continueTool, toolId, ...(id !== undefined ? {} : { restDropped: kept.ok ? 'too_large' : 'store_failed' }),
   })
 }
 

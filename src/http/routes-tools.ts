@@ -1,5 +1,6 @@
 import { isToolError, outcomeForModel, type CallScope, type InvokeOutcome, type InvokeRequest } from 'result-views'
 import { continueResult, limitResult } from '../continuation/result-limit.js'
+import { withSurfaceDetails } from '../errors/surface-details.js'
 import { field, unknownKey, type RouteContext } from './context.js'
 import { invokeRequestInvalid, requestInvalid, shown, unknownTool } from './errors.js'
 import { ok, type Reply } from './exchange.js'
@@ -101,7 +102,8 @@ const CONTINUE_FIELDS = ['continuation', 'scope'] as const
  * `POST /results/continue` with `{ continuation, scope? }`: `{ result_part }`, the next part of a
  * result cut by `maxResultBytes` (`docs/http.md` "Result size limits"). 404 `unknown_route`
  * without the option; 400 `tool_invalid_input` (`continuation_unknown`, `continuation_expired`,
- * `request_invalid`); 403 `tool_denied` / `continuation_scope_mismatch` for another scope; 503
+ * `request_invalid` for another body field, a bad `scope`, or a `continuation` that is missing or
+ * not a string); 403 `tool_denied` / `continuation_scope_mismatch` for another scope; 503
  * `continuation_unavailable` when the continuation store failed.
  */
 export async function continueResultRoute(context: RouteContext): Promise<Reply> {
@@ -112,7 +114,10 @@ export async function continueResultRoute(context: RouteContext): Promise<Reply>
   // The same scope check as an invoke's, so a scope an invoke refuses never reads a part.
   const scope = mergeScope(context.identity, bodyScope(field(body, 'scope'), 'continue'))
   if (isToolError(scope)) throw scope
-  const part = await continueResult(context.limit, field(body, 'continuation'), scope)
+  const handle = field(body, 'continuation')
+  // The same answer as a bad invoke body's field, and as MCP's input schema: no store is asked.
+  if (typeof handle !== 'string') throw withSurfaceDetails(invokeRequestInvalid(`the continue body's "continuation" must be a string (the handle of a part), not ${handle === undefined ? 'missing' : handle === null ? 'null' : Array.isArray(handle) ? 'an array' : `a ${typeof handle}`}`), { issues: [{ pointer: '/continuation', keyword: handle === undefined ? 'required' : 'type', expected: handle === undefined ? 'property "continuation"' : 'type string' }] })
+  const part = await continueResult(context.limit, handle, scope)
   if (isToolError(part)) throw part
   return ok({ result_part: part })
 }

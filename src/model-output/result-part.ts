@@ -39,8 +39,12 @@ export interface ResultPartFacts {
   readonly continueTool: string
   /** The called tool, to say how to ask for a smaller record. */
   readonly toolId: string
-  /** True when the rest could not be kept (larger than the store allows). */
-  readonly restDropped?: boolean
+  /**
+   * Why the rest was not kept, when it was not: `'too_large'` (larger than the store's `maxBytes`:
+   * calling again keeps nothing either) or `'store_failed'` (the store failed or did not answer in
+   * time: calling again may succeed).
+   */
+  readonly restDropped?: 'too_large' | 'store_failed'
 }
 
 /**
@@ -52,8 +56,11 @@ export interface ResultPartFacts {
  *   ` Calling <tool> with "result_view": "compact" returns a smaller record.`;
  * - the last part: `Last part: part <n>, bytes <from>–<to> of <total> …; the parts joined in order
  *   are the exact JSON.`;
- * - the rest not kept: the first sentence, then that the rest is not available and to call the
- *   tool with narrower input (or compact).
+ * - the rest too large to keep: the first sentence, then `The rest is too large to keep for
+ *   <continueTool>: call <tool> again with narrower input.` (and the compact sentence);
+ * - the rest not kept because the store failed: the first sentence, then `The rest could not be
+ *   kept for <continueTool> right now: calling <tool> again may succeed.` (and the compact
+ *   sentence).
  */
 export function resultPartForModel(facts: ResultPartFacts): ResultPart {
   const view = facts.resultView === undefined ? '' : `${facts.resultView} `
@@ -63,8 +70,10 @@ export function resultPartForModel(facts: ResultPartFacts): ResultPart {
   let note: string
   if (facts.continuation !== undefined) {
     note = `Partial result: ${span}. Call ${facts.continueTool} with ${JSON.stringify({ continuation: facts.continuation })} for the next part; the parts joined in order are the exact JSON.${smaller}`
-  } else if (facts.restDropped === true) {
+  } else if (facts.restDropped === 'too_large') {
     note = `Partial result: ${span}. The rest is too large to keep for ${facts.continueTool}: call ${facts.toolId} again with narrower input.${smaller}`
+  } else if (facts.restDropped === 'store_failed') {
+    note = `Partial result: ${span}. The rest could not be kept for ${facts.continueTool} right now: calling ${facts.toolId} again may succeed.${smaller}`
   } else {
     note = `Last part: ${span}; the parts joined in order are the exact JSON.`
   }

@@ -4,8 +4,8 @@ import type { Query } from './rows.js'
 /** Default server-side bound of one store write, in milliseconds: below the dispatcher's default `approvals.timeoutMs` (5000), leaving a second for the COMMIT round trip. */
 export const DEFAULT_STATEMENT_TIMEOUT_MS = 4_000
 
-/** SQLSTATEs of a statement the server canceled at its bound (`statement_timeout`, `lock_timeout`): the transaction rolled back. */
-const CANCELED = new Set(['57014', '55P03'])
+/** SQLSTATEs of a transaction the server ended at its bound (`statement_timeout`, `lock_timeout`, `idle_in_transaction_session_timeout`): it rolled back. */
+const CANCELED = new Set(['57014', '55P03', '25P03'])
 
 /**
  * The error a store throws when it gave up on a write and nothing was written (`code:
@@ -20,16 +20,22 @@ function storeError(code: 'store_timeout' | 'store_outcome_unknown', message: st
 }
 
 /**
- * A query function for writes, bounded on the server (`docs/approvals.md` "PostgreSQL: `result-views/postgres`"): each
- * write runs in its own transaction on a connection of the pool, `BEGIN; SET LOCAL
- * statement_timeout; SET LOCAL lock_timeout` to what is left of `timeoutMs`, the statement, then
- * `COMMIT`. So a write that waits on a lock, a busy server or a full pool past `timeoutMs` is
- * rolled back (or never sent) and can never land afterwards:
+ * A query function for writes, bounded on the server and on the client (`docs/approvals.md`
+ * "PostgreSQL: `result-views/postgres`", `docs/deploy.md` "Several instances"): each write runs in
+ * its own transaction on a connection of the pool, `BEGIN; SET LOCAL statement_timeout; SET LOCAL
+ * lock_timeout; SET LOCAL idle_in_transaction_session_timeout` to what is left of `timeoutMs`, the
+ * statement, then `COMMIT`. One deadline, `timeoutMs` from the call, covers everything before
+ * COMMIT, so a write the caller is told failed can never land afterwards:
  *
  * - no connection within `timeoutMs` (the pool is exhausted): nothing is sent; a connection that
  *   arrives later is handed back at once. Throws `code: 'store_timeout'`.
  * - the server canceled the statement at its bound (SQLSTATE 57014, 55P03): rolled back. Throws
  *   `code: 'store_timeout'`.
+ * - the deadline passed before COMMIT was sent (a stalled server or network, whose statements the
+ *   server's own bounds do not count): the connection is destroyed, so the server rolls the
+ *   transaction back, and COMMIT is never sent. Throws `code: 'store_timeout'` at once.
+ * - the client stalled inside the transaction (a paused process holding a lock): the server ends
+ *   its session after `timeoutMs` idle (`idle_in_transaction_session_timeout`), rolling back.
  * - the connection failed, or COMMIT got no answer within what is left of `timeoutMs` (at least
  *   250 ms), after COMMIT was sent: the outcome is unknown. The connection is destroyed. Throws
  *   `code: 'store_outcome_unknown'`.
@@ -49,20 +55,28 @@ export type Step = readonly [text: string, values: readonly unknown[]]
  */
 export function boundedSteps(pool: pg.Pool, timeoutMs: number): (steps: readonly Step[]) => Promise<pg.QueryResult> {
   return async (steps) => {
-    const started = performance.now()
-    const left = (): number => Math.max(1, Math.floor(timeoutMs - (performance.now() - started)))
+    const deadline = performance.now() + timeoutMs
+    const left = (): number => Math.max(1, Math.floor(deadline - performance.now()))
     const client = await connectWithin(pool, timeoutMs)
     let committing = false
     let broken: Error | undefined
     try {
-      const bound = left()
-      await client.query(`BEGIN; SET LOCAL statement_timeout = ${bound}; SET LOCAL lock_timeout = ${bound}`)
-      let result: pg.QueryResult | undefined
-      for (const [text, values] of steps) result = await client.query(text, values as unknown[])
+      const result = await beforeDeadline(left(), async () => {
+        const bound = left()
+        await client.query(`BEGIN; SET LOCAL statement_timeout = ${bound}; SET LOCAL lock_timeout = ${bound}; SET LOCAL idle_in_transaction_session_timeout = ${bound}`)
+        let last: pg.QueryResult | undefined
+        for (const [text, values] of steps) last = await client.query(text, values as unknown[])
+        return last!
+      })
       committing = true
       await commitWithin(client, Math.max(250, left()))
-      return result!
+      return result
     } catch (error) {
+      if (error instanceof DeadlinePassed) {
+        // The connection is destroyed with the transaction open: the server can only roll it back.
+        broken = error
+        throw storeError('store_timeout', `the write got no answer within ${timeoutMs} ms: its connection was closed before COMMIT, so nothing was written`, error)
+      }
       // A COMMIT the server answered with an error rolled back; any other failure after it was sent leaves the outcome unknown.
       if (committing && !serverAnswered(error)) {
         broken = error instanceof Error ? error : new Error('COMMIT failed')
@@ -77,10 +91,38 @@ export function boundedSteps(pool: pg.Pool, timeoutMs: number): (steps: readonly
       if (serverAnswered(error) && CANCELED.has((error as { code: string }).code)) throw storeError('store_timeout', `the write was canceled on the server after ${timeoutMs} ms and rolled back`, error)
       throw error
     } finally {
-      // A connection in an unknown state is destroyed, never handed to the next caller.
+      // A connection in an unknown state is destroyed (`release(error)`), never handed to the next caller.
       client.release(broken)
     }
   }
+}
+
+/** The deadline of a transaction passed before COMMIT was sent. */
+class DeadlinePassed extends Error {}
+
+/**
+ * `run()`, or a rejection with {@link DeadlinePassed} once `waitMs` passed without it settling.
+ * The statements still in flight then fail when the caller destroys the connection; their
+ * rejections are absorbed here.
+ */
+function beforeDeadline<T>(waitMs: number, run: () => Promise<T>): Promise<T> {
+  return new Promise((resolve, reject) => {
+    let late = false
+    const timer = setTimeout(() => {
+      late = true
+      reject(new DeadlinePassed(`no answer within ${waitMs} ms before COMMIT`))
+    }, waitMs)
+    run().then(
+      (value) => {
+        clearTimeout(timer)
+        if (!late) resolve(value)
+      },
+      (error: unknown) => {
+        clearTimeout(timer)
+        if (!late) reject(error)
+      },
+    )
+  })
 }
 
 /** True for an error the server sent (node-postgres' `DatabaseError`: a SQLSTATE and a severity), not a failing connection. */

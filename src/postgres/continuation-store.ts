@@ -4,7 +4,7 @@ import { ToolError, type UsageProblem } from 'result-views'
 import { openSealedText, sealText } from '../approval/sealed-text.js'
 import { resolveKeyRing, sealKeyRingAt, type KeyRingSpec, type SealKeys } from '../approval/seal.js'
 import type { ContinuationFound, ContinuationPart, ContinuationRead, ContinuationResult, ContinuationStore, ContinuationStoreOptions } from '../continuation/continuation-store.js'
-import { CONTINUATION_DEFAULTS } from '../continuation/continuation-store.js'
+import { checkContinuationPut, CONTINUATION_DEFAULTS } from '../continuation/continuation-store.js'
 import { boundedSteps, boundedWrites, DEFAULT_STATEMENT_TIMEOUT_MS } from './bounded-write.js'
 import { readOptions, type PostgresApprovalStoresOptions } from './options.js'
 import { instant, isTextKey } from './rows.js'
@@ -61,7 +61,8 @@ const AAD_LABEL = 'result-views continuation part v1\n'
  * is not kept (`undefined`). A read past `ttlMs` answers `expired` and drops the result. Writes are
  * bounded on the server by `statementTimeoutMs` (rolled back past it). With `sealKey`, every part
  * is sealed at rest (see {@link PostgresContinuationStoreOptions}); a part whose key is not held is
- * `continuation_unavailable` / `seal_key_unknown`, one that does not open `seal_invalid`. A
+ * `continuation_unavailable` / `seal_key_unknown`, one that does not open, or a part kept unsealed
+ * (written by an instance without the key), `seal_invalid`. A
  * failing database rejects: the surface answers `continuation_unavailable` / `store_failed`.
  *
  * @param options - `{ pool }` or `{ connectionString }`, `tablePrefix?`, `maxEntries?` (default
@@ -116,6 +117,7 @@ FROM ${parts} p JOIN ${results} r ON r.result_id = p.result_id WHERE p.result_id
     database: pool,
     close: (): Promise<void> => (closing ??= owned ? pool.end() : Promise.resolve()),
     async put(result: ContinuationResult, now: number): Promise<string | undefined> {
+      checkContinuationPut(result, now)
       if (result.total_bytes > maxBytes) return undefined
       const id = randomUUID()
       const scope = digestOf(result.scope_key)
@@ -158,6 +160,8 @@ FROM ${parts} p JOIN ${results} r ON r.result_id = p.result_id WHERE p.result_id
       const facts = { tool_id: String(row.tool_id), total_bytes: Number(row.total_bytes), ...(row.result_view === null ? {} : { result_view: String(row.result_view) }) }
       let text: string
       if (row.key_id === null) {
+        // A sealed store opens sealed parts only: a clear row is planted, or written by an instance without the key.
+        if (keys !== undefined) throw sealRefused('seal_invalid')
         if (!Buffer.isBuffer(row.body)) throw new TypeError('the body column did not come back as bytes')
         text = row.body.toString('utf8')
       } else {
@@ -190,9 +194,25 @@ interface Row {
   readonly tag: unknown
 }
 
-/** The scope as the table keeps it: hex SHA-256 of its key. */
+/**
+ * The scope as the table keeps it: hex SHA-256 of its key's WTF-8 bytes, which are its UTF-8 bytes
+ * for every well-formed key (so rows kept before stay readable), and encode a lone surrogate as its
+ * own three bytes, never as U+FFFD (so `'S\ud800'` and `'S\ufffd'` are two scopes, as in memory).
+ */
 function digestOf(scopeKey: string): string {
-  return createHash('sha256').update(scopeKey, 'utf8').digest('hex')
+  return createHash('sha256').update(wtf8(scopeKey)).digest('hex')
+}
+
+/** A string's generalised UTF-8: UTF-8, with each lone surrogate encoded as if it were a code point. */
+function wtf8(text: string): Buffer {
+  if (!/[\ud800-\udfff]/u.test(text)) return Buffer.from(text, 'utf8')
+  const chunks: Buffer[] = []
+  for (const char of text) {
+    const unit = char.charCodeAt(0)
+    if (char.length === 1 && unit >= 0xd800 && unit <= 0xdfff) chunks.push(Buffer.from([0xe0 | (unit >> 12), 0x80 | ((unit >> 6) & 0x3f), 0x80 | (unit & 0x3f)]))
+    else chunks.push(Buffer.from(char, 'utf8'))
+  }
+  return Buffer.concat(chunks)
 }
 
 /** What a part's seal is bound to: every column a read answers from, so no changed row opens. */
@@ -204,6 +224,6 @@ function sealRefused(reason: 'seal_key_unknown' | 'seal_invalid'): ToolError {
   const message =
     reason === 'seal_key_unknown'
       ? 'the continuation part is sealed with a key this store does not have: give that key as sealKey or in previousSealKeys'
-      : 'the continuation part is sealed and does not open with its key (changed, copied or malformed)'
+      : 'the continuation part does not open with its key (changed, copied, malformed, or kept unsealed by an instance without sealKey)'
   return new ToolError({ code: 'continuation_unavailable', reason, message })
 }

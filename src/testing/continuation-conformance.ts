@@ -50,8 +50,10 @@ function resultOf(texts: readonly string[], overrides: Partial<ContinuationResul
  * `result-views/mcp`; `docs/mcp.md` "Result size limits") under the runner's `describe`: parts read
  * back exactly (text, numbering, offsets, the next part's start), `unknown` for what was never kept,
  * `foreign` for another scope, `expired` once past `ttlMs` and `unknown` after, `maxEntries` and
- * `maxBytes` held by dropping expired results first and then the oldest (also under concurrent
- * `put`s), a result larger than `maxBytes` not kept, and `deleteExpired` counting what it drops.
+ * `maxBytes` held by dropping expired results first (also one newer than a live one, put by a
+ * clock behind) and then the oldest (also under concurrent `put`s), a result larger than
+ * `maxBytes` not kept, the result kept as a copy (changing the caller's object or a read part
+ * afterwards changes no read), and `deleteExpired` counting what it drops.
  * The memory store and `result-views/postgres`'s pass it.
  *
  * @param name - names the suite (`continuation store conformance: <name>`).
@@ -141,6 +143,40 @@ export function describeContinuationStoreConformance(name: string, factory: Cont
         const at = T0 + TTL + 2
         expect([await kept(store, idB, b, at), await kept(store, idC, c, at)]).toEqual([true, true])
         expect((await store.read(idA!, a.parts[0]!.start, SCOPE, at)).kind === 'found').toBe(false)
+      }))
+
+    it('drops an expired result even when it is newer than a live one (puts from clocks that disagree)', () =>
+      withStore({ maxEntries: 2 }, async (store) => {
+        // Put first but by a clock ahead (lives longer), then put by a clock behind: the newer result expires first.
+        const [ahead, behind, last] = [resultOf(['ahead']), resultOf(['behind']), resultOf(['last'])]
+        const idAhead = await store.put(ahead, T0 + TTL / 2)
+        const idBehind = await store.put(behind, T0)
+        const idLast = await store.put(last, T0 + TTL + 1)
+        const at = T0 + TTL + 2
+        expect([await kept(store, idAhead, ahead, at), await kept(store, idLast, last, at)], 'the live older result and the new one stay').toEqual([true, true])
+        expect((await store.read(idBehind!, behind.parts[0]!.start, SCOPE, at)).kind === 'found').toBe(false)
+      }))
+
+    it("keeps a copy: changing the caller's result or a read part afterwards changes no later read", () =>
+      withStore({}, async (store) => {
+        const result = resultOf(['{"a":', '1}'])
+        const original = JSON.parse(JSON.stringify(result)) as ContinuationResult
+        const id = await store.put(result, T0)
+        const mutable = result as unknown as { tool_id: string; total_bytes: number; scope_key: string; parts: Array<Record<string, unknown>> }
+        mutable.parts[0]!.text = 'changed'
+        mutable.parts[0]!.next = 99
+        mutable.parts[1]!.text = 'changed too'
+        mutable.tool_id = 'changed__tool'
+        mutable.total_bytes = 1
+        mutable.parts.push({ start: 99, part: 9, bytes_from: 99, text: 'added' })
+        for (const part of original.parts) {
+          const read = await store.read(id!, part.start, SCOPE, T0 + 1)
+          expect(read).toEqual({ kind: 'found', part: { ...part, tool_id: 'conformance__dump', result_view: 'full', total_bytes: original.total_bytes } })
+          if (read.kind === 'found') (read.part as unknown as Record<string, unknown>).text = 'read and changed'
+        }
+        expect(await store.read(id!, 99, SCOPE, T0 + 1)).toEqual({ kind: 'unknown' })
+        const again = await store.read(id!, original.parts[0]!.start, SCOPE, T0 + 1)
+        expect(again.kind === 'found' && again.part.text).toBe(original.parts[0]!.text)
       }))
 
     it('holds maxBytes by dropping the oldest, and keeps nothing of a result larger than maxBytes', () =>
