@@ -24,12 +24,17 @@ const HOLD_MS = 10000
 const byId = (id) => document.getElementById(id)
 
 // Bidirectional formatting characters (embeddings, overrides, isolates, marks) would reorder what
-// a person reads ("invoice\u202Efdp.exe"): every value from the server shows them as escapes.
-const BIDI = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g
+// a person reads ("invoice\u202Efdp.exe"), and invisible ones (zero-width spaces and joiners, word
+// joiners, the byte order mark, line and paragraph separators, tag characters) would make two
+// values that differ look the same: every value from the server shows them as escapes.
+const HIDDEN = /[\u061C\u200B-\u200F\u2028-\u202E\u2060-\u2069\uFEFF\u{E0000}-\u{E007F}]/gu
 
-/** A value as text for people: bidi controls spelled as visible escapes. */
+/** A value as text for people: bidi controls and invisible characters spelled as visible escapes. */
 function visible(value) {
-  return String(value).replace(BIDI, (c) => '\\u' + c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0'))
+  return String(value).replace(HIDDEN, (c) => {
+    const code = c.codePointAt(0)
+    return code > 0xffff ? '\\u{' + code.toString(16).toUpperCase() + '}' : '\\u' + code.toString(16).toUpperCase().padStart(4, '0')
+  })
 }
 
 /** An element with text, attributes (set as attributes, never as HTML) and children. */
@@ -323,7 +328,8 @@ function grantItem(grant) {
 function setOptions(datalist, values) {
   const sorted = Array.from(new Set(values)).filter(Boolean).sort()
   if (Array.from(datalist.options).map((o) => o.value).join('\n') === sorted.join('\n')) return
-  datalist.replaceChildren(...sorted.map((value) => el('option', { value })))
+  // The value stays the real one (choosing it must pick that workspace); the label is what people read.
+  datalist.replaceChildren(...sorted.map((value) => el('option', { value, label: visible(value) })))
 }
 
 /**

@@ -40,7 +40,10 @@ export function createCore(dispatcher: Dispatcher, options: HttpHandlerOptions |
       if ('error' in match) return match.allow === undefined ? errorReply(match.error) : { ...errorReply(match.error), allow: match.allow }
       route = match.route
       if (route.localOnly && !exchange.local) return errorReply(loopbackRequired())
-      if (route.localOnly || (resolved.console && route.consoleReads === true)) {
+      // Decisions always get the host check (DNS rebinding); every route does once the console
+      // is on or the host names its hosts, since a rebinding page could otherwise invoke tools
+      // and open pending approvals of its own choosing for a person to approve.
+      if (route.localOnly || resolved.console || resolved.allowedHosts.size > 0) {
         const refused = hostRefusal(exchange, resolved.allowedHosts) ?? (route.localOnly ? crossSiteRefusal(exchange, resolved.console) : undefined)
         if (refused !== undefined) return errorReply(refused)
       }

@@ -73,9 +73,10 @@ export interface HttpHandlerOptions {
    */
   console?: boolean
   /**
-   * Host names (lower-case, without port, e.g. `['tools.internal']`) that approval decisions, and
-   * with the console on the console's page and reads, may be addressed to besides IP literals,
-   * `localhost` and names under `.localhost`. Any other `Host` is 403 `tool_denied` /
+   * Host names (lower-case, without port, e.g. `['tools.internal']`) that requests may be
+   * addressed to besides IP literals, `localhost` and names under `.localhost`: approval
+   * decisions always, every route when the console is on or this list is not empty. Any other
+   * `Host` is 403 `tool_denied` /
    * `host_not_allowed`, which stops DNS rebinding (`docs/http.md` "Browsers and approval
    * decisions"). Default none.
    */

@@ -14,8 +14,6 @@ export interface RouteSpec<Run> {
   readonly body: BodyUse
   /** Only a loopback peer or a Unix socket may call it (approval decisions); it also gets the host and cross-site checks. */
   readonly localOnly: boolean
-  /** The console reads it: with the console on, it gets the host check (DNS rebinding) too. */
-  readonly consoleReads?: boolean
   readonly run: Run
 }
 

@@ -40,7 +40,7 @@ export async function listApprovals(context: RouteContext): Promise<Reply> {
   const answer = { approvals: preview === undefined ? bodies : bodies.map((body) => previewed(body, Number(preview))) }
   // An unchanged list is answered 304 to the ETag the client last got (the console polls with it).
   const etag = `"${createHash('sha256').update(replyText({ status: 200, body: answer })).digest('base64url').slice(0, 27)}"`
-  if (context.ifNoneMatch !== undefined && context.ifNoneMatch.split(',').some((tag) => tag.trim() === etag)) return { status: 304, body: undefined, etag }
+  if (context.ifNoneMatch !== undefined && context.ifNoneMatch.split(',').some((tag) => matchesWeakly(tag.trim(), etag))) return { status: 304, body: undefined, etag }
   return { ...ok(answer), etag }
 }
 
@@ -108,4 +108,9 @@ function refuseUnknown(context: RouteContext, known: readonly string[]): void {
   if (extra !== undefined) {
     throw approvalFieldInvalid(`the request body has an unknown field ${shown(extra)}${known.length === 0 ? ' (this route takes none)' : ` (known: ${known.join(', ')})`}`)
   }
+}
+
+/** `If-None-Match` compares weakly (RFC 9110 section 13.1.2): `W/"x"` matches `"x"`, and `*` matches any list. */
+function matchesWeakly(tag: string, etag: string): boolean {
+  return tag === '*' || (tag.startsWith('W/') ? tag.slice(2) : tag) === etag
 }

@@ -325,6 +325,18 @@ describe('the approvals console in chromium', () => {
     await page.close()
   })
 
+  it('invisible characters show as escapes too (invisible-chars): zero-width spaces, the BOM, line separators and tag characters, so two values that differ never look the same', async () => {
+    const hidden = 'ls\u200B\u200B; curl\uFEFF\u2028safe\u{E0020}\u{E0041}'
+    const id = await openIn('ws-hidden', hidden)
+    const page = await consoleFor('ws-hidden')
+    const input = card(page, 'pending-list', id).locator('pre.input')
+    await input.waitFor(WAIT)
+    const text = (await input.textContent())!
+    expect(text).toContain('ls\\u200B\\u200B; curl\\uFEFF\\u2028safe\\u{E0020}\\u{E0041}')
+    expect(text).not.toMatch(/[\u200B\uFEFF\u2028]|[\u{E0000}-\u{E007F}]/u)
+    await page.close()
+  })
+
   it('a 100 KB input shows as a capped preview at 320 px, the poll carries only the preview, and the whole input comes on request', async () => {
     const narrow = await browser.newContext({ viewport: { width: 320, height: 1000 }, deviceScaleFactor: 1 })
     try {

@@ -80,6 +80,27 @@ describe('approval decisions and the console refuse a rebinding Host and a forei
     expect(off.runs).toEqual([])
   })
 
+  it('a rebinding page can neither list tools, invoke one nor open a pending approval once the console is on or allowedHosts is given (rebind-invoke)', async () => {
+    for (const served of [withConsole, listed]) {
+      const evil = { host: `rebind.attacker.example:${served.port}`, origin: `http://rebind.attacker.example:${served.port}`, 'sec-fetch-site': 'same-origin' }
+      for (const [method, path, body] of [
+        ['GET', '/api/tools', undefined],
+        ['GET', '/api/tools/ops__deploy', undefined],
+        ['POST', '/api/tools/ops__deploy/invoke', { input: { target: 'planted' }, scope: CONSOLE_SCOPE }],
+        ['POST', '/api/results/continue', { continuation: 'rvc_x_1' }],
+      ] as const) {
+        const answer = await send(served.port, method, path, evil, body)
+        expect(answer.status, `${method} ${path}`).toBe(403)
+        expect(answer.body.error.reason, `${method} ${path}`).toBe('host_not_allowed')
+      }
+    }
+    // Nothing was planted for a person to approve.
+    const listedNow = await send(withConsole.port, 'GET', '/api/tools/approvals?profile=prof-owner&status=pending', {})
+    expect(JSON.stringify(listedNow.body)).not.toContain('planted')
+    // The same requests addressed to 127.0.0.1 still work.
+    expect((await send(withConsole.port, 'GET', '/api/tools', {})).status).toBe(200)
+  })
+
   it('IP literals, localhost and names under .localhost pass; allowedHosts adds names; the fetch handler judges the URL host', async () => {
     for (const host of ['127.0.0.1', `127.0.0.1:${listed.port}`, `[::1]:${listed.port}`, 'LOCALHOST', `localhost.:${listed.port}`, 'console.localhost', `tools.internal:${listed.port}`, 'Tools.Internal', '192.0.2.4']) {
       expect((await send(listed.port, 'GET', '/api/tools/approvals?profile=prof-owner', { host })).status, host).toBe(200)
@@ -152,6 +173,9 @@ describe('approval decisions and the console refuse a rebinding Host and a forei
     const first = await fetch(withConsole.origin + path)
     const etag = first.headers.get('etag')!
     expect(etag).toMatch(/^"[A-Za-z0-9_-]{27}"$/)
+    // If-None-Match compares weakly (RFC 9110): a weak form of the tag, and *, match too.
+    expect((await fetch(withConsole.origin + path, { headers: { 'if-none-match': `W/${etag}` } })).status).toBe(304)
+    expect((await fetch(withConsole.origin + path, { headers: { 'if-none-match': '"other", *' } })).status).toBe(304)
     const again = await fetch(withConsole.origin + path, { headers: { 'if-none-match': etag } })
     expect(again.status).toBe(304)
     expect(await again.text()).toBe('')
