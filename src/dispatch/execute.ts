@@ -74,12 +74,82 @@ function tracedOutcomeOf(call: Call, answer: HostAnswer<unknown>, abort: LazyAbo
 
 /**
  * The UTF-8 byte sizes of a successful call's JSON records: the compact record and the handler's
- * full record for a compact call of a viewed tool, else the full (or single) record returned.
+ * full record for a compact call of a viewed tool, else the full (or single) record returned (the
+ * validated copy the caller receives). On a compact call no copy of the full record is made: its
+ * size is counted from the handler's record through its own data properties only, so no getter
+ * is read again and no `toJSON` is called (a record with either has no full size).
  */
 function sizesOf(call: Call, record: unknown, structured: unknown): TelemetryResultSizes {
   const returned = jsonBytes(structured)
-  if (call.tool.kind === 'viewed' && call.view === 'compact') return { compact: returned, full: jsonBytes(record) }
+  if (call.tool.kind === 'viewed' && call.view === 'compact') {
+    const full = dataBytes(record)
+    return full === undefined ? { compact: returned } : { compact: returned, full }
+  }
   return { full: returned }
+}
+
+/** Deepest nesting {@link dataBytes} walks (a validated record is far shallower); deeper counts nothing. */
+const MAX_SIZE_DEPTH = 256
+
+/**
+ * The UTF-8 size of a plain JSON value's JSON text, read through property descriptors: `undefined`
+ * for an accessor, a `toJSON`, a value JSON cannot write, or a throw (a Proxy): what it cannot
+ * measure without running the handler's code again.
+ */
+function dataBytes(value: unknown): number | undefined {
+  try {
+    const size = dataSize(value, 0)
+    return size < 0 ? undefined : size
+  } catch {
+    return undefined
+  }
+}
+
+/** {@link dataBytes}, `-1` for what it does not measure. */
+function dataSize(value: unknown, depth: number): number {
+  if (value === null) return 4
+  switch (typeof value) {
+    case 'string':
+      return Buffer.byteLength(JSON.stringify(value), 'utf8')
+    case 'number':
+      return Number.isFinite(value) ? String(value).length : -1
+    case 'boolean':
+      return value ? 4 : 5
+    case 'object':
+      break
+    default:
+      return -1
+  }
+  if (depth >= MAX_SIZE_DEPTH) return -1
+  // Only plain objects and arrays: another prototype may write itself otherwise (a `Date`'s `toJSON`).
+  const prototype = Object.getPrototypeOf(value)
+  if (prototype !== (Array.isArray(value) ? Array.prototype : Object.prototype) && prototype !== null) return -1
+  const descriptors = Object.getOwnPropertyDescriptors(value)
+  if (Array.isArray(value)) {
+    let size = 2 + Math.max(0, value.length - 1)
+    for (let index = 0; index < value.length; index++) {
+      const entry = descriptors[index]
+      if (entry === undefined || !('value' in entry)) return -1
+      const item = dataSize(entry.value, depth + 1)
+      if (item < 0) return -1
+      size += item
+    }
+    return size
+  }
+  if ('toJSON' in descriptors) return -1
+  let size = 2
+  let members = 0
+  for (const key of Object.keys(descriptors)) {
+    const entry = descriptors[key]!
+    if (!entry.enumerable) continue
+    if (!('value' in entry)) return -1
+    if (entry.value === undefined) continue
+    const item = dataSize(entry.value, depth + 1)
+    if (item < 0) return -1
+    size += Buffer.byteLength(JSON.stringify(key), 'utf8') + 1 + item
+    members++
+  }
+  return size + Math.max(0, members - 1)
 }
 
 /** The UTF-8 size of a value's JSON text; `undefined` when it cannot be written (the handler's record read through a getter that now throws). */

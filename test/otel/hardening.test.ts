@@ -6,6 +6,7 @@
 import { context, metrics, ROOT_CONTEXT, type ContextManager, type Tracer } from '@opentelemetry/api'
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks'
 import { MeterProvider } from '@opentelemetry/sdk-metrics'
+import fc from 'fast-check'
 import Type from 'typebox'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createDispatcher, createMemoryApprovalStores, defineTool, inputDigest, type DispatchTelemetry, type InvokeOutcome, type InvokeRequest } from 'result-views'
@@ -227,3 +228,63 @@ describe('caller-chosen IDs', () => {
 })
 
 export type { OtelTelemetryOptions }
+
+describe('recordSizes', () => {
+  const sized = (record: () => unknown) =>
+    defineTool({
+      id: 'notes__sized',
+      description: 'Sized.',
+      input: Type.Object({}),
+      output: { compact: Type.Object({ id: Type.String() }, { additionalProperties: false }), full: Type.Object({ id: Type.String(), body: Type.String() }) },
+      handler: record,
+    } as never)
+
+  it("a compact call's full size reads no getter of the handler's record again and calls no toJSON", async () => {
+    let reads = 0
+    let called = 0
+    const makers = {
+      getter: () => ({ id: 'a', get body() {
+        reads++
+        return 'b'
+      } }),
+      toJSON: () => ({ id: 'a', body: 'b', extra: 1, toJSON: () => ((called++), { id: 'z', body: 'x'.repeat(1000) }) }),
+    }
+    for (const [name, make] of Object.entries(makers)) {
+      reads = 0
+      const plain = await createDispatcher({ tools: [sized(make)] }).invoke({ tool_id: 'notes__sized', input: { result_view: 'compact' }, tool_call_id: 'c' })
+      const untracedReads = reads
+      reads = 0
+      called = 0
+      harness = otelHarness()
+      const outcome = await createDispatcher({ tools: [sized(make)], telemetry: createOtelTelemetry({ tracer: harness.tracer, recordSizes: true }) }).invoke({ tool_id: 'notes__sized', input: { result_view: 'compact' }, tool_call_id: 'c' })
+      expect(withoutTrace(outcome), name).toEqual(plain)
+      expect(reads, name).toBe(untracedReads)
+      expect(called, name).toBe(0)
+      const [span] = harness.spans()
+      expect(span!.attributes[A.compactBytes]).toBe(JSON.stringify({ id: 'a' }).length)
+      expect(span!.attributes[A.fullBytes], name).toBeUndefined()
+    }
+  })
+
+  it("a compact call's full size is the JSON size of any plain JSON record, as JSON.stringify counts it", async () => {
+    harness = otelHarness()
+    let record: unknown
+    const dispatcher = createDispatcher({ tools: [sized(() => record)], telemetry: createOtelTelemetry({ tracer: harness.tracer, recordSizes: true }) })
+    await fc.assert(
+      fc.asyncProperty(fc.jsonValue({ maxDepth: 4 }), async (value) => {
+        record = { id: 'a', body: 'b', value }
+        const before = harness.spans().length
+        await dispatcher.invoke({ tool_id: 'notes__sized', input: { result_view: 'compact' } })
+        expect(harness.spans()[before]!.attributes[A.fullBytes]).toBe(Buffer.byteLength(JSON.stringify(record), 'utf8'))
+      }),
+      { numRuns: 100 },
+    )
+  })
+
+  it("a compact call's full size counts escapes, multi-byte text and skipped undefined members as JSON.stringify does", async () => {
+    const record = { id: 'é', body: 'b"\n', n: [1, -0.5, null, true, { x: 'ü' }], skipped: undefined }
+    harness = otelHarness()
+    await createDispatcher({ tools: [sized(() => record)], telemetry: createOtelTelemetry({ tracer: harness.tracer, recordSizes: true }) }).invoke({ tool_id: 'notes__sized', input: { result_view: 'compact' } })
+    expect(harness.spans()[0]!.attributes[A.fullBytes]).toBe(Buffer.byteLength(JSON.stringify(record), 'utf8'))
+  })
+})
