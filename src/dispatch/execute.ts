@@ -110,7 +110,7 @@ function dataSize(value: unknown, depth: number): number {
   if (value === null) return 4
   switch (typeof value) {
     case 'string':
-      return Buffer.byteLength(JSON.stringify(value), 'utf8')
+      return stringSize(value)
     case 'number':
       return Number.isFinite(value) ? String(value).length : -1
     case 'boolean':
@@ -123,33 +123,67 @@ function dataSize(value: unknown, depth: number): number {
   if (depth >= MAX_SIZE_DEPTH) return -1
   // Only plain objects and arrays: another prototype may write itself otherwise (a `Date`'s `toJSON`).
   const prototype = Object.getPrototypeOf(value)
-  if (prototype !== (Array.isArray(value) ? Array.prototype : Object.prototype) && prototype !== null) return -1
-  const descriptors = Object.getOwnPropertyDescriptors(value)
-  if (Array.isArray(value)) {
-    let size = 2 + Math.max(0, value.length - 1)
-    for (let index = 0; index < value.length; index++) {
-      const entry = descriptors[index]
-      if (entry === undefined || !('value' in entry)) return -1
-      const item = dataSize(entry.value, depth + 1)
+  const array = Array.isArray(value)
+  if (prototype !== (array ? Array.prototype : Object.prototype) && prototype !== null) return -1
+  const object = value as Record<string, unknown>
+  const keys = Object.keys(object)
+  if (array) {
+    const length = (value as unknown[]).length
+    // An array with a hole or an extra own key is not measured.
+    if (keys.length !== length) return -1
+    let size = 2 + Math.max(0, length - 1)
+    for (let index = 0; index < length; index++) {
+      const item = memberSize(object, keys[index]!, depth)
       if (item < 0) return -1
       size += item
     }
     return size
   }
-  if ('toJSON' in descriptors) return -1
   let size = 2
   let members = 0
-  for (const key of Object.keys(descriptors)) {
-    const entry = descriptors[key]!
-    if (!entry.enumerable) continue
-    if (!('value' in entry)) return -1
-    if (entry.value === undefined) continue
-    const item = dataSize(entry.value, depth + 1)
+  for (const key of keys) {
+    if (key === 'toJSON') return -1
+    const descriptor = Object.getOwnPropertyDescriptor(object, key)!
+    if (descriptor.get !== undefined || descriptor.set !== undefined) return -1
+    if (descriptor.value === undefined) continue
+    const item = dataSize(descriptor.value, depth + 1)
     if (item < 0) return -1
-    size += Buffer.byteLength(JSON.stringify(key), 'utf8') + 1 + item
+    size += stringSize(key) + 1 + item
     members++
   }
   return size + Math.max(0, members - 1)
+}
+
+/** The size of an array member read by its descriptor (an accessor is not measured). */
+function memberSize(object: Record<string, unknown>, key: string, depth: number): number {
+  const descriptor = Object.getOwnPropertyDescriptor(object, key)!
+  if (descriptor.get !== undefined || descriptor.set !== undefined) return -1
+  return descriptor.value === undefined ? -1 : dataSize(descriptor.value, depth + 1)
+}
+
+/** The UTF-8 size of a string's JSON text (quotes and escapes as `JSON.stringify` writes them). */
+function stringSize(text: string): number {
+  let size = 2
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index)
+    if (code < 0x80) {
+      if (code === 0x22 || code === 0x5c || code === 0x08 || code === 0x0c || code === 0x0a || code === 0x0d || code === 0x09) size += 2
+      else size += code < 0x20 ? 6 : 1
+    } else if (code < 0x800) {
+      size += 2
+    } else if (code >= 0xd800 && code <= 0xdbff) {
+      const next = text.charCodeAt(index + 1)
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        size += 4
+        index++
+      } else {
+        size += 6
+      }
+    } else {
+      size += code >= 0xdc00 && code <= 0xdfff ? 6 : 3
+    }
+  }
+  return size
 }
 
 /** The UTF-8 size of a value's JSON text; `undefined` when it cannot be written (the handler's record read through a getter that now throws). */

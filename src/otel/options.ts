@@ -22,9 +22,8 @@ export interface OtelTelemetryOptions {
    * Records the records' UTF-8 JSON sizes (`result_views.compact.bytes`, `result_views.full.bytes`
    * and the `result_views.result.size` histogram). Costs a `JSON.stringify` of each record
    * returned (and, on a compact call, a walk of the handler's full record through its own data
-   * properties: no getter read again, no `toJSON` called): about 30 µs per call on the realistic
-   * record of the bench (measured before the walk replaced a second `JSON.stringify`), so it is
-   * opt-in (`docs/telemetry.md` "Cost"). Default `false`.
+   * properties: no getter read again, no `toJSON` called): about 40 µs per call on the realistic
+   * record of the bench, so it is opt-in (`docs/telemetry.md` "Cost"). Default `false`.
    */
   recordSizes?: boolean
   /** How the stages of a call are recorded (see {@link OtelStageMode}). Default `'events'`. */

@@ -282,7 +282,7 @@ describe('recordSizes', () => {
   })
 
   it("a compact call's full size counts escapes, multi-byte text and skipped undefined members as JSON.stringify does", async () => {
-    const record = { id: 'é', body: 'b"\n', n: [1, -0.5, null, true, { x: 'ü' }], skipped: undefined }
+    const record = { id: 'é', body: 'b"\n\\\t\u0001\u001f\u2028 😀 \ud800 \udc00', n: [1, -0.5, 1e21, null, true, { x: 'ü', 'k"\u0000': 'v' }], skipped: undefined }
     harness = otelHarness()
     await createDispatcher({ tools: [sized(() => record)], telemetry: createOtelTelemetry({ tracer: harness.tracer, recordSizes: true }) }).invoke({ tool_id: 'notes__sized', input: { result_view: 'compact' } })
     expect(harness.spans()[0]!.attributes[A.fullBytes]).toBe(Buffer.byteLength(JSON.stringify(record), 'utf8'))
