@@ -293,9 +293,20 @@ async function dispatch(deps: ResolvedApprovals, host: DispatchHost, record: Pen
     return notRecorded(deps, finished)
   }
   const saved = await callStore(deps.guard, 'pending', 'update', () => deps.stores.pending.update(record.approval_id, 'dispatching', finished), booleanAnswer)
-  if (!saved.ok || !saved.value) return notRecorded(deps, finished)
+  if (!saved.ok || !saved.value) return withTrace(notRecorded(deps, finished), outcome)
   // A finished state reads the same at any instant: no clock reading is needed for the view.
-  return toView(finished, 0)
+  return withTrace(toView(finished, 0), outcome)
+}
+
+/**
+ * The view with the deferred call's `trace_context` (a dispatcher with telemetry) on its outcome:
+ * the answer of `resolve` names the span that ran the call. It is not stored: `show` answers the
+ * outcome without it (`docs/telemetry.md` "Propagation").
+ */
+function withTrace(view: PendingApprovalView, outcome: InvokeOk | InvokeError): PendingApprovalView {
+  const context = outcome.trace_context
+  if (context === undefined || view.outcome === undefined) return view
+  return { ...view, outcome: { ...view.outcome, trace_context: context } }
 }
 
 /** The outcome of an approved call whose record could not be written: logged, and returned with `outcome_recorded: false`. */

@@ -33,7 +33,9 @@ import { readScope, snapshotRequest } from './request.js'
 import { resumeApproved } from './resume.js'
 import type { Dispatcher, DispatcherOptions } from './types.js'
 import type { CallTelemetry, DispatchTelemetry, TelemetryCallEnd } from '../telemetry/telemetry.js'
-import { digestOf } from '../approval/authorize.js'
+import { inputDigest } from '../digest/input-digest.js'
+import { redactInput } from '../redact/redact.js'
+import { settleGuarded, startGuarded } from './telemetry-guard.js'
 import type { ApprovalsApi } from '../approval/approvals-api.js'
 
 /**
@@ -69,6 +71,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const logger = given.logger ?? silentLogger
   const approvals = createApprovalEngine(given, { tools: catalog, resume })
   const telemetry = given.telemetry
+  // Read once (a getter could answer differently, or throw, per call).
+  const digestInputs = telemetry !== undefined && readsInputDigest(telemetry)
 
   // Not `async` itself: a request without a signal is `run`'s own promise, not one more async
   // level wrapped around it (each costs a promise and task-queue turns per call). Whatever is
@@ -125,7 +129,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       span?.stage('pre_call', isToolError(call) ? { hooks: hooks.list('tool.pre_call').length, error_code: call.code } : { hooks: hooks.list('tool.pre_call').length })
     }
     if (isToolError(call)) return fail(prepared, call, span)
-    if (span !== undefined && telemetry!.recordInputDigest) span.inputDigest(digestOf(call))
+    if (span !== undefined && digestInputs) span.inputDigest(redactedDigestOf(call))
 
     const authorized = approvals.allowsAtOnce(call) ? RUN : await approvals.authorize(call)
     if (authorized.kind === 'error') {
@@ -177,7 +181,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   async function traced(sent: InvokeRequest, telemetry: DispatchTelemetry): Promise<InvokeOutcome> {
     const request = sent.tool_call_id === undefined ? { ...sent, tool_call_id: randomUUID() } : sent
     const tool = catalog.get(request.tool_id)
-    const span = telemetry.startCall({ tool_id: request.tool_id, tool_call_id: request.tool_call_id!, tool_origin: tool?.origin, parent: request.trace_context, approval_id: undefined })
+    const span = startGuarded(telemetry, { tool_id: request.tool_id, tool_call_id: request.tool_call_id!, tool_origin: tool?.origin, parent: request.trace_context, approval_id: undefined })
+    // A recorder that failed to start: the call runs untraced.
+    if (span === undefined) return request.signal === undefined ? run(request) : runFollowing(request, run)
     let outcome: InvokeOutcome
     try {
       const runner = (r: CallRequest): Promise<InvokeOutcome> => run(r, span)
@@ -203,7 +209,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
    * resume; the approval is no longer pending.
    */
   async function resumeTraced(record: PendingApprovalRecord, held: HeldInput | undefined, telemetry: DispatchTelemetry): Promise<InvokeOk | InvokeError> {
-    const span = telemetry.startCall({ tool_id: record.tool_id, tool_call_id: record.tool_call_id, tool_origin: catalog.get(record.tool_id)?.origin, parent: undefined, approval_id: record.approval_id })
+    const span = startGuarded(telemetry, { tool_id: record.tool_id, tool_call_id: record.tool_call_id, tool_origin: catalog.get(record.tool_id)?.origin, parent: undefined, approval_id: record.approval_id })
+    if (span === undefined) return resumeApproved(record, held, { tools: catalog, complete: async (call) => complete(call), fail, recheck: approvals.recheck })
     let outcome: InvokeOk | InvokeError
     try {
       outcome = await span.runActive(() =>
@@ -222,7 +229,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       throw error
     }
     span.end(endOf(outcome))
-    return outcome
+    // The deferred call's own span, as the outcome of `approvals.resolve` carries it.
+    const context = span.trace_context
+    return context === undefined ? outcome : { ...outcome, trace_context: context }
   }
 
   /** A call's error outcome: scrubbed, logged, `tool.post_error` emitted (reported to `span` as a stage when it has observers). */
@@ -292,14 +301,19 @@ const OTHER_REASON = '_OTHER'
 function settlingApprovals(api: ApprovalsApi, telemetry: DispatchTelemetry): ApprovalsApi {
   const settle = <V>(approvalId: string, view: V): V => {
     const status = typeof view === 'object' && view !== null ? (view as { status?: unknown }).status : undefined
-    if (typeof status === 'string' && status !== 'pending') telemetry.approvalSettled(approvalId)
+    if (typeof status === 'string' && status !== 'pending') settleGuarded(telemetry, approvalId)
     return view
+  }
+  // An `approval_state` refusal (expired, already resolved, any reason) says it is no longer pending either.
+  const refused = (approvalId: string) => (error: unknown): never => {
+    if (isToolError(error) && error.code === 'approval_state') settleGuarded(telemetry, approvalId)
+    throw error
   }
   return Object.freeze<ApprovalsApi>({
     ...api,
-    show: (approvalId, ...rest) => api.show(approvalId, ...rest).then((view) => settle(approvalId, view)),
-    resolve: (approvalId, ...rest) => api.resolve(approvalId, ...rest).then((view) => settle(approvalId, view)),
-    cancel: (approvalId, ...rest) => api.cancel(approvalId, ...rest).then((view) => settle(approvalId, view)),
+    show: (approvalId, ...rest) => api.show(approvalId, ...rest).then((view) => settle(approvalId, view), refused(approvalId)),
+    resolve: (approvalId, ...rest) => api.resolve(approvalId, ...rest).then((view) => settle(approvalId, view), refused(approvalId)),
+    cancel: (approvalId, ...rest) => api.cancel(approvalId, ...rest).then((view) => settle(approvalId, view), refused(approvalId)),
   })
 }
 
@@ -338,6 +352,26 @@ function isLogger(value: unknown): boolean {
   } catch {
     return false
   }
+}
+
+/** A telemetry's `recordInputDigest`, read once inside a guard (a getter that throws records none). */
+function readsInputDigest(telemetry: DispatchTelemetry): boolean {
+  try {
+    return telemetry.recordInputDigest === true
+  } catch {
+    return false
+  }
+}
+
+/**
+ * The input digest telemetry records (`docs/telemetry.md` "Input digest"): of the final input with
+ * every sensitive location replaced by `"[REDACTED]"` (the input the events carry), so it is no
+ * function of a sensitive value (a low-entropy secret cannot be found by trying each). It differs
+ * from the approval input digest of a call with sensitive fields.
+ */
+function redactedDigestOf(call: Call): string {
+  const input = call.sensitivePaths.length === 0 ? call.input : redactInput(call.input, call.sensitivePaths)
+  return inputDigest(input, { origin: call.tool.origin })
 }
 
 /** Whether `value` has the shape of a {@link DispatchTelemetry} (read inside a guard). */

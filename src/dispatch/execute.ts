@@ -74,12 +74,116 @@ function tracedOutcomeOf(call: Call, answer: HostAnswer<unknown>, abort: LazyAbo
 
 /**
  * The UTF-8 byte sizes of a successful call's JSON records: the compact record and the handler's
- * full record for a compact call of a viewed tool, else the full (or single) record returned.
+ * full record for a compact call of a viewed tool, else the full (or single) record returned (the
+ * validated copy the caller receives). On a compact call no copy of the full record is made: its
+ * size is counted from the handler's record through its own data properties only, so no getter
+ * is read again and no `toJSON` is called (a record with either has no full size).
  */
 function sizesOf(call: Call, record: unknown, structured: unknown): TelemetryResultSizes {
   const returned = jsonBytes(structured)
-  if (call.tool.kind === 'viewed' && call.view === 'compact') return { compact: returned, full: jsonBytes(record) }
+  if (call.tool.kind === 'viewed' && call.view === 'compact') {
+    const full = dataBytes(record)
+    return full === undefined ? { compact: returned } : { compact: returned, full }
+  }
   return { full: returned }
+}
+
+/** Deepest nesting {@link dataBytes} walks (a validated record is far shallower); deeper counts nothing. */
+const MAX_SIZE_DEPTH = 256
+
+/**
+ * The UTF-8 size of a plain JSON value's JSON text, read through property descriptors: `undefined`
+ * for an accessor, a `toJSON`, a value JSON cannot write, or a throw (a Proxy): what it cannot
+ * measure without running the handler's code again.
+ */
+function dataBytes(value: unknown): number | undefined {
+  try {
+    const size = dataSize(value, 0)
+    return size < 0 ? undefined : size
+  } catch {
+    return undefined
+  }
+}
+
+/** {@link dataBytes}, `-1` for what it does not measure. */
+function dataSize(value: unknown, depth: number): number {
+  if (value === null) return 4
+  switch (typeof value) {
+    case 'string':
+      return stringSize(value)
+    case 'number':
+      return Number.isFinite(value) ? String(value).length : -1
+    case 'boolean':
+      return value ? 4 : 5
+    case 'object':
+      break
+    default:
+      return -1
+  }
+  if (depth >= MAX_SIZE_DEPTH) return -1
+  // Only plain objects and arrays: another prototype may write itself otherwise (a `Date`'s `toJSON`).
+  const prototype = Object.getPrototypeOf(value)
+  const array = Array.isArray(value)
+  if (prototype !== (array ? Array.prototype : Object.prototype) && prototype !== null) return -1
+  const object = value as Record<string, unknown>
+  const keys = Object.keys(object)
+  if (array) {
+    const length = (value as unknown[]).length
+    // An array with a hole or an extra own key is not measured.
+    if (keys.length !== length) return -1
+    let size = 2 + Math.max(0, length - 1)
+    for (let index = 0; index < length; index++) {
+      const item = memberSize(object, keys[index]!, depth)
+      if (item < 0) return -1
+      size += item
+    }
+    return size
+  }
+  let size = 2
+  let members = 0
+  for (const key of keys) {
+    if (key === 'toJSON') return -1
+    const descriptor = Object.getOwnPropertyDescriptor(object, key)!
+    if (descriptor.get !== undefined || descriptor.set !== undefined) return -1
+    if (descriptor.value === undefined) continue
+    const item = dataSize(descriptor.value, depth + 1)
+    if (item < 0) return -1
+    size += stringSize(key) + 1 + item
+    members++
+  }
+  return size + Math.max(0, members - 1)
+}
+
+/** The size of an array member read by its descriptor (an accessor is not measured). */
+function memberSize(object: Record<string, unknown>, key: string, depth: number): number {
+  const descriptor = Object.getOwnPropertyDescriptor(object, key)!
+  if (descriptor.get !== undefined || descriptor.set !== undefined) return -1
+  return descriptor.value === undefined ? -1 : dataSize(descriptor.value, depth + 1)
+}
+
+/** The UTF-8 size of a string's JSON text (quotes and escapes as `JSON.stringify` writes them). */
+function stringSize(text: string): number {
+  let size = 2
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index)
+    if (code < 0x80) {
+      if (code === 0x22 || code === 0x5c || code === 0x08 || code === 0x0c || code === 0x0a || code === 0x0d || code === 0x09) size += 2
+      else size += code < 0x20 ? 6 : 1
+    } else if (code < 0x800) {
+      size += 2
+    } else if (code >= 0xd800 && code <= 0xdbff) {
+      const next = text.charCodeAt(index + 1)
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        size += 4
+        index++
+      } else {
+        size += 6
+      }
+    } else {
+      size += code >= 0xdc00 && code <= 0xdfff ? 6 : 3
+    }
+  }
+  return size
 }
 
 /** The UTF-8 size of a value's JSON text; `undefined` when it cannot be written (the handler's record read through a getter that now throws). */

@@ -73,7 +73,8 @@ export async function showApproval(context: RouteContext): Promise<Reply> {
 /**
  * `POST /tools/approvals/{approval_id}/resolve?profile=` with `{ decision: 'approved' | 'denied',
  * wait? }` (loopback or Unix socket only): `{ approval }` after the decision; with `approved`
- * (and `wait` not `false`) once the call has run.
+ * (and `wait` not `false`) once the call has run; a call run with telemetry answers the
+ * `traceparent` (and `tracestate`) of its span (`docs/telemetry.md` "Propagation").
  */
 export async function resolveApproval(context: RouteContext): Promise<Reply> {
   refuseUnknown(context, ['decision', 'wait'])
@@ -81,7 +82,10 @@ export async function resolveApproval(context: RouteContext): Promise<Reply> {
   const wait = field(context.body, 'wait')
   if (wait !== undefined) request.wait = wait as boolean
   const view = await context.dispatcher.approvals.resolve(context.params.approval_id!, request)
-  return ok({ approval: approvalBody(view) })
+  const reply = ok({ approval: approvalBody(view) })
+  // An approved call that ran on a dispatcher with telemetry: the reply's `traceparent` names its span.
+  const trace = view.outcome?.trace_context
+  return trace === undefined ? reply : { ...reply, trace }
 }
 
 /** `POST /tools/approvals/{approval_id}/cancel?profile=` with no body or `{}` (loopback or Unix socket only): `{ approval }`. */

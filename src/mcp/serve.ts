@@ -106,7 +106,7 @@ export interface McpServing {
    * (the v2 server's elicitation); `undefined` keeps the pending text.
    */
   call<T>(call: McpCall, onPending?: (dispatched: McpDispatched, call: McpCall) => Promise<T | undefined>): Promise<McpCallToolResult | T>
-  /** The `tools/call` result of an outcome: `toCallToolResult`, or its first part under `maxResultBytes` (the rest kept in the continuation store). */
+  /** The `tools/call` result of an outcome: `toCallToolResult`, or its first part under `maxResultBytes` (the rest kept in the continuation store); a traced outcome's span in `_meta.traceparent`. */
   toResult(outcome: InvokeOutcome, toolId: string, scope: CallScope | undefined): Promise<McpCallToolResult>
 }
 
@@ -125,9 +125,9 @@ export function createMcpServing(dispatcher: Dispatcher, options: McpServerOptio
     if (limit !== undefined && outcome.status === 'ok') {
       const model = outcomeForModel(outcome, toolId)
       const part = await limitResult(limit, model.text, toolId, outcome.result_view, callScope)
-      if (part !== undefined) return toPartCallToolResult(part, outcome.tool_call_id)
+      if (part !== undefined) return withTraceMeta(toPartCallToolResult(part, outcome.tool_call_id), outcome.trace_context)
     }
-    return toCallToolResult(outcome, toolId)
+    return withTraceMeta(toCallToolResult(outcome, toolId), outcome.trace_context)
   }
   const serving: McpServing = {
     dispatcher,
@@ -165,7 +165,7 @@ export function createMcpServing(dispatcher: Dispatcher, options: McpServerOptio
         const answered = await onPending({ outcome, scope: callScope }, call)
         if (answered !== undefined) return answered
       }
-      return withTraceMeta(await toResult(outcome, call.toolId, callScope), outcome.trace_context)
+      return toResult(outcome, call.toolId, callScope)
     },
   }
   return serving

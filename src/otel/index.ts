@@ -8,7 +8,7 @@
  * @packageDocumentation
  */
 
-export { createOtelTelemetry, OtelAttributes, OtelMetrics } from './otel-telemetry.js'
+export { createOtelTelemetry, MAX_RECORDED_ID, OtelAttributes, OtelMetrics } from './otel-telemetry.js'
 export type { OtelStageMode, OtelTelemetryOptions } from './options.js'
 export { OtelOptionsError, isOtelOptionsError } from './otel-options-error.js'
 export { spanContextOf, traceContextOf } from './trace-context.js'

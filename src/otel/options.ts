@@ -1,4 +1,4 @@
-import { metrics, trace, type Meter, type Tracer } from '@opentelemetry/api'
+import { trace, type Meter, type Tracer } from '@opentelemetry/api'
 import type { UsageProblem } from 'result-views'
 import { invalidOption, optionsTable, readOptions } from '../options/options.js'
 import { OtelOptionsError } from './otel-options-error.js'
@@ -10,15 +10,20 @@ export type OtelStageMode = 'events' | 'spans' | 'none'
 export interface OtelTelemetryOptions {
   /** Records one span per call: a `Tracer` (`provider.getTracer('my-service')`), or `'global'` for the global provider's (`trace.getTracer('result-views')`). Default: no spans. */
   tracer?: Tracer | 'global'
-  /** Records the call metrics: a `Meter`, or `'global'` for the global provider's (`metrics.getMeter('result-views')`). Default: no metrics. */
+  /**
+   * Records the call metrics: a `Meter`, or `'global'` for the global provider's
+   * (`metrics.getMeter('result-views')`, resolved and its instruments made at the first call, so a
+   * MeterProvider registered after `createOtelTelemetry` is used). Default: no metrics.
+   */
   meter?: Meter | 'global'
-  /** Records the input digest (`sha256:<hex>` of the final input without `result_view`) as `result_views.input_digest`. Default `false`. */
+  /** Records the redacted input digest (`sha256:<hex>` of the final input without `result_view`, every sensitive location replaced by `"[REDACTED]"`: no function of a sensitive value, so not the approval input digest of a call with sensitive fields) as `result_views.redacted_input_digest` (`docs/telemetry.md` "Input digest"). Default `false`. */
   recordInputDigest?: boolean
   /**
    * Records the records' UTF-8 JSON sizes (`result_views.compact.bytes`, `result_views.full.bytes`
-   * and the `result_views.result.size` histogram). Costs a `JSON.stringify` of each record (of the
-   * full record too on a compact call): about 30 µs per call on the realistic record of the
-   * bench, so it is opt-in (`docs/telemetry.md` "Cost"). Default `false`.
+   * and the `result_views.result.size` histogram). Costs a `JSON.stringify` of each record
+   * returned (and, on a compact call, a walk of the handler's full record through its own data
+   * properties: no getter read again, no `toJSON` called): about 40 µs per call on the realistic
+   * record of the bench, so it is opt-in (`docs/telemetry.md` "Cost"). Default `false`.
    */
   recordSizes?: boolean
   /** How the stages of a call are recorded (see {@link OtelStageMode}). Default `'events'`. */
@@ -28,7 +33,8 @@ export interface OtelTelemetryOptions {
 /** The options as the telemetry uses them. */
 export interface ReadOtelOptions {
   readonly tracer: Tracer | undefined
-  readonly meter: Meter | undefined
+  /** `'global'`: the global provider's meter, resolved at the first call (a provider registered later is used). */
+  readonly meter: Meter | 'global' | undefined
   readonly recordInputDigest: boolean
   readonly recordSizes: boolean
   readonly stages: OtelStageMode
@@ -68,7 +74,7 @@ export function readOtelOptions(options: unknown): ReadOtelOptions {
   if (problems.length > 0) throw new OtelOptionsError(problems)
   return {
     tracer: given.tracer === 'global' ? trace.getTracer(SCOPE_NAME) : (given.tracer as Tracer | undefined),
-    meter: given.meter === 'global' ? metrics.getMeter(SCOPE_NAME) : (given.meter as Meter | undefined),
+    meter: given.meter as Meter | 'global' | undefined,
     recordInputDigest: (given.recordInputDigest as boolean | undefined) ?? false,
     recordSizes: (given.recordSizes as boolean | undefined) ?? false,
     stages: (given.stages as OtelStageMode | undefined) ?? 'events',

@@ -1,4 +1,4 @@
-import { context, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Counter, type Histogram, type Link, type Span, type SpanContext, type Tracer, type UpDownCounter } from '@opentelemetry/api'
+import { context, metrics, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Counter, type Histogram, type Link, type Meter, type Span, type SpanContext, type Tracer, type UpDownCounter } from '@opentelemetry/api'
 import type {
   CallTelemetry,
   DispatchTelemetry,
@@ -9,7 +9,7 @@ import type {
   TelemetryStageFacts,
   TraceContext,
 } from 'result-views'
-import { readOtelOptions, type OtelStageMode, type OtelTelemetryOptions } from './options.js'
+import { readOtelOptions, SCOPE_NAME, type OtelStageMode, type OtelTelemetryOptions, type ReadOtelOptions } from './options.js'
 import { spanContextOf, traceContextOf } from './trace-context.js'
 
 /** The attribute names the telemetry writes (`docs/telemetry.md` "Attributes"). */
@@ -24,7 +24,7 @@ export const OtelAttributes = Object.freeze({
   outcome: 'result_views.outcome',
   errorReason: 'result_views.error.reason',
   approvalId: 'result_views.approval_id',
-  inputDigest: 'result_views.input_digest',
+  redactedInputDigest: 'result_views.redacted_input_digest',
   compactBytes: 'result_views.compact.bytes',
   fullBytes: 'result_views.full.bytes',
   authorizedBy: 'result_views.authorized_by',
@@ -42,6 +42,19 @@ export const OtelMetrics = Object.freeze({
 
 /** The tool name of metric points for a tool the catalog does not have (the requested ID is the caller's, of unbounded variety). */
 const UNKNOWN_TOOL = '_OTHER'
+
+/**
+ * Longest caller-chosen ID (a tool ID the catalog does not have, a call ID) written into an
+ * attribute, in characters; a longer one is cut (`docs/telemetry.md` "Attributes").
+ */
+export const MAX_RECORDED_ID = 128
+
+/** `id` cut to {@link MAX_RECORDED_ID} characters (not inside a surrogate pair). */
+function recordedId(id: string): string {
+  if (id.length <= MAX_RECORDED_ID) return id
+  const end = /[\uD800-\uDBFF]/.test(id[MAX_RECORDED_ID - 1]!) ? MAX_RECORDED_ID - 1 : MAX_RECORDED_ID
+  return id.slice(0, end)
+}
 
 /** Pending approvals remembered for their links and the gauge; past this, the oldest is forgotten (and counted down). */
 const MAX_TRACKED_PENDING = 10_000
@@ -78,21 +91,27 @@ interface Instruments {
 export function createOtelTelemetry(options: OtelTelemetryOptions): DispatchTelemetry {
   const read = readOtelOptions(options)
   const { tracer, recordSizes, stages } = read
-  const instruments = read.meter === undefined ? undefined : instrumentsOf(read.meter)
+  // Made on first use, so that a global MeterProvider registered after this is the one used (as
+  // the global tracer follows its provider); a meter that cannot make them records no metrics.
+  let made: Instruments | null | undefined = read.meter === undefined ? null : undefined
+  const instruments = (): Instruments | undefined => {
+    if (made === undefined) made = instrumentsFrom(read.meter!)
+    return made ?? undefined
+  }
   const pending = new Map<string, TrackedPending>()
 
   function settle(approvalId: string): TrackedPending | undefined {
     const tracked = pending.get(approvalId)
     if (tracked === undefined) return undefined
     pending.delete(approvalId)
-    guarded(() => instruments?.pending.add(-1, { [OtelAttributes.toolName]: tracked.tool }))
+    guarded(() => instruments()?.pending.add(-1, { [OtelAttributes.toolName]: tracked.tool }))
     return tracked
   }
 
   function track(approvalId: string, tracked: TrackedPending): void {
     if (pending.size >= MAX_TRACKED_PENDING) settle(pending.keys().next().value!)
     pending.set(approvalId, tracked)
-    guarded(() => instruments?.pending.add(1, { [OtelAttributes.toolName]: tracked.tool }))
+    guarded(() => instruments()?.pending.add(1, { [OtelAttributes.toolName]: tracked.tool }))
   }
 
   return Object.freeze({
@@ -105,8 +124,17 @@ export function createOtelTelemetry(options: OtelTelemetryOptions): DispatchTele
   })
 }
 
+/** The instruments of the given meter, or of the global one (resolved now); `null` when the meter throws. */
+function instrumentsFrom(meter: NonNullable<ReadOtelOptions['meter']>): Instruments | null {
+  try {
+    return instrumentsOf(meter === 'global' ? metrics.getMeter(SCOPE_NAME) : meter)
+  } catch {
+    return null
+  }
+}
+
 /** Creates the four instruments on a meter. */
-function instrumentsOf(meter: NonNullable<ReturnType<typeof readOtelOptions>['meter']>): Instruments {
+function instrumentsOf(meter: Meter): Instruments {
   return {
     duration: meter.createHistogram(OtelMetrics.duration, {
       description: 'Duration of tool executions (one dispatcher call, from request to outcome).',
@@ -132,6 +160,25 @@ function guarded(record: () => void): void {
   }
 }
 
+/** The active context, or the root context when the global context manager throws. */
+function activeContext(): Context {
+  try {
+    return context.active()
+  } catch {
+    return ROOT_CONTEXT
+  }
+}
+
+/** A span's own context; `undefined` when it is not a span (no `spanContext`, or one that throws or answers no object). */
+function spanContextFrom(span: Span): SpanContext | undefined {
+  try {
+    const own: unknown = span.spanContext()
+    return typeof own === 'object' && own !== null ? (own as SpanContext) : undefined
+  } catch {
+    return undefined
+  }
+}
+
 /** Milliseconds since the epoch, sub-millisecond (what OpenTelemetry takes as a `TimeInput`). */
 const now = (): number => performance.timeOrigin + performance.now()
 
@@ -142,17 +189,18 @@ class OtelCall implements CallTelemetry {
   readonly #span: Span | undefined
   readonly #active: Context
   readonly #tracer: Tracer | undefined
-  readonly #instruments: Instruments | undefined
+  readonly #instruments: () => Instruments | undefined
   readonly #stages: OtelStageMode
   readonly #toolName: string
   readonly #track: (approvalId: string, tracked: TrackedPending) => void
   readonly #started: number
+  readonly #opener: SpanContext | undefined
   #last: number
 
   constructor(
     start: TelemetryCallStart,
     tracer: Tracer | undefined,
-    instruments: Instruments | undefined,
+    instruments: () => Instruments | undefined,
     recordSizes: boolean,
     stages: OtelStageMode,
     opener: SpanContext | undefined,
@@ -166,13 +214,14 @@ class OtelCall implements CallTelemetry {
     this.#toolName = start.tool_origin === undefined ? UNKNOWN_TOOL : start.tool_id
     this.#started = this.#last = now()
     const remote = start.parent === undefined ? undefined : spanContextOf(start.parent)
-    const parent = remote === undefined ? context.active() : trace.setSpanContext(context.active(), remote)
+    const active = activeContext()
+    const parent = remote === undefined ? active : trace.setSpanContext(active, remote)
     let span: Span | undefined
     if (tracer !== undefined) {
       const attributes: Attributes = {
         [OtelAttributes.operationName]: 'execute_tool',
-        [OtelAttributes.toolName]: start.tool_id,
-        [OtelAttributes.toolCallId]: start.tool_call_id,
+        [OtelAttributes.toolName]: recordedId(start.tool_id),
+        [OtelAttributes.toolCallId]: recordedId(start.tool_call_id),
       }
       if (start.tool_origin !== undefined) {
         attributes[OtelAttributes.toolType] = TOOL_TYPES[start.tool_origin]
@@ -181,14 +230,20 @@ class OtelCall implements CallTelemetry {
       if (start.approval_id !== undefined) attributes[OtelAttributes.approvalId] = start.approval_id
       const links: Link[] = opener === undefined ? [] : [{ context: opener, attributes: { [OtelAttributes.approvalId]: start.approval_id! } }]
       try {
-        span = tracer.startSpan(`execute_tool ${start.tool_id}`, { kind: SpanKind.INTERNAL, attributes, links, startTime: this.#started }, parent)
+        // A tool the catalog does not have is named by the caller: its span is `execute_tool _OTHER`.
+        span = tracer.startSpan(`execute_tool ${start.tool_origin === undefined ? UNKNOWN_TOOL : start.tool_id}`, { kind: SpanKind.INTERNAL, attributes, links, startTime: this.#started }, parent)
       } catch {
         span = undefined
       }
     }
+    // A tracer that answers something other than a span (`{}`, a span whose `spanContext` throws)
+    // records nothing: the call runs as if untraced.
+    const own = span === undefined ? undefined : spanContextFrom(span)
+    if (own === undefined) span = undefined
     this.#span = span
+    this.#opener = own
     this.#active = span === undefined ? parent : trace.setSpan(parent, span)
-    this.trace_context = span === undefined ? undefined : traceContextOf(span.spanContext())
+    this.trace_context = own === undefined ? undefined : traceContextOf(own)
   }
 
   stage(stage: TelemetryStage, facts?: TelemetryStageFacts): void {
@@ -213,7 +268,7 @@ class OtelCall implements CallTelemetry {
   }
 
   inputDigest(digest: string): void {
-    guarded(() => this.#span?.setAttribute(OtelAttributes.inputDigest, digest))
+    guarded(() => this.#span?.setAttribute(OtelAttributes.redactedInputDigest, digest))
   }
 
   sizes(sizes: TelemetryResultSizes): void {
@@ -223,17 +278,27 @@ class OtelCall implements CallTelemetry {
       const attributes = { [OtelAttributes.toolName]: this.#toolName }
       if (sizes.compact !== undefined) {
         span?.setAttribute(OtelAttributes.compactBytes, sizes.compact)
-        this.#instruments?.resultSize.record(sizes.compact, { ...attributes, [OtelAttributes.view]: 'compact' })
+        this.#instruments()?.resultSize.record(sizes.compact, { ...attributes, [OtelAttributes.view]: 'compact' })
       }
       if (sizes.full !== undefined) {
         span?.setAttribute(OtelAttributes.fullBytes, sizes.full)
-        this.#instruments?.resultSize.record(sizes.full, { ...attributes, [OtelAttributes.view]: 'full' })
+        this.#instruments()?.resultSize.record(sizes.full, { ...attributes, [OtelAttributes.view]: 'full' })
       }
     })
   }
 
   runActive<T>(run: () => T): T {
-    return context.with(this.#active, run)
+    // A context manager whose `with` throws before it ran `run` has it run directly (once).
+    let ran = false
+    try {
+      return context.with(this.#active, () => {
+        ran = true
+        return run()
+      })
+    } catch (error) {
+      if (ran) throw error
+      return run()
+    }
   }
 
   end(end: TelemetryCallEnd): void {
@@ -251,8 +316,8 @@ class OtelCall implements CallTelemetry {
         span.end(ended)
       }
     })
-    if (end.status === 'approval_pending' && end.approval_id !== undefined) this.#track(end.approval_id, { opener: this.#span?.spanContext(), tool: this.#toolName })
-    const instruments = this.#instruments
+    if (end.status === 'approval_pending' && end.approval_id !== undefined) this.#track(end.approval_id, { opener: this.#opener, tool: this.#toolName })
+    const instruments = this.#instruments()
     if (instruments === undefined) return
     guarded(() => {
       const attributes: Attributes = { [OtelAttributes.operationName]: 'execute_tool', [OtelAttributes.toolName]: this.#toolName, [OtelAttributes.outcome]: end.status }

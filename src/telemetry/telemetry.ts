@@ -74,7 +74,7 @@ export interface TelemetryResultSizes {
   readonly full?: number
 }
 
-/** One call's recorder, as a {@link DispatchTelemetry} starts it. Its methods must not throw. */
+/** One call's recorder, as a {@link DispatchTelemetry} starts it. Its methods should not throw (one that does is dropped for the call). */
 export interface CallTelemetry {
   /** The call's own span, as a W3C trace context: what the outcome's `trace_context` carries. */
   readonly trace_context: TraceContext | undefined
@@ -82,7 +82,12 @@ export interface CallTelemetry {
   readonly recordSizes: boolean
   /** A stage ended (see {@link TelemetryStage}). */
   stage(stage: TelemetryStage, facts?: TelemetryStageFacts): void
-  /** The input digest of the call's final input (`sha256:<hex>`), only when the telemetry asked for it (`recordInputDigest`). */
+  /**
+   * The redacted input digest (`sha256:<hex>`) of the call's final input with every sensitive
+   * location replaced by `"[REDACTED]"` (the input the events carry), only when the telemetry asked
+   * for it (`recordInputDigest`). It is no function of a sensitive value, and so differs from the
+   * approval input digest of a call with sensitive fields (`docs/telemetry.md` "Input digest").
+   */
   inputDigest(digest: string): void
   /** The sizes of a successful call's records. */
   sizes(sizes: TelemetryResultSizes): void
@@ -95,8 +100,11 @@ export interface CallTelemetry {
 /**
  * What `createDispatcher({ telemetry })` takes: the recorder of every call (`docs/telemetry.md`).
  * `result-views/otel`'s `createOtelTelemetry` builds one on OpenTelemetry; without the option the
- * dispatcher records nothing and loads nothing. Its methods must not throw (the dispatcher does
- * not guard them: a throw is a bug of the telemetry, and rejects `invoke`).
+ * dispatcher records nothing and loads nothing. The dispatcher guards every call into it: a
+ * recorder that throws (in `startCall` or any method of its `CallTelemetry`) is dropped for the
+ * rest of that call, which runs as if untraced (`runActive` that throws before running its
+ * function has it run directly, once); telemetry never changes an outcome (`docs/telemetry.md`
+ * "A failing recorder").
  */
 export interface DispatchTelemetry {
   /** Whether calls report their input digest (`CallTelemetry.inputDigest`). */

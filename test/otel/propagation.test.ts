@@ -5,10 +5,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
 import Type from 'typebox'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createDispatcher, defineTool, type Dispatcher } from 'result-views'
+import { createDispatcher, createMemoryApprovalStores, defineTool, type Dispatcher } from 'result-views'
 import { createFetchHandler, createHttpHandler } from 'result-views/http'
 import { createMcpServer } from 'result-views/mcp'
-import { createMcpServerFactory } from 'result-views/mcp-v2'
+import { createMcpServerFactory, MCP_OUTCOME_META_KEY } from 'result-views/mcp-v2'
 import { createOtelTelemetry } from 'result-views/otel'
 import { fetchJson, serve } from '../http/support.js'
 import { connectInMemory } from '../mcp-v2/support/connect.js'
@@ -113,5 +113,35 @@ describe('over MCP', () => {
     const result = (await connection.client.callTool({ name: 'demo__echo', arguments: { text: 'hi' }, _meta: { traceparent: TRACEPARENT } })) as unknown as MetaResult
     const span = childOfCaller()
     expect(result._meta?.traceparent).toBe(`00-${TRACE_ID}-${span.spanContext().spanId}-01`)
+  })
+})
+
+describe('a deferred call, approved after a pending approval', () => {
+  const gated = defineTool({ id: 'ops__gated', description: 'Gated.', input: Type.Object({ env: Type.String() }), output: Type.Object({ ok: Type.Boolean() }), approval: 'required', handler: () => ({ ok: true }) })
+  const deferredDispatcher = (): Dispatcher => {
+    harness = otelHarness()
+    return createDispatcher({ tools: [gated], telemetry: createOtelTelemetry({ tracer: harness.tracer }), approvals: createMemoryApprovalStores() })
+  }
+  const deferredSpan = () => harness.spans().find((span) => span.attributes['result_views.outcome'] === 'ok')!
+
+  it('HTTP POST .../approvals/{id}/resolve answers the traceparent of the span that ran the call', async () => {
+    const served = await serve(createHttpHandler(deferredDispatcher()))
+    closing.push(served.close)
+    const pending = await fetchJson(served.origin, 'POST', '/api/tools/ops__gated/invoke', { input: { env: 'prod' }, scope: { profile_id: 'p' } })
+    expect(pending.status).toBe(202)
+    const resolved = await fetchJson(served.origin, 'POST', `/api/tools/approvals/${pending.body.approval_id}/resolve?profile=p`, { decision: 'approved' })
+    expect(resolved.status).toBe(200)
+    const span = deferredSpan()
+    expect(resolved.headers.get('traceparent')).toBe(`00-${span.spanContext().traceId}-${span.spanContext().spanId}-01`)
+  })
+
+  it('MCP v2 approved through input_required: the final result carries _meta.traceparent of the deferred span', async () => {
+    // The client answers the approval elicitation itself (approve) and retries with the request state.
+    const connection = await connectInMemory(createMcpServerFactory(deferredDispatcher(), { name: 't', version: '1', scope: { profile_id: 'p' }, approvalStateKey: Buffer.alloc(32, 7) }), { elicit: 'approve' })
+    closing.push(connection.close)
+    const result = (await connection.client.callTool({ name: 'ops__gated', arguments: { env: 'prod' } })) as unknown as MetaResult
+    expect((result._meta?.[MCP_OUTCOME_META_KEY] as { status?: string }).status).toBe('ok')
+    const span = deferredSpan()
+    expect(result._meta?.traceparent).toBe(`00-${span.spanContext().traceId}-${span.spanContext().spanId}-01`)
   })
 })

@@ -115,10 +115,10 @@ describe('the execute_tool span', () => {
   it('recordInputDigest adds the digest of the final input, and only then', async () => {
     let dispatcher = traced([readTool()], { recordInputDigest: true })
     await dispatcher.invoke({ tool_id: 'notes__read', input: { id: 'n1', result_view: 'full' } })
-    expect(only().attributes[A.inputDigest]).toBe(inputDigest({ id: 'n1' }))
+    expect(only().attributes[A.redactedInputDigest]).toBe(inputDigest({ id: 'n1' }))
     dispatcher = traced([readTool()])
     await dispatcher.invoke({ tool_id: 'notes__read', input: { id: 'n1' } })
-    expect(only().attributes[A.inputDigest]).toBeUndefined()
+    expect(only().attributes[A.redactedInputDigest]).toBeUndefined()
   })
 })
 
@@ -204,11 +204,12 @@ describe('stages', () => {
     expect(only().events).toEqual([])
   })
 
-  it('an unknown tool is traced under its requested ID, without a tool type; its metrics say _OTHER', async () => {
+  it('an unknown tool is traced as execute_tool _OTHER with its requested ID as gen_ai.tool.name, without a tool type; its metrics say _OTHER', async () => {
     const dispatcher = traced([readTool()])
     await dispatcher.invoke({ tool_id: 'nope__x', input: {} })
     const span = only()
-    expect(span.name).toBe('execute_tool nope__x')
+    expect(span.name).toBe('execute_tool _OTHER')
+    expect(span.attributes[A.toolName]).toBe('nope__x')
     expect(span.attributes[A.toolType]).toBeUndefined()
     expect(span.attributes[A.errorType]).toBe('tool_not_found')
     const outcomes = metricNamed(await harness.metrics(), OtelMetrics.outcomes)
