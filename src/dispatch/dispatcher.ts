@@ -184,36 +184,26 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     const span = startGuarded(telemetry, { tool_id: request.tool_id, tool_call_id: request.tool_call_id!, tool_origin: tool?.origin, parent: request.trace_context, approval_id: undefined })
     // A recorder that failed to start: the call runs untraced.
     if (span === undefined) return request.signal === undefined ? run(request) : runFollowing(request, run)
-    let outcome: InvokeOutcome
-    try {
-      const runner = (r: CallRequest): Promise<InvokeOutcome> => run(r, span)
-      outcome = await (request.signal === undefined ? runner(request) : runFollowing(request, runner))
-    } catch (error) {
-      span.end({ status: 'error', view: undefined, error_code: 'library_misuse' })
-      throw error
-    }
-    span.end(endOf(outcome))
-    const context = span.trace_context
-    return context === undefined ? outcome : { ...outcome, trace_context: context }
+    return recorded(span, () => (request.signal === undefined ? run(request, span) : runFollowing(request, (r) => run(r, span))))
   }
 
   /** Runs the call of an approved pending approval (see `resumeApproved`). */
   function resume(record: PendingApprovalRecord, held: HeldInput | undefined): Promise<InvokeOk | InvokeError> {
     if (telemetry !== undefined) return resumeTraced(record, held, telemetry)
-    return resumeApproved(record, held, { tools: catalog, complete: async (call) => complete(call), fail, recheck: approvals.recheck })
+    return resumeApproved(record, held, untracedResume)
   }
 
   /**
    * A deferred call of a dispatcher with telemetry: its span links to the span of the call that
    * opened the approval (when this process recorded it) and runs as the active context of the
-   * resume; the approval is no longer pending.
+   * resume; the approval is no longer pending. The outcome of `approvals.resolve` carries the
+   * deferred call's own span.
    */
-  async function resumeTraced(record: PendingApprovalRecord, held: HeldInput | undefined, telemetry: DispatchTelemetry): Promise<InvokeOk | InvokeError> {
+  function resumeTraced(record: PendingApprovalRecord, held: HeldInput | undefined, telemetry: DispatchTelemetry): Promise<InvokeOk | InvokeError> {
     const span = startGuarded(telemetry, { tool_id: record.tool_id, tool_call_id: record.tool_call_id, tool_origin: catalog.get(record.tool_id)?.origin, parent: undefined, approval_id: record.approval_id })
-    if (span === undefined) return resumeApproved(record, held, { tools: catalog, complete: async (call) => complete(call), fail, recheck: approvals.recheck })
-    let outcome: InvokeOk | InvokeError
-    try {
-      outcome = await span.runActive(() =>
+    if (span === undefined) return resumeApproved(record, held, untracedResume)
+    return recorded(span, () =>
+      span.runActive(() =>
         resumeApproved(record, held, {
           tools: catalog,
           complete: (call) => {
@@ -223,15 +213,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
           fail: (call, error) => fail(call, error, span),
           recheck: approvals.recheck,
         }),
-      )
-    } catch (error) {
-      span.end({ status: 'error', view: undefined, error_code: 'library_misuse' })
-      throw error
-    }
-    span.end(endOf(outcome))
-    // The deferred call's own span, as the outcome of `approvals.resolve` carries it.
-    const context = span.trace_context
-    return context === undefined ? outcome : { ...outcome, trace_context: context }
+      ),
+    )
   }
 
   /** A call's error outcome: scrubbed, logged, `tool.post_error` emitted (reported to `span` as a stage when it has observers). */
@@ -243,6 +226,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     if (observed) span.stage('post_error', { hooks: hooks.list('tool.post_error').length })
     return { status: 'error', tool_call_id: call.tool_call_id, error: safe }
   }
+
+  /** What an untraced deferred call runs through. */
+  const untracedResume = { tools: catalog, complete: async (call: Call) => complete(call), fail: (call: EventCall, error: ToolError) => fail(call, error), recheck: approvals.recheck }
 
   function describe(toolId: string): ToolDescriptor | undefined
   function describe(toolId: string, scope: CallScope): Promise<ScopedToolDescription>
@@ -268,6 +254,24 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
 }
 
 const RUN = Object.freeze({ kind: 'run' as const, by: 'policy' as const })
+
+/**
+ * Runs a traced call's work and ends its span with the outcome's codes; the outcome carries the
+ * span's `trace_context`. What is thrown (misuse of the library only) ends the span too, as an
+ * error, and is thrown on.
+ */
+async function recorded<T extends InvokeOutcome>(span: CallTelemetry, work: () => Promise<T>): Promise<T> {
+  let outcome: T
+  try {
+    outcome = await work()
+  } catch (error) {
+    span.end({ status: 'error', view: undefined, error_code: 'library_misuse' })
+    throw error
+  }
+  span.end(endOf(outcome))
+  const context = span.trace_context
+  return context === undefined ? outcome : { ...outcome, trace_context: context }
+}
 
 /** What a call's telemetry is told of its outcome: the status, the view, the error's code and reason; never a value or a message. */
 function endOf(outcome: InvokeOutcome): TelemetryCallEnd {
