@@ -57,7 +57,7 @@ async function run() {
   assert(typeof minted.token === 'string', 'sqlite entry')
   stores.close()
   const pgStores = postgres.createPostgresApprovalStores({ connectionString: 'postgres://smoke@127.0.0.1:1/smoke' })
-  assert(typeof pgStores.tokens.consume === 'function' && typeof postgres.migrate === 'function' && postgres.POSTGRES_APPROVAL_SCHEMA_VERSION === 1, 'postgres entry')
+  assert(typeof pgStores.tokens.consume === 'function' && typeof postgres.migrate === 'function' && postgres.POSTGRES_APPROVAL_SCHEMA_VERSION === 2, 'postgres entry')
   await pgStores.close()
   let misuse
   try { postgres.createPostgresApprovalStores({}) } catch (error) { misuse = error }
