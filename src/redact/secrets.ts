@@ -56,11 +56,10 @@ const NO_PERCENT_ENCODING = /^[A-Za-z0-9\-_.!~*'()]*$/
  */
 export function collectSecrets(input: unknown, paths: readonly SensitivePath[]): string[] {
   if (paths.length === 0) return []
-  const found: Found = { secrets: new Set<string>(), texts: new Set<string>() }
-  const seen = new Set<object>()
+  const found: Found = { secrets: new Set<string>(), texts: new Set<string>(), seen: undefined }
   for (const path of paths) {
     if (path.some(stepsIntoItems)) {
-      forEachLocation(input, path, (container, key) => collectAt(container, key, found, seen))
+      forEachLocation(input, path, (container, key) => collectAt(container, key, found))
       continue
     }
     // A path of property names only (the common one): its one location, walked as
@@ -69,15 +68,16 @@ export function collectSecrets(input: unknown, paths: readonly SensitivePath[]):
     let node: unknown = input
     for (let i = 0; i < path.length - 1 && node !== undefined; i++) node = ownMember(node, path[i]!.key)
     const value = node === undefined ? undefined : ownMember(node, path[path.length - 1]!.key)
-    if (value !== undefined) collectValue(value, found, seen)
+    if (value !== undefined) collectValue(value, found)
   }
   return [...found.secrets].sort(longestFirst)
 }
 
-/** What {@link collectSecrets} has found: every form of every text, and the texts already taken apart into forms. */
+/** What {@link collectSecrets} has found: every form of every text, the texts already taken apart into forms, the objects walked (made at the first). */
 interface Found {
   readonly secrets: Set<string>
   readonly texts: Set<string>
+  seen: Set<object> | undefined
 }
 
 const stepsIntoItems = (step: PathStep): boolean => step.each
@@ -95,7 +95,7 @@ function ownMember(node: unknown, key: string): unknown {
 }
 
 /** Collects what is at or below `container[key]`. */
-function collectAt(container: Container, key: string | number, found: Found, seen: Set<object>): void {
+function collectAt(container: Container, key: string | number, found: Found): void {
   let value: unknown
   try {
     value = (container as Record<string | number, unknown>)[key]
@@ -103,13 +103,14 @@ function collectAt(container: Container, key: string | number, found: Found, see
     // The value at the location could not be read: nothing of it reaches any text either.
     return
   }
-  collectValue(value, found, seen)
+  collectValue(value, found)
 }
 
-/** Collects what is at or below a value read at a location. */
-function collectValue(value: unknown, found: Found, seen: Set<object>): void {
+/** Collects what is at or below a value read at a location (a string leaf, the common one, without a walk). */
+function collectValue(value: unknown, found: Found): void {
+  if (typeof value === 'string') return addText(value, found)
   try {
-    collectBelow(value, found, seen)
+    collectBelow(value, found, (found.seen ??= new Set()))
   } catch {
     // Nothing read below a read that threw reaches any text.
   }
