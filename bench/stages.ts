@@ -5,9 +5,9 @@
  * change aims at the largest. Shares of one profile, not timings: they add up to 100 % of the
  * loop, the bench's own loop and the runtime (garbage collection, promise jobs) included.
  *
- * Run on two calls: a compact call with a scope (no policy, no hooks, the default stores), and the
- * host configuration of bench/hot-paths.ts (pattern policy, memory stores, a pre-call hook, a
- * sensitive field, a scope).
+ * Run on three calls: a compact call with a scope (no policy, no hooks, the default stores), the
+ * same call selecting the full view, and the host configuration of bench/hot-paths.ts (pattern
+ * policy, memory stores, a pre-call hook, a sensitive field, a scope).
  */
 import { Session } from 'node:inspector/promises'
 import { fileURLToPath } from 'node:url'
@@ -27,6 +27,7 @@ const STAGES: ReadonlyArray<readonly [stage: string, files: RegExp]> = [
   ['approvals (token, grants, pending)', /^approval\//],
   ['input digest', /^(digest\/|json\/canonical)/],
   ['host-call guards (deadlines, signals)', /^async\//],
+  ['copies (input, full record)', /^(views\/record-copy|json\/own-copy|json\/clone)\.ts$/],
   ['handler context + handler', /^dispatch\/execute\.ts$/],
   ['output check + validators', /^dispatch\/(output|validators)\.ts$/],
   ['projection', /^views\//],
@@ -38,8 +39,9 @@ const srcRoot = fileURLToPath(new URL('../src/', import.meta.url))
 
 /** The stage of a frame with a source file, or `undefined` for a builtin (charged to its caller). */
 function stageOfFile(url: string, functionName: string): string | undefined {
-  // ajv's generated validators have no file: they are input and full-record validation.
-  if (url === '') return /^validate\d+$/.test(functionName) ? 'ajv validators (input + full record)' : undefined
+  // ajv's generated validators have no file: they are input and full-record validation; the
+  // generated record copy has none either.
+  if (url === '') return /^validate\d+$/.test(functionName) ? 'ajv validators (input + full record)' : functionName === 'copyRecord' ? 'copies (input, full record)' : undefined
   if (url.startsWith('node:')) return undefined
   const path = url.startsWith('file://') ? fileURLToPath(url) : url
   if (path.includes('/node_modules/ajv')) return 'ajv validators (input + full record)'
@@ -110,7 +112,7 @@ async function profileLoop(label: string, dispatcher: Dispatcher, request: Invok
   return shares
 }
 
-/** Profiles the two calls, prints one table of stage shares, returns them as `stage_<call>_<stage>` figures (fractions). */
+/** Profiles the three calls, prints one table of stage shares, returns them as `stage_<call>_<stage>` figures (fractions). */
 export async function stagesBench(quick = false): Promise<Record<string, number>> {
   const full = structuredClone(realisticSessionFull)
   const compact = withoutFormats(RealisticCompactResult)
@@ -128,22 +130,24 @@ export async function stagesBench(quick = false): Promise<Record<string, number>
   host.hook('tool.pre_call', () => undefined)
   const calls = {
     scoped: await profileLoop('scoped', plain, { tool_id: 'compozy__session_status', input: realisticSessionInput, scope }, quick),
+    full: await profileLoop('full', plain, { tool_id: 'compozy__session_status', input: { ...realisticSessionInput, result_view: 'full' }, scope }, quick),
     host: await profileLoop('host', host, { tool_id: 'compozy__session_status', input: { ...realisticSessionInput, credential_ref: 'vault://provider/token' }, scope, sensitive_input_fields: ['credential_ref'] }, quick),
   }
-  const stages = [...new Set([...calls.scoped.keys(), ...calls.host.keys()])].sort((a, b) => (calls.host.get(b) ?? 0) - (calls.host.get(a) ?? 0))
+  const stages = [...new Set([...calls.scoped.keys(), ...calls.full.keys(), ...calls.host.keys()])].sort((a, b) => (calls.host.get(b) ?? 0) - (calls.host.get(a) ?? 0))
   const pct = (value: number | undefined): string => `${((value ?? 0) * 100).toFixed(1)} %`
   console.log(
     '\n' +
       formatTable(
         'where an invoke spends its time (self time per stage, share of a CPU profile of a warmed loop)',
-        ['stage', 'compact call with a scope', 'host configuration'],
-        stages.map((stage) => [stage, pct(calls.scoped.get(stage)), pct(calls.host.get(stage))]),
+        ['stage', 'compact call with a scope', 'full view', 'host configuration'],
+        stages.map((stage) => [stage, pct(calls.scoped.get(stage)), pct(calls.full.get(stage)), pct(calls.host.get(stage))]),
       ),
   )
   const key = (stage: string): string => stage.replace(/[^a-z0-9]+/gi, '_').replace(/^_|_$/g, '').toLowerCase()
   const figures: Record<string, number> = {}
   for (const stage of stages) {
     figures[`stage_scoped_${key(stage)}`] = calls.scoped.get(stage) ?? 0
+    figures[`stage_full_${key(stage)}`] = calls.full.get(stage) ?? 0
     figures[`stage_host_${key(stage)}`] = calls.host.get(stage) ?? 0
   }
   return figures

@@ -102,7 +102,8 @@ function memoryGrantStore(): ApprovalGrantStore {
   const ownMethod = (name: 'get' | 'put'): unknown => Object.getOwnPropertyDescriptor(store, name)?.value
   toolsHeld.set(store, (workspaceId, toolId) => {
     if (ownMethod('get') !== get || ownMethod('put') !== put) return undefined
-    return perTool.has(toolKey(workspaceId, toolId))
+    // No grant at all (the common case): no key to build.
+    return perTool.size !== 0 && perTool.has(toolKey(workspaceId, toolId))
   })
   return store
 }

@@ -4,7 +4,7 @@ import { parseSensitivePaths, type SensitivePath } from '../redact/sensitive-pat
 import type { Tool } from '../tool/types.js'
 import { requestInvalid } from './errors.js'
 import type { CallBase, CallRequest } from '../call/call.js'
-import { normalizeScope } from './request.js'
+import { NO_SCOPE } from './request.js'
 
 const toolPaths = new WeakMap<Tool, readonly SensitivePath[]>()
 
@@ -21,7 +21,8 @@ function sensitivePathsOf(tool: Tool): readonly SensitivePath[] {
 /**
  * The start of a call's journey: the request, the resolved tool, the call ID, the normalized scope
  * and the sensitive paths (the tool's and the call's). Used by `invoke` and by a deferred call
- * after its approval.
+ * after its approval; both hand over a request whose scope is normalized already (`invoke`'s
+ * snapshot, the deferred call's stored scope through `normalizeScope`).
  *
  * @returns the call base, or `tool_invalid_input` / `request_invalid` for a malformed
  *   `sensitive_input_fields` path, or a `pinned_result_view` on a tool without views.
@@ -33,7 +34,7 @@ export function createCallBase(request: CallRequest, tool: Tool, toolCallId: str
   }
   const own = sensitivePathsOf(tool)
   if (request.sensitive_input_fields === undefined || request.sensitive_input_fields.length === 0) {
-    return { request, tool, tool_call_id: toolCallId, scope: normalizeScope(request.scope), sensitivePaths: own, secrets: [] }
+    return { request, tool, tool_call_id: toolCallId, scope: request.scope ?? NO_SCOPE, sensitivePaths: own, secrets: [] }
   }
   const callPaths = parseSensitivePaths(request.sensitive_input_fields)
   if (callPaths.invalid.length > 0) {
@@ -44,7 +45,7 @@ export function createCallBase(request: CallRequest, tool: Tool, toolCallId: str
     request,
     tool,
     tool_call_id: toolCallId,
-    scope: normalizeScope(request.scope),
+    scope: request.scope ?? NO_SCOPE,
     sensitivePaths: withoutRepeats(own, callPaths.paths),
     secrets: [],
   }

@@ -125,7 +125,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     // No awaits where nothing can answer: each await of an idle stage costs a task-queue turn.
     let call: Call | ToolError = prepared
     if (hooks.has('tool.pre_call')) {
-      call = await runPreCall(prepared, hooks, logger)
+      const ran = runPreCall(prepared, hooks, logger)
+      call = ran instanceof Promise ? await ran : ran
       span?.stage('pre_call', isToolError(call) ? { hooks: hooks.list('tool.pre_call').length, error_code: call.code } : { hooks: hooks.list('tool.pre_call').length })
     }
     if (isToolError(call)) return fail(prepared, call, span)

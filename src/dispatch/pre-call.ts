@@ -1,5 +1,5 @@
 import { isToolError, type ToolError } from '../errors/tool-error.js'
-import type { PreCallDecision, PreCallPayload } from '../hooks/events.js'
+import type { PreCallDecision, PreCallHandler, PreCallPayload } from '../hooks/events.js'
 import { payloadBase } from '../hooks/payload.js'
 import type { HookRegistry } from '../hooks/registry.js'
 import { INPUT_JSON, type JsonValue } from '../json/canonical.js'
@@ -13,7 +13,7 @@ import { mergeSecrets, scrubError } from '../redact/scrub-error.js'
 import { collectSecrets } from '../redact/secrets.js'
 import { redactPointer } from '../redact/sensitive-pointer.js'
 import type { Call } from '../call/call.js'
-import { callHost } from '../async/deadline.js'
+import { callHost, type HostAnswer } from '../async/deadline.js'
 import { callAborted } from '../call/call-aborted.js'
 import { hookDenied, hookFailed, hookPatchInvalid, hookTimedOut } from './errors.js'
 import { prepareInput } from './prepare.js'
@@ -27,29 +27,51 @@ import { prepareInput } from './prepare.js'
  * `result_view_pinned` on a call that pinned another view. A sensitive field patched back to
  * `"[REDACTED]"` keeps its real value.
  *
+ * Synchronous when every handler answers at once (no promise, no task-queue turn: a call awaits
+ * only what can answer later); a promise as soon as one handler's answer is awaited.
+ *
  * @returns the final call, or the typed error: `tool_denied`/`hook_denied`,
  *   `tool_hook_failed`/`hook_threw` | `hook_patch_invalid`, or an input error of the patch.
  */
-export async function runPreCall(call: Call, hooks: HookRegistry, logger: Logger): Promise<Call | ToolError> {
+export function runPreCall(call: Call, hooks: HookRegistry, logger: Logger): Call | ToolError | Promise<Call | ToolError> {
+  return runFrom(call, hooks.list('tool.pre_call'), 0, hooks, logger)
+}
+
+/** Runs the handlers from `index` on, synchronously while they answer at once. */
+function runFrom(call: Call, handlers: readonly PreCallHandler[], index: number, hooks: HookRegistry, logger: Logger): Call | ToolError | Promise<Call | ToolError> {
   let current = call
-  for (const handler of hooks.list('tool.pre_call')) {
+  for (let i = index; i < handlers.length; i++) {
+    const handler = handlers[i]!
     const payload: PreCallPayload = Object.freeze({ event: 'tool.pre_call', ...payloadBase(current, current.input, current.view) })
     const before = current
     // The hook's answer is read inside the guard that runs it: a getter or Proxy in what it
     // returned that throws is the hook failing (`hook_threw`), never an exception.
-    const answered = await callHost(() => handler(payload), { timeoutMs: hooks.timeoutMs, signal: before.request.signal }, (decision: PreCallDecision) =>
+    const answered = callHost(() => handler(payload), { timeoutMs: hooks.timeoutMs, signal: before.request.signal }, (decision: PreCallDecision) =>
       decision === undefined || decision === null ? before : interpret(before, decision),
     )
-    if (!answered.ok) {
-      if (answered.failure === 'aborted') return scrubError(callAborted(before.tool.id, false), before.secrets)
-      const timedOut = answered.failure === 'timeout'
-      safeLog(logger, 'error', { event: 'tool.pre_call', tool_id: before.tool.id, tool_call_id: before.tool_call_id, timed_out: timedOut }, 'pre-call hook failed')
-      return scrubError(timedOut ? hookTimedOut(before.tool, hooks.timeoutMs) : hookFailed(before.tool, answered.cause, before.secrets), before.secrets)
+    if (answered instanceof Promise) {
+      return answered.then((settled) => {
+        const next = outcomeOf(before, settled, hooks, logger)
+        return isToolError(next) ? next : runFrom(next, handlers, i + 1, hooks, logger)
+      })
     }
-    if (isToolError(answered.value)) return scrubError(answered.value, before.secrets)
-    current = answered.value
+    const next = outcomeOf(before, answered, hooks, logger)
+    if (isToolError(next)) return next
+    current = next
   }
   return current
+}
+
+/** What one handler's settled answer makes of the call: the next call, or the typed error (scrubbed of the call's secrets). */
+function outcomeOf(before: Call, answered: HostAnswer<Call | ToolError>, hooks: HookRegistry, logger: Logger): Call | ToolError {
+  if (!answered.ok) {
+    if (answered.failure === 'aborted') return scrubError(callAborted(before.tool.id, false), before.secrets)
+    const timedOut = answered.failure === 'timeout'
+    safeLog(logger, 'error', { event: 'tool.pre_call', tool_id: before.tool.id, tool_call_id: before.tool_call_id, timed_out: timedOut }, 'pre-call hook failed')
+    return scrubError(timedOut ? hookTimedOut(before.tool, hooks.timeoutMs) : hookFailed(before.tool, answered.cause, before.secrets), before.secrets)
+  }
+  if (isToolError(answered.value)) return scrubError(answered.value, before.secrets)
+  return answered.value
 }
 
 /** What a handler's answer means for the call: a denial, an invalid answer, or the patched call. */

@@ -4,7 +4,7 @@ import { isView } from '../views/view.js'
 import { requestInvalid } from './errors.js'
 import type { CallScope } from '../tool/types.js'
 import type { InvokeRequest } from '../call/call.js'
-import { copyScopeFields, SCOPE_KEYS, scopeProblem } from '../call/scope.js'
+import { readScopeFields, SCOPE_KEYS } from '../call/scope.js'
 import type { UsageProblem } from '../errors/usage-error.js'
 import { optionsTable, readOptions } from '../options/options.js'
 
@@ -24,9 +24,16 @@ export function snapshotRequest(request: unknown): InvokeRequest | ToolError {
   const problems: UsageProblem[] = []
   const snapshot = readOptions(request, REQUEST_FIELDS, '', problems) as Record<string, unknown>
   if (problems.length > 0) return requestInvalid(problems.map((problem) => problem.message).join('; '))
+  // The scope is read, checked and normalized in one pass; its problem, if any, is reported in
+  // the order checkRequest reports problems.
+  let scopeIssue: string | undefined
   try {
     const { scope, sensitive_input_fields, trace_context } = snapshot
-    if (typeof scope === 'object' && scope !== null) snapshot.scope = copyScopeFields(scope)
+    if (scope !== undefined) {
+      const read = readScopeFields(scope)
+      if (typeof read === 'string') scopeIssue = read
+      else snapshot.scope = read
+    }
     if (typeof trace_context === 'object' && trace_context !== null) snapshot.trace_context = copyTraceContext(trace_context)
     // Copied only when dense: a sparse array is kept as it is, for the check to refuse.
     if (Array.isArray(sensitive_input_fields) && firstHole(sensitive_input_fields) === -1) snapshot.sensitive_input_fields = [...(sensitive_input_fields as unknown[])]
@@ -36,21 +43,21 @@ export function snapshotRequest(request: unknown): InvokeRequest | ToolError {
   // The signal is kept as sent: the dispatcher follows it with a signal of its own (`followSignal`),
   // the only one read afterwards.
   const request_ = snapshot as unknown as InvokeRequest
-  return checkRequest(request_) ?? request_
+  return checkRequest(request_, scopeIssue) ?? request_
 }
 
-/** A typed error for a request a caller (or untyped JSON) got wrong, or `undefined` for a well-formed one. */
-function checkRequest(request: InvokeRequest): ToolError | undefined {
+/**
+ * A typed error for a request a caller (or untyped JSON) got wrong, or `undefined` for a
+ * well-formed one; `scopeIssue` is what {@link readScopeFields} found wrong with its scope.
+ */
+function checkRequest(request: InvokeRequest, scopeIssue: string | undefined): ToolError | undefined {
   if (typeof request !== 'object' || request === null) return requestInvalid('the request must be an object')
   if (typeof request.tool_id !== 'string') return requestInvalid('tool_id must be a string')
   if (request.tool_call_id !== undefined && typeof request.tool_call_id !== 'string') return requestInvalid('tool_call_id must be a string')
   if (request.pinned_result_view !== undefined && !isView(request.pinned_result_view)) {
     return requestInvalid('pinned_result_view must be "compact" or "full"')
   }
-  if (request.scope !== undefined) {
-    const malformed = checkScope(request.scope)
-    if (malformed !== undefined) return malformed
-  }
+  if (scopeIssue !== undefined) return requestInvalid(scopeIssue)
   if (request.approval_token !== undefined && typeof request.approval_token !== 'string') return requestInvalid('approval_token must be a string')
   if (
     request.sensitive_input_fields !== undefined &&
@@ -82,12 +89,6 @@ function isTraceContext(value: unknown): boolean {
   return typeof traceparent === 'string' && (tracestate === undefined || typeof tracestate === 'string')
 }
 
-/** A typed error for a malformed scope, or `undefined`. */
-export function checkScope(scope: unknown): ToolError | undefined {
-  const problem = scopeProblem(scope)
-  return problem === undefined ? undefined : requestInvalid(problem)
-}
-
 /**
  * A scope as `describe(tool_id, scope)` and `list(scope)` take it: its own fields read once (a
  * getter or Proxy that throws is a malformed scope), checked, and frozen.
@@ -95,17 +96,17 @@ export function checkScope(scope: unknown): ToolError | undefined {
  * @returns the normalized scope, or `tool_invalid_input` / `request_invalid`.
  */
 export function readScope(scope: unknown): Readonly<CallScope> | ToolError {
-  let copy: unknown
+  let read: Readonly<CallScope> | string
   try {
-    copy = typeof scope === 'object' && scope !== null ? copyScopeFields(scope) : scope
+    read = readScopeFields(scope)
   } catch {
     return requestInvalid('the scope could not be read (a getter or a Proxy threw)')
   }
-  return checkScope(copy) ?? normalizeScope(copy as CallScope)
+  return typeof read === 'string' ? requestInvalid(read) : read
 }
 
 /** The scope of a call that names none. */
-const NO_SCOPE: Readonly<CallScope> = Object.freeze({})
+export const NO_SCOPE: Readonly<CallScope> = Object.freeze({})
 
 /** A frozen copy of the scope holding only its four known string fields. */
 export function normalizeScope(scope: CallScope | undefined): Readonly<CallScope> {

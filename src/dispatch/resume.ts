@@ -11,6 +11,7 @@ import type { Tool } from '../tool/types.js'
 import { unknownTool } from '../tool/unknown-tool.js'
 import { createCallBase } from './call-base.js'
 import { prepareInput } from './prepare.js'
+import { normalizeScope } from './request.js'
 
 /** What running an approved call needs of the dispatcher and its approval engine. */
 export interface ResumeHost {
@@ -47,7 +48,7 @@ export async function resumeApproved(record: PendingApprovalRecord, held: HeldIn
   const request: InvokeRequest = {
     tool_id: record.tool_id,
     input,
-    scope: record.scope,
+    scope: normalizeScope(record.scope),
     tool_call_id: record.tool_call_id,
     ...(record.sensitive_input_fields === undefined ? {} : { sensitive_input_fields: [...record.sensitive_input_fields] }),
     ...(record.pinned_result_view === undefined ? {} : { pinned_result_view: record.pinned_result_view }),

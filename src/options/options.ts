@@ -30,7 +30,15 @@ export interface OptionsTable<K extends string = string> {
   readonly noun: string
   /** What a message calls the whole object: `the options`, `the request`. */
   readonly whole: string
+  /**
+   * Reads every known member of `value` once, by name, into `read` (those that are not
+   * `undefined`); returns the keys whose read threw, in table order, or `undefined` for none.
+   */
+  readonly readMembers: MemberReader
 }
+
+/** What {@link OptionsTable.readMembers} is: one read per known key, each in its own guard. */
+type MemberReader = (value: object, read: Record<string, unknown>) => string[] | undefined
 
 /** The members of an options object as the reader read them: only the known keys that were present. */
 export type OptionValues<K extends string> = { readonly [P in K]?: unknown }
@@ -41,7 +49,37 @@ export type OptionValues<K extends string> = { readonly [P in K]?: unknown }
  */
 export function optionsTable<const K extends string>(keys: readonly K[], noun = 'option', whole = 'the options'): OptionsTable<K> {
   if (keys.includes('__proto__' as K)) throw new TypeError('an options table cannot list __proto__')
-  return Object.freeze({ keys: Object.freeze([...keys]), known: new Set<string>(keys), noun, whole })
+  return Object.freeze({ keys: Object.freeze([...keys]), known: new Set<string>(keys), noun, whole, readMembers: memberReader(keys) })
+}
+
+/**
+ * The member reader of a table's keys: generated code reading each key at a site of its own
+ * (`value["tool_id"]`), which the engine answers from the object's shape as a plain property read,
+ * where one read site shared by every key of every table (`value[key]` in a loop) costs a generic
+ * look-up per key; requests are read on every call. The same reads in the same order, each in its
+ * own guard; a loop over the keys where code generation is not available.
+ */
+function memberReader(keys: readonly string[]): MemberReader {
+  const reads = keys.map((key) => {
+    const name = JSON.stringify(key)
+    return `try { m = v[${name}]; } catch { m = undefined; (failed ??= []).push(${name}); }\nif (m !== undefined) r[${name}] = m;`
+  })
+  try {
+    return new Function(`"use strict";\nreturn function readMembers(v, r) {\nlet m, failed;\n${reads.join('\n')}\nreturn failed;\n};`)() as MemberReader
+  } catch {
+    return (value, read) => {
+      let failed: string[] | undefined
+      for (const key of keys) {
+        try {
+          const member = (value as Record<string, unknown>)[key]
+          if (member !== undefined) read[key] = member
+        } catch {
+          ;(failed ??= []).push(key)
+        }
+      }
+      return failed
+    }
+  }
 }
 
 /**
@@ -88,7 +126,10 @@ export function readOptions<K extends string>(value: unknown, table: OptionsTabl
   }
   // Every known member by name, as destructuring would: a getter inherited from a class, or a
   // Proxy `get` trap for a key its `ownKeys` does not list, is read too (never silently missed).
-  for (const key of table.keys) readMember(value, key, read, at, problems)
+  const failed = table.readMembers(value, read)
+  if (failed !== undefined) {
+    for (const key of failed) problems.push({ path: appendPointer(at, key), code: 'unreadable_option', message: `${key} could not be read (a getter or a Proxy threw)` })
+  }
   return values
 }
 
@@ -122,16 +163,6 @@ function inheritedKeys(value: object, keys: string[]): void {
 /** `Object.prototype` of this realm or another one (a `vm` context's): the end of an options object's own chain. */
 function isObjectPrototype(prototype: object): boolean {
   return prototype === Object.prototype || (Object.getPrototypeOf(prototype) === null && Object.hasOwn(prototype, 'isPrototypeOf'))
-}
-
-/** Reads `value[key]` once into `read` (when not `undefined`); a throwing getter or trap is `unreadable_option`. */
-function readMember(value: object, key: string, read: Record<string, unknown>, at: string, problems: UsageProblem[]): void {
-  try {
-    const member = (value as Record<string, unknown>)[key]
-    if (member !== undefined) read[key] = member
-  } catch {
-    problems.push({ path: appendPointer(at, key), code: 'unreadable_option', message: `${key} could not be read (a getter or a Proxy threw)` })
-  }
 }
 
 /** Reports each of `keys` the table does not know (`unknown_option`), at most 20 one by one. */

@@ -4,9 +4,14 @@ import { cloneJson } from '../json/clone.js'
 import { forEachLocation, lookup, type Container } from './locations.js'
 import { REDACTED, type SensitivePath } from './sensitive-paths.js'
 
-/** Defines `key` as a plain data property (a `__proto__` key stays a key). */
+/**
+ * Sets `key`, an own writable data property of a copy this module made, as a plain data property
+ * (a `__proto__` key stays a key: it is defined, since assigning it could reach the prototype's
+ * setter).
+ */
 function put(target: Container, key: string | number, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true })
+  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true })
+  else (target as Record<string | number, unknown>)[key] = value
 }
 
 /**

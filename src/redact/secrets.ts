@@ -2,7 +2,7 @@ import { cloneJson } from '../json/clone.js'
 import { isOverlongProxy } from '../json/guards.js'
 import { escapePointerToken } from '../json/pointer.js'
 import { forEachLocation, type Container } from './locations.js'
-import { REDACTED, type PathStep, type SensitivePath } from './sensitive-paths.js'
+import { REDACTED, type SensitivePath } from './sensitive-paths.js'
 
 /** Shortest secret scrubbed from free text (messages, previews); shorter ones are redacted only by path. */
 export const MIN_SCRUBBED_SECRET_LENGTH = 4
@@ -56,11 +56,10 @@ const NO_PERCENT_ENCODING = /^[A-Za-z0-9\-_.!~*'()]*$/
  */
 export function collectSecrets(input: unknown, paths: readonly SensitivePath[]): string[] {
   if (paths.length === 0) return []
-  const found: Found = { secrets: new Set<string>(), texts: new Set<string>() }
-  const seen = new Set<object>()
+  const found: Found = { text: undefined, forms: undefined, secrets: undefined, texts: undefined, seen: undefined }
   for (const path of paths) {
-    if (path.some(stepsIntoItems)) {
-      forEachLocation(input, path, (container, key) => collectAt(container, key, found, seen))
+    if (stepsIntoItems(path)) {
+      forEachLocation(input, path, (container, key) => collectAt(container, key, found))
       continue
     }
     // A path of property names only (the common one): its one location, walked as
@@ -69,19 +68,48 @@ export function collectSecrets(input: unknown, paths: readonly SensitivePath[]):
     let node: unknown = input
     for (let i = 0; i < path.length - 1 && node !== undefined; i++) node = ownMember(node, path[i]!.key)
     const value = node === undefined ? undefined : ownMember(node, path[path.length - 1]!.key)
-    if (value !== undefined) collectValue(value, found, seen)
+    if (value !== undefined) collectValue(value, found)
   }
-  return [...found.secrets].sort(longestFirst)
+  return longestFirst(found.secrets === undefined ? found.forms ?? [] : [...found.secrets])
 }
 
-/** What {@link collectSecrets} has found: every form of every text, and the texts already taken apart into forms. */
+/**
+ * Sorts `list` in place, longest first, equal lengths in their order (a stable sort): an insertion
+ * sort for the few forms of one or two secrets (`Array.prototype.sort` with a comparator costs
+ * more than the sorting there), `sort` past that.
+ */
+function longestFirst(list: string[]): string[] {
+  if (list.length > 16) return list.sort((a, b) => b.length - a.length)
+  for (let i = 1; i < list.length; i++) {
+    const item = list[i]!
+    let j = i - 1
+    while (j >= 0 && list[j]!.length < item.length) {
+      list[j + 1] = list[j]!
+      j--
+    }
+    list[j + 1] = item
+  }
+  return list
+}
+
+/**
+ * What {@link collectSecrets} has found: the first text and its forms (the common case: one
+ * sensitive string, no set made), then from a second text on every form of every text and the
+ * texts already taken apart into forms; the objects walked (made at the first).
+ */
 interface Found {
-  readonly secrets: Set<string>
-  readonly texts: Set<string>
+  text: string | undefined
+  forms: string[] | undefined
+  secrets: Set<string> | undefined
+  texts: Set<string> | undefined
+  seen: Set<object> | undefined
 }
 
-const stepsIntoItems = (step: PathStep): boolean => step.each
-const longestFirst = (a: string, b: string): number => b.length - a.length
+/** Whether a path steps into the items of an array (`name[]`) anywhere. */
+function stepsIntoItems(path: SensitivePath): boolean {
+  for (let i = 0; i < path.length; i++) if (path[i]!.each) return true
+  return false
+}
 
 /** The own member `key` of a container that is not an array, or `undefined` when there is none or the read throws. */
 function ownMember(node: unknown, key: string): unknown {
@@ -95,7 +123,7 @@ function ownMember(node: unknown, key: string): unknown {
 }
 
 /** Collects what is at or below `container[key]`. */
-function collectAt(container: Container, key: string | number, found: Found, seen: Set<object>): void {
+function collectAt(container: Container, key: string | number, found: Found): void {
   let value: unknown
   try {
     value = (container as Record<string | number, unknown>)[key]
@@ -103,13 +131,14 @@ function collectAt(container: Container, key: string | number, found: Found, see
     // The value at the location could not be read: nothing of it reaches any text either.
     return
   }
-  collectValue(value, found, seen)
+  collectValue(value, found)
 }
 
-/** Collects what is at or below a value read at a location. */
-function collectValue(value: unknown, found: Found, seen: Set<object>): void {
+/** Collects what is at or below a value read at a location (a string leaf, the common one, without a walk). */
+function collectValue(value: unknown, found: Found): void {
+  if (typeof value === 'string') return addText(value, found)
   try {
-    collectBelow(value, found, seen)
+    collectBelow(value, found, (found.seen ??= new Set()))
   } catch {
     // Nothing read below a read that threw reaches any text.
   }
@@ -117,9 +146,19 @@ function collectValue(value: unknown, found: Found, seen: Set<object>): void {
 
 /** Adds every form of a text long enough to be scrubbed (once per text). */
 function addText(text: string, found: Found): void {
-  if (text.length < MIN_SCRUBBED_SECRET_LENGTH || found.texts.has(text)) return
+  if (text.length < MIN_SCRUBBED_SECRET_LENGTH || text === found.text) return
+  if (found.text === undefined) {
+    found.text = text
+    found.forms = secretForms(text)
+    return
+  }
+  if (found.texts === undefined) {
+    found.texts = new Set([found.text])
+    found.secrets = new Set(found.forms)
+  }
+  if (found.texts.has(text)) return
   found.texts.add(text)
-  for (const form of secretForms(text)) found.secrets.add(form)
+  for (const form of secretForms(text)) found.secrets!.add(form)
 }
 
 /** Adds every string and number leaf and object key at or below `root` (iteratively, each object once). */
