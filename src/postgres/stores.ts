@@ -4,7 +4,7 @@ import { postgresGrantStore } from './grant-store.js'
 import { readOptions, type PostgresApprovalStoresOptions } from './options.js'
 import { postgresPendingStore } from './pending-store.js'
 import { queryOn } from './rows.js'
-import { boundedWrites, DEFAULT_STATEMENT_TIMEOUT_MS } from './bounded-write.js'
+import { boundedWrites, DEFAULT_STATEMENT_TIMEOUT_MS, oneTripWrites } from './bounded-write.js'
 import { postgresTokenStore } from './token-store.js'
 
 /**
@@ -75,10 +75,12 @@ export function createPostgresApprovalStores(options: PostgresStoresOptions): Po
   const read = readOptions('createPostgresApprovalStores(options)', options, ['statementTimeoutMs'], checkStatementTimeout)
   const { pool, owned, tables } = read.connect()
   const query = queryOn(pool)
-  const write = boundedWrites(pool, (read.values.statementTimeoutMs as number | undefined) ?? DEFAULT_STATEMENT_TIMEOUT_MS)
+  const timeoutMs = (read.values.statementTimeoutMs as number | undefined) ?? DEFAULT_STATEMENT_TIMEOUT_MS
+  const write = boundedWrites(pool, timeoutMs)
   let closing: Promise<void> | undefined
   return Object.freeze({
-    tokens: postgresTokenStore(query, write, tables),
+    // A token write landing after its caller gave up is harmless (see `oneTripWrites`): one round trip.
+    tokens: postgresTokenStore(query, oneTripWrites(pool, timeoutMs), tables),
     grants: postgresGrantStore(query, write, tables),
     pending: postgresPendingStore(query, write, tables),
     database: pool,
