@@ -203,11 +203,16 @@ function wireValue(value: unknown): string | null {
   throw new TypeError(`a one-trip write takes strings, numbers, booleans and null as parameters, not ${typeof value}`)
 }
 
-/** True for a node-postgres client whose connection writes protocol messages ({@link CountedStatement} needs them). */
+/**
+ * True for a node-postgres client whose connection writes protocol messages ({@link CountedStatement}
+ * needs them). A client in `pipeline: true` mode takes only its own copy's `pg.Query`: one of
+ * another copy of node-postgres (a second `pg` in the host's tree) gets the transaction instead.
+ */
 function speaksProtocol(client: pg.PoolClient): boolean {
   try {
     const connection = (client as unknown as { connection?: Record<string, unknown> }).connection
-    return typeof connection?.parse === 'function' && typeof connection.bind === 'function' && typeof connection.execute === 'function' && typeof connection.sync === 'function'
+    const protocol = typeof connection?.parse === 'function' && typeof connection.bind === 'function' && typeof connection.execute === 'function' && typeof connection.sync === 'function'
+    return protocol && ((client as { pipeline?: unknown }).pipeline !== true || client instanceof pg.Client)
   } catch {
     return false
   }
