@@ -182,7 +182,12 @@ export function oneTripWrites(pool: pg.Pool, timeoutMs: number): CountingWrite {
           return
         }
         sent = true
-        connection.query(new CountedStatement(leftOf(deadline), text, parameters, answered))
+        try {
+          connection.query(new CountedStatement(leftOf(deadline), text, parameters, answered))
+        } catch (error) {
+          // node-postgres refuses a query before writing it (a closed client): nothing was sent; the connection is not reused.
+          finish(error instanceof Error ? error : new Error('the query was refused'), () => reject(error))
+        }
       }
       try {
         pool.connect().then(connected, (error: unknown) => finish(undefined, () => reject(error)))
