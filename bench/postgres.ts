@@ -5,7 +5,9 @@
  * expires_at > $3 RETURNING token_hash')` on the same table, on an embedded server this benchmark
  * starts on loopback (test/postgres/support/server.ts) and stops by its PID. Each operation
  * consumes a token that was never consumed (inserted beforehand, a set per candidate), so both
- * do the real write. One pool of one connection per candidate. Interleaved rounds.
+ * do the real write. One pool of one connection per candidate. Interleaved rounds, many and short
+ * (30 of 80 ms per candidate): each round trip waits on the scheduler of a loaded machine, whose
+ * load moves within seconds, and eight rounds of 150 ms let one busy second decide the ratio.
  */
 import { createHash } from 'node:crypto'
 import pg from 'pg'
@@ -74,7 +76,7 @@ export async function postgresBench(quick = false): Promise<Record<string, numbe
           async: true,
         },
       ],
-      roundsFor(quick, 150, 1000),
+      quick ? roundsFor(true) : { warmupMs: 1_000, warmupRounds: 4, rounds: 30, roundMs: 80 },
     )
     console.log(formatMeasured('\nPostgreSQL token consume (embedded server on loopback, median per call)', measured))
     const storeNs = median(measured, 'postgres token store consume')

@@ -4,7 +4,7 @@ import { postgresGrantStore } from './grant-store.js'
 import { readOptions, type PostgresApprovalStoresOptions } from './options.js'
 import { postgresPendingStore } from './pending-store.js'
 import { queryOn } from './rows.js'
-import { boundedWrites, DEFAULT_STATEMENT_TIMEOUT_MS } from './bounded-write.js'
+import { boundedWrites, DEFAULT_STATEMENT_TIMEOUT_MS, oneTripWrites } from './bounded-write.js'
 import { postgresTokenStore } from './token-store.js'
 
 /**
@@ -28,9 +28,10 @@ export interface PostgresApprovalStores extends ApprovalStores {
 export interface PostgresStoresOptions extends PostgresApprovalStoresOptions {
   /**
    * The bound of each write (`insert`, `put`, `update`, `consume`, `delete`, `deleteExpired`), in
-   * milliseconds, from asking the pool for a connection to the end of the statement: it runs in
-   * its own transaction with `SET LOCAL statement_timeout` and `lock_timeout` set to what is left,
-   * so a write past it is rolled back (or never sent) and never lands afterwards. A positive
+   * milliseconds, from asking the pool for a connection to the end of the statement: it runs with
+   * `statement_timeout` and `lock_timeout` set to what is left, local to its own transaction (an
+   * explicit one for grant and pending writes; for token writes, the implicit one of a single round
+   * trip), so a write past it is rolled back (or never sent) and never lands afterwards. A positive
    * integer of at most 2147483647; default 4000. Keep it below the dispatcher's
    * `approvals.timeoutMs` (default 5000) by the COMMIT round trip, or the dispatcher may give up on
    * a write that still commits (`docs/approvals.md` "PostgreSQL: `result-views/postgres`").
@@ -63,8 +64,10 @@ function checkStatementTimeout(values: Record<string, unknown>, problems: UsageP
  *
  * Every write is bounded on the server by `statementTimeoutMs` (see {@link PostgresStoresOptions}):
  * a write the dispatcher reports as `approval_unavailable` / `store_timeout` was rolled back or
- * never sent. A write whose COMMIT was sent and never answered (the connection failed) is reported
- * as `store_outcome_unknown`: read it back before trying again.
+ * never sent. A write whose COMMIT was sent and never answered (the connection failed), or a token
+ * write (one round trip, no explicit transaction: `docs/approvals.md` "One round trip for token
+ * writes") sent and never answered within `statementTimeoutMs` + 250 ms, is reported as
+ * `store_outcome_unknown`: read it back before trying again.
  *
  * @param options - `{ pool }` or `{ connectionString }`, `tablePrefix?` (default `'result_views_'`),
  *   `statementTimeoutMs?` (default 4000).
@@ -75,10 +78,12 @@ export function createPostgresApprovalStores(options: PostgresStoresOptions): Po
   const read = readOptions('createPostgresApprovalStores(options)', options, ['statementTimeoutMs'], checkStatementTimeout)
   const { pool, owned, tables } = read.connect()
   const query = queryOn(pool)
-  const write = boundedWrites(pool, (read.values.statementTimeoutMs as number | undefined) ?? DEFAULT_STATEMENT_TIMEOUT_MS)
+  const timeoutMs = (read.values.statementTimeoutMs as number | undefined) ?? DEFAULT_STATEMENT_TIMEOUT_MS
+  const write = boundedWrites(pool, timeoutMs)
   let closing: Promise<void> | undefined
   return Object.freeze({
-    tokens: postgresTokenStore(query, write, tables),
+    // A token write landing after its caller gave up is harmless (see `oneTripWrites`): one round trip.
+    tokens: postgresTokenStore(query, oneTripWrites(pool, timeoutMs), tables),
     grants: postgresGrantStore(query, write, tables),
     pending: postgresPendingStore(query, write, tables),
     database: pool,

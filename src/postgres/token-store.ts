@@ -1,4 +1,5 @@
 import type { ApprovalTokenRecord, ApprovalTokenStore } from 'result-views'
+import type { CountingWrite } from './bounded-write.js'
 import { instant, parseRecord, type Query } from './rows.js'
 import { q, type TableNames } from './schema.js'
 
@@ -10,7 +11,7 @@ const HEX_HASH = /^[0-9a-f]{64}$/
  * concurrent callers, in any number of processes, exactly one gets `true`, and never for a token
  * past its `expires_at` at the consuming instant (the dispatcher's clock, passed as `consumed_at`).
  */
-export function postgresTokenStore(query: Query, write: Query, t: TableNames): ApprovalTokenStore {
+export function postgresTokenStore(query: Query, write: CountingWrite, t: TableNames): ApprovalTokenStore {
   const table = q(t.tokens)
   const insert = `INSERT INTO ${table} (token_hash, expires_at, consumed_at, record) VALUES ($1, ${instant('$2')}, $3, $4)`
   const get = `SELECT record, consumed_at FROM ${table} WHERE token_hash = $1`
