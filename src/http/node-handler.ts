@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import type { Dispatcher, ToolError } from 'result-views'
-import { bodyAlreadyRead, bodyIncomplete, bodyTimeout, bodyTooLarge } from './errors.js'
 import type { Exchange, Reply } from './exchange.js'
 import { createCore } from './handle.js'
 import { isLoopbackAddress } from './loopback.js'
+import { readNodeBody } from './node-body.js'
 import type { HttpHandlerOptions } from './options.js'
 import { unexpectedFailureReply } from './reply.js'
 import { replyHeaders, replyText } from './write.js'
@@ -105,7 +105,7 @@ class NodeExchange implements Exchange {
   }
 
   readBody(maxBytes: number, timeoutMs: number): Promise<Uint8Array | ToolError> {
-    return readBody(this.request, maxBytes, timeoutMs)
+    return readNodeBody(this.request, maxBytes, timeoutMs)
   }
 }
 
@@ -136,36 +136,6 @@ function toHeaders(request: IncomingMessage): Headers {
     }
   }
   return headers
-}
-
-/** Reads a request body up to `maxBytes` within `timeoutMs`; never rejects (see `Exchange.readBody`). */
-function readBody(request: IncomingMessage, maxBytes: number, timeoutMs: number): Promise<Uint8Array | ToolError> {
-  if (request.readableEnded) return Promise.resolve(request.complete ? bodyAlreadyRead() : bodyIncomplete())
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = []
-    let size = 0
-    let timer: ReturnType<typeof setTimeout> | undefined
-    const finish = (value: Uint8Array | ToolError): void => {
-      clearTimeout(timer)
-      request.off('data', onData)
-      request.off('end', onEnd)
-      request.off('close', onClose)
-      request.off('error', onClose)
-      resolve(value)
-    }
-    const onData = (chunk: Buffer): void => {
-      size += chunk.length
-      if (size > maxBytes) finish(bodyTooLarge(maxBytes))
-      else chunks.push(chunk)
-    }
-    const onEnd = (): void => finish(Buffer.concat(chunks, size))
-    const onClose = (): void => finish(bodyIncomplete())
-    if (timeoutMs !== Infinity) timer = setTimeout(() => finish(bodyTimeout(timeoutMs)), timeoutMs)
-    request.on('data', onData)
-    request.on('end', onEnd)
-    request.on('close', onClose)
-    request.on('error', onClose)
-  })
 }
 
 /**
