@@ -3,8 +3,8 @@ import type { ToolError } from 'result-views'
 import { bodyAlreadyRead, bodyIncomplete, bodyTimeout, bodyTooLarge } from './errors.js'
 
 /**
- * Reads a Node request body up to `maxBytes` within `timeoutMs` (`docs/http.md` "Errors", the
- * 408 and 413 rows): the bytes, or `http_request_invalid` (`body_too_large` past `maxBytes`,
+ * Reads a Node request body up to `maxBytes` within `timeoutMs` (`docs/http.md` "The request
+ * path"; the 408 and 413 rows of "Status codes"): the bytes, or `http_request_invalid` (`body_too_large` past `maxBytes`,
  * `body_timeout` past `timeoutMs`, `body_incomplete` when the client ended or aborted early), or
  * `http_handler_failed` / `body_already_read`. Never rejects.
  *

@@ -48,7 +48,8 @@ const socketHangUps = new WeakMap<object, AbortSignal>()
  * it, so this is the moment the response would close unfinished; one that closes after the
  * answer was sent aborts nothing that still runs (each call stops following the signal when it
  * ends). A request without a live socket of its own (a test double, a socket already closed)
- * gets a signal of its own, aborted when its response closes before it finished.
+ * gets a signal of its own, aborted when its response closes before it finished
+ * (`docs/http.md` "The request path").
  */
 function hangUpSignal(request: IncomingMessage, response: ServerResponse): AbortSignal {
   const socket = request.socket as Socket | null | undefined

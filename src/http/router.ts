@@ -50,7 +50,8 @@ const NO_QUERY: Iterable<readonly [string, string]> = Object.freeze([])
  * Splits a request target (`/api/tools/x?y=1`, or an absolute URL) into the segments under
  * `basePath` and the query. Dot segments are resolved as URLs resolve them; each segment is
  * percent-decoded once. A plain path ({@link PLAIN_PATH}, what clients send) is read as it is,
- * since `new URL` would neither change nor decode it; any other target is parsed by `new URL`.
+ * since `new URL` would neither change nor decode it; any other target is parsed by `new URL`
+ * (`docs/http.md` "The request path").
  *
  * @returns the target, or `http_request_invalid` (`unknown_route` outside the base path or with an
  *   empty segment, `path_invalid` for a segment that is not valid percent-encoded UTF-8).
