@@ -10,6 +10,7 @@ const decoder = new TextDecoder('utf-8', { fatal: true })
  */
 export function isJsonContentType(contentType: string | undefined): boolean {
   if (contentType === undefined) return false
+  if (contentType === 'application/json') return true
   const [type = '', ...params] = contentType.split(';')
   if (type.trim().toLowerCase() !== 'application/json') return false
   for (const param of params) {
@@ -38,11 +39,13 @@ export function parseJsonObject(bytes: Uint8Array): Record<string, unknown> | To
   } catch {
     return requestInvalid('json_malformed', 'the request body is not valid UTF-8')
   }
-  if (text.trim().length === 0) return requestInvalid('json_malformed', 'the request body is empty; this route needs a JSON object')
   let value: unknown
   try {
     value = JSON.parse(text)
   } catch (error) {
+    // Only here is the text checked for being blank: every blank text (all of `trim`'s
+    // whitespace, which includes JSON's) fails to parse, so the check costs nothing on a good body.
+    if (text.trim().length === 0) return requestInvalid('json_malformed', 'the request body is empty; this route needs a JSON object')
     const position = /at position (\d+)/.exec(error instanceof Error ? error.message : '')?.[1]
     return requestInvalid('json_malformed', position === undefined ? 'the request body is not valid JSON' : `the request body is not valid JSON (at character ${position})`)
   }

@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import type { Dispatcher, ToolError } from 'result-views'
-import { bodyAlreadyRead, bodyIncomplete, bodyTimeout, bodyTooLarge } from './errors.js'
 import type { Exchange, Reply } from './exchange.js'
 import { createCore } from './handle.js'
 import { isLoopbackAddress } from './loopback.js'
+import { readNodeBody } from './node-body.js'
 import type { HttpHandlerOptions } from './options.js'
 import { unexpectedFailureReply } from './reply.js'
 import { replyHeaders, replyText } from './write.js'
@@ -30,17 +30,42 @@ export type HttpRequestListener = (request: IncomingMessage, response: ServerRes
 export function createHttpHandler(dispatcher: Dispatcher, options?: HttpHandlerOptions): HttpRequestListener {
   const core = createCore(dispatcher, options)
   return (request, response) => {
-    // The client hung up when the response closes before it finished: that cancels the call.
-    const hangUp = new AbortController()
-    response.once('close', () => {
-      if (!response.writableFinished) hangUp.abort()
-    })
-    const exchange = nodeExchange(request, hangUp.signal)
+    const exchange = nodeExchange(request, hangUpSignal(request, response))
     void core(exchange).then(
       (reply) => send(request, response, reply),
       (error: unknown) => send(request, response, unexpectedFailureReply(error)),
     )
   }
+}
+
+/** The hang-up signal of each open connection: aborted when its socket closes. */
+const socketHangUps = new WeakMap<object, AbortSignal>()
+
+/**
+ * The signal that aborts when the client hangs up before its answer: the connection's, shared by
+ * every request on it (an `AbortSignal` costs microseconds to make, and a keep-alive connection
+ * carries many requests), aborted when the socket closes. A closed socket ends every response on
+ * it, so this is the moment the response would close unfinished; one that closes after the
+ * answer was sent aborts nothing that still runs (each call stops following the signal when it
+ * ends). A request without a live socket of its own (a test double, a socket already closed)
+ * gets a signal of its own, aborted when its response closes before it finished
+ * (`docs/http.md` "The request path").
+ */
+function hangUpSignal(request: IncomingMessage, response: ServerResponse): AbortSignal {
+  const socket = request.socket as Socket | null | undefined
+  if (socket !== null && typeof socket === 'object' && socket.destroyed === false && typeof socket.once === 'function') {
+    const known = socketHangUps.get(socket)
+    if (known !== undefined) return known
+    const controller = new AbortController()
+    socket.once('close', () => controller.abort())
+    socketHangUps.set(socket, controller.signal)
+    return controller.signal
+  }
+  const hangUp = new AbortController()
+  response.once('close', () => {
+    if (!response.writableFinished) hangUp.abort()
+  })
+  return hangUp.signal
 }
 
 /** The exchange of a Node request. The peer is read at once, while the socket is open. */
@@ -49,22 +74,39 @@ function nodeExchange(request: IncomingMessage, signal: AbortSignal): Exchange {
   const length = request.headers['content-length']
   const declaredLength = length === undefined ? undefined : Number(length)
   const hasBody = (declaredLength !== undefined && declaredLength > 0) || request.headers['transfer-encoding'] !== undefined
-  let headers: Headers | undefined
-  return {
-    method: request.method ?? '',
-    url: request.url ?? '',
-    header: (name) => {
-      const value = request.headers[name]
-      return Array.isArray(value) ? value.join(', ') : value
-    },
-    headers: () => (headers ??= toHeaders(request)),
-    remoteAddress,
-    local,
-    secure: (request.socket as { encrypted?: unknown } | undefined)?.encrypted === true,
-    hasBody,
-    declaredLength: Number.isSafeInteger(declaredLength) ? declaredLength : undefined,
-    signal,
-    readBody: (maxBytes, timeoutMs) => readBody(request, maxBytes, timeoutMs),
+  return new NodeExchange(request, signal, local, remoteAddress, hasBody, Number.isSafeInteger(declaredLength) ? declaredLength : undefined)
+}
+
+/** One Node request as the core reads it; its methods live on the prototype, so a request makes no closures. */
+class NodeExchange implements Exchange {
+  readonly method: string
+  readonly url: string
+  readonly secure: boolean
+  #headers: Headers | undefined
+  constructor(
+    readonly request: IncomingMessage,
+    readonly signal: AbortSignal,
+    readonly local: boolean,
+    readonly remoteAddress: string | undefined,
+    readonly hasBody: boolean,
+    readonly declaredLength: number | undefined,
+  ) {
+    this.method = request.method ?? ''
+    this.url = request.url ?? ''
+    this.secure = (request.socket as { encrypted?: unknown } | undefined)?.encrypted === true
+  }
+
+  header(name: string): string | undefined {
+    const value = this.request.headers[name]
+    return Array.isArray(value) ? value.join(', ') : value
+  }
+
+  headers(): Headers {
+    return (this.#headers ??= toHeaders(this.request))
+  }
+
+  readBody(maxBytes: number, timeoutMs: number): Promise<Uint8Array | ToolError> {
+    return readNodeBody(this.request, maxBytes, timeoutMs)
   }
 }
 
@@ -97,36 +139,6 @@ function toHeaders(request: IncomingMessage): Headers {
   return headers
 }
 
-/** Reads a request body up to `maxBytes` within `timeoutMs`; never rejects (see `Exchange.readBody`). */
-function readBody(request: IncomingMessage, maxBytes: number, timeoutMs: number): Promise<Uint8Array | ToolError> {
-  if (request.readableEnded) return Promise.resolve(request.complete ? bodyAlreadyRead() : bodyIncomplete())
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = []
-    let size = 0
-    let timer: ReturnType<typeof setTimeout> | undefined
-    const finish = (value: Uint8Array | ToolError): void => {
-      clearTimeout(timer)
-      request.off('data', onData)
-      request.off('end', onEnd)
-      request.off('close', onClose)
-      request.off('error', onClose)
-      resolve(value)
-    }
-    const onData = (chunk: Buffer): void => {
-      size += chunk.length
-      if (size > maxBytes) finish(bodyTooLarge(maxBytes))
-      else chunks.push(chunk)
-    }
-    const onEnd = (): void => finish(Buffer.concat(chunks, size))
-    const onClose = (): void => finish(bodyIncomplete())
-    if (timeoutMs !== Infinity) timer = setTimeout(() => finish(bodyTimeout(timeoutMs)), timeoutMs)
-    request.on('data', onData)
-    request.on('end', onEnd)
-    request.on('close', onClose)
-    request.on('error', onClose)
-  })
-}
-
 /**
  * Writes a reply, unless the response is already gone. When the request body was not read to its
  * end (an early error, an oversized or slow body), the connection is closed after the reply, so
@@ -136,10 +148,11 @@ function send(request: IncomingMessage, response: ServerResponse, reply: Reply):
   if (response.headersSent || response.writableEnded || response.destroyed) return
   try {
     const text = replyText(reply)
-    response.statusCode = reply.status
-    for (const [name, value] of Object.entries(replyHeaders(reply, text))) response.setHeader(name, value)
-    if (!request.complete) response.setHeader('connection', 'close')
-    response.end(text)
+    const headers = replyHeaders(reply, text)
+    if (!request.complete) headers.connection = 'close'
+    // One `writeHead` with every header (merged with any a framework set before): no header is
+    // validated twice, and the head goes out with the body in one write.
+    response.writeHead(reply.status, headers).end(text)
   } catch {
     response.destroy()
   }
