@@ -58,6 +58,8 @@ export interface NumberRules {
 /** A schema without `anyOf`/`oneOf`: types, literals, value rules and the object/array parts. */
 export interface ValueShape extends ShapeBase {
   readonly kind: 'value'
+  /** The schema object this shape was read from. */
+  readonly schema: unknown
   /** Accepted JSON types (see `type-mask.ts`), narrowed to the types of `values` when present. */
   types: number
   /** The literals of `enum` (or `[const]`); `undefined` when neither is present. */
@@ -129,6 +131,8 @@ export type UnionDispatch =
 /** `anyOf`/`oneOf`, flattened: projection picks the branch by JSON type, then by tag. */
 export interface UnionShape extends ShapeBase {
   readonly kind: 'union'
+  /** The schema object this shape was read from (the one holding `anyOf`/`oneOf`). */
+  readonly schema: unknown
   readonly branches: ValueShape[]
   /** `oneOf`: the branches must not overlap. */
   readonly exclusive: boolean
@@ -252,7 +256,7 @@ class ShapeReader {
   #readUnion(loc: SchemaLoc, schema: { readonly [k: string]: unknown }, chain: ReadonlySet<string>): CompactShape {
     const keyword = schema.anyOf !== undefined ? 'anyOf' : 'oneOf'
     const union: UnionShape = {
-      kind: 'union', pointer: loc.pointer, issues: [], branches: [], exclusive: keyword === 'oneOf',
+      kind: 'union', pointer: loc.pointer, schema, issues: [], branches: [], exclusive: keyword === 'oneOf',
       objects: { mode: 'none' }, arrays: { mode: 'none' },
     }
     if (schema.anyOf !== undefined && schema.oneOf !== undefined) {
@@ -357,7 +361,7 @@ class ShapeReader {
       types &= atoms
     }
     const shape: ValueShape = {
-      kind: 'value', pointer: loc.pointer, issues, types, values, valuesKeyword,
+      kind: 'value', pointer: loc.pointer, schema, issues, types, values, valuesKeyword,
       string: readStringRules(schema, issue), number: readNumberRules(schema, issue),
       object: 'opaque', array: 'opaque',
     }
@@ -546,6 +550,18 @@ function readNumberRules(schema: { readonly [k: string]: unknown }, issue: (keyw
 }
 
 /** True if projecting an array with this shape copies it whole. */
+/**
+ * Whether projection copies every value of this shape unchanged and the shape has no issue
+ * anywhere (its branches' included): no object keyword, and no array keyword other than items
+ * that accept anything.
+ */
+export function copiedWholeCleanly(shape: CompactShape): boolean {
+  if (shape.issues.length > 0) return false
+  if (shape.kind === 'union') return shape.branches.every(copiedWholeCleanly)
+  if (shape.kind !== 'value') return true
+  return shape.object === 'opaque' && (shape.array === 'opaque' || (shape.array.prefix.length === 0 && shape.array.rest !== undefined && shape.array.rest.shape.kind === 'any' && shape.array.rest.shape.issues.length === 0))
+}
+
 export function copiesArrayWhole(array: ArrayShape | 'opaque'): boolean {
   return array === 'opaque' || (array.prefix.length === 0 && array.rest !== undefined && array.rest.shape.kind === 'any')
 }
