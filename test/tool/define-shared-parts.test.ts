@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { defineTool, isToolDefinitionError, type JsonSchema, type UsageProblem } from 'result-views'
 
 const input = Type.Object({ id: Type.String() }, { additionalProperties: false })
-const handler = () => ({ session: { id: 's', name: 'n', tags: [] } })
+const handler = () => ({ session: { id: 's', name: 'n', tags: [], log: [] } })
 
 type Props = Record<string, JsonSchema>
 const sessionOf = (schema: JsonSchema): Props => ((schema.properties as Props).session!.properties as Props)
