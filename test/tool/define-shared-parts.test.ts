@@ -89,4 +89,20 @@ describe('defineTool: parts the views share', () => {
       ['schema_proto_key', '/output/full/properties/p/properties/__proto__'],
     ])
   })
+
+  it('still refuses a shared part that is a cycle, holds a hole or a getter that throws', () => {
+    const cycle: Record<string, unknown> = { type: 'object' }
+    cycle.properties = { self: cycle }
+    const cyclic = problemsOf({ type: 'object', properties: { c: cycle } }, { type: 'object', properties: { c: cycle } })
+    expect(cyclic.map((p) => p.code)).toEqual(['schema_not_json', 'schema_not_json'])
+    expect(cyclic.map((p) => p.path)).toEqual(['/output/compact/properties/c/properties/self', '/output/full/properties/c/properties/self'])
+    const holes = { type: 'string', enum: ['a', , 'b'] }
+    expect(problemsOf({ type: 'object', properties: { h: holes } }, { type: 'object', properties: { h: holes } }).map((p) => [p.code, p.path])).toEqual([
+      ['schema_not_json', '/output/compact/properties/h/enum/1'],
+      ['schema_not_json', '/output/full/properties/h/enum/1'],
+    ])
+    const getter = Object.defineProperty({ type: 'string' }, 'minLength', { enumerable: true, get: () => { throw new Error('no') } })
+    const thrown = problemsOf({ type: 'object', properties: { g: getter } }, { type: 'object', properties: { g: getter } })
+    expect(thrown.map((p) => p.code)).toEqual(['schema_not_json', 'schema_not_json'])
+  })
 })
