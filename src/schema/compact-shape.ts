@@ -58,6 +58,8 @@ export interface NumberRules {
 /** A schema without `anyOf`/`oneOf`: types, literals, value rules and the object/array parts. */
 export interface ValueShape extends ShapeBase {
   readonly kind: 'value'
+  /** The schema object this shape was read from. */
+  readonly schema: unknown
   /** Accepted JSON types (see `type-mask.ts`), narrowed to the types of `values` when present. */
   types: number
   /** The literals of `enum` (or `[const]`); `undefined` when neither is present. */
@@ -129,6 +131,8 @@ export type UnionDispatch =
 /** `anyOf`/`oneOf`, flattened: projection picks the branch by JSON type, then by tag. */
 export interface UnionShape extends ShapeBase {
   readonly kind: 'union'
+  /** The schema object this shape was read from (the one holding `anyOf`/`oneOf`). */
+  readonly schema: unknown
   readonly branches: ValueShape[]
   /** `oneOf`: the branches must not overlap. */
   readonly exclusive: boolean
@@ -157,7 +161,14 @@ export function readCompactSchema(schema: unknown, purpose: ShapePurpose = 'view
 const NO_CHAIN: ReadonlySet<string> = new Set()
 
 class ShapeReader {
-  readonly #memo = new Map<string, CompactShape>()
+  /**
+   * Shapes read, by the schema object they were read from, each with the pointer it was read at:
+   * a look-up by object needs no hash of a pointer string, and a hit counts only at the same
+   * pointer (a part `defineTool` shares may sit at two places of one document). Non-object
+   * schemas (`true`, `false`, a number) are kept by pointer in {@link #byPointer}.
+   */
+  readonly #memo = new Map<object, { readonly pointer: string; readonly shape: CompactShape }>()
+  readonly #byPointer = new Map<string, CompactShape>()
   readonly #unions: UnionShape[] = []
   readonly #pending = new Set<UnionShape>()
   /**
@@ -174,20 +185,20 @@ class ShapeReader {
    * property or item guards, which has no projection.
    */
   read(loc: SchemaLoc, chain: ReadonlySet<string>): CompactShape {
-    const memo = this.#memo.get(loc.pointer)
+    const memo = this.#recall(loc)
     if (memo !== undefined) return memo
     const schema = loc.schema
-    if (schema === true) return this.#keep({ kind: 'any', pointer: loc.pointer, issues: [] })
-    if (schema === false) return this.#keep({ kind: 'never', pointer: loc.pointer, issues: [] })
+    if (schema === true) return this.#keep({ kind: 'any', pointer: loc.pointer, issues: [] }, loc)
+    if (schema === false) return this.#keep({ kind: 'never', pointer: loc.pointer, issues: [] }, loc)
     if (!isSchemaObject(schema)) {
-      return this.#keep(issueShape(loc.pointer, 'unsupported_keyword', loc.pointer, 'a schema must be an object or a boolean'))
+      return this.#keep(issueShape(loc.pointer, 'unsupported_keyword', loc.pointer, 'a schema must be an object or a boolean'), loc)
     }
     if (chain.has(loc.pointer)) {
       return issueShape(loc.pointer, 'unresolved_ref', loc.pointer, 'a cycle of "$ref"s (or unions) that passes through no property or item')
     }
     if (schema.$ref !== undefined) return this.#readRef(loc, schema, chain)
     if (schema.anyOf !== undefined || schema.oneOf !== undefined) return this.#readUnion(loc, schema, chain)
-    if (isUnconstrained(schema)) return this.#keep({ kind: 'any', pointer: loc.pointer, issues: [] })
+    if (isUnconstrained(schema)) return this.#keep({ kind: 'any', pointer: loc.pointer, issues: [] }, loc)
     return this.#readValue(loc, schema)
   }
 
@@ -231,8 +242,19 @@ class ShapeReader {
     }
   }
 
-  #keep<S extends CompactShape>(shape: S): S {
-    this.#memo.set(shape.pointer, shape)
+  /** The shape read before at `loc` (same schema, same pointer), if any. */
+  #recall(loc: SchemaLoc): CompactShape | undefined {
+    const schema = loc.schema
+    if (typeof schema !== 'object' || schema === null) return this.#byPointer.get(loc.pointer)
+    const entry = this.#memo.get(schema)
+    return entry !== undefined && entry.pointer === loc.pointer ? entry.shape : undefined
+  }
+
+  /** Keeps `shape` as the shape at `loc` (see {@link #memo}). */
+  #keep<S extends CompactShape>(shape: S, loc: SchemaLoc): S {
+    const schema = loc.schema
+    if (typeof schema !== 'object' || schema === null) this.#byPointer.set(loc.pointer, shape)
+    else this.#memo.set(schema, { pointer: loc.pointer, shape })
     return shape
   }
 
@@ -240,19 +262,18 @@ class ShapeReader {
     const siblings = Object.keys(schema).filter((k) => k !== '$ref' && !NEUTRAL_KEYWORDS.has(k) && !k.startsWith('x-'))
     if (siblings.length > 0) {
       return this.#keep(issueShape(loc.pointer, 'unsupported_keyword', appendPointer(loc.pointer, siblings[0]!),
-        `"${siblings.join('", "')}" beside "$ref": validators disagree on whether it applies; move it into the referenced schema`))
+        `"${siblings.join('", "')}" beside "$ref": validators disagree on whether it applies; move it into the referenced schema`), loc)
     }
     const resolved = this.document.resolveRef(loc)
-    if (!resolved.ok) return this.#keep(issueShape(loc.pointer, 'unresolved_ref', appendPointer(loc.pointer, '$ref'), resolved.message))
+    if (!resolved.ok) return this.#keep(issueShape(loc.pointer, 'unresolved_ref', appendPointer(loc.pointer, '$ref'), resolved.message), loc)
     const target = this.read(resolved.loc, new Set([...chain, loc.pointer]))
-    this.#memo.set(loc.pointer, target)
-    return target
+    return this.#keep(target, loc)
   }
 
   #readUnion(loc: SchemaLoc, schema: { readonly [k: string]: unknown }, chain: ReadonlySet<string>): CompactShape {
     const keyword = schema.anyOf !== undefined ? 'anyOf' : 'oneOf'
     const union: UnionShape = {
-      kind: 'union', pointer: loc.pointer, issues: [], branches: [], exclusive: keyword === 'oneOf',
+      kind: 'union', pointer: loc.pointer, schema, issues: [], branches: [], exclusive: keyword === 'oneOf',
       objects: { mode: 'none' }, arrays: { mode: 'none' },
     }
     if (schema.anyOf !== undefined && schema.oneOf !== undefined) {
@@ -266,9 +287,9 @@ class ShapeReader {
     const list = schema[keyword]
     if (!Array.isArray(list) || list.length === 0) {
       union.issues.push({ code: 'unsupported_keyword', pointer: appendPointer(loc.pointer, keyword), message: `"${keyword}" must be a non-empty list of schemas` })
-      return this.#keep(union)
+      return this.#keep(union, loc)
     }
-    this.#keep(union)
+    this.#keep(union, loc)
     this.#pending.add(union)
     const inner = new Set([...chain, loc.pointer])
     let any: AnyShape | undefined
@@ -317,7 +338,7 @@ class ShapeReader {
     if (any !== undefined && union.issues.length === 0) {
       // A union with an unconstrained branch accepts everything: it projects by deep copy.
       const whole: AnyShape = { kind: 'any', pointer: loc.pointer, issues: [] }
-      this.#memo.set(loc.pointer, whole)
+      this.#keep(whole, loc)
       return whole
     }
     this.#unions.push(union)
@@ -357,11 +378,11 @@ class ShapeReader {
       types &= atoms
     }
     const shape: ValueShape = {
-      kind: 'value', pointer: loc.pointer, issues, types, values, valuesKeyword,
+      kind: 'value', pointer: loc.pointer, schema, issues, types, values, valuesKeyword,
       string: readStringRules(schema, issue), number: readNumberRules(schema, issue),
       object: 'opaque', array: 'opaque',
     }
-    this.#keep(shape)
+    this.#keep(shape, loc)
     shape.object = this.#readObject(loc, schema, issue)
     shape.array = this.#readArray(loc, schema, issue)
     if (values !== undefined) {
@@ -546,6 +567,18 @@ function readNumberRules(schema: { readonly [k: string]: unknown }, issue: (keyw
 }
 
 /** True if projecting an array with this shape copies it whole. */
+/**
+ * Whether projection copies every value of this shape unchanged and the shape has no issue
+ * anywhere (its branches' included): no object keyword, and no array keyword other than items
+ * that accept anything.
+ */
+export function copiedWholeCleanly(shape: CompactShape): boolean {
+  if (shape.issues.length > 0) return false
+  if (shape.kind === 'union') return shape.branches.every(copiedWholeCleanly)
+  if (shape.kind !== 'value') return true
+  return shape.object === 'opaque' && (shape.array === 'opaque' || (shape.array.prefix.length === 0 && shape.array.rest !== undefined && shape.array.rest.shape.kind === 'any' && shape.array.rest.shape.issues.length === 0))
+}
+
 export function copiesArrayWhole(array: ArrayShape | 'opaque'): boolean {
   return array === 'opaque' || (array.prefix.length === 0 && array.rest !== undefined && array.rest.shape.kind === 'any')
 }

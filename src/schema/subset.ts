@@ -2,7 +2,7 @@ import type { TSchema } from 'typebox'
 import { ownJsonCopy } from '../json/own-copy.js'
 import { isJsonValueError } from '../json/json-value-error.js'
 import type { JsonSchema } from './json-schema.js'
-import { readCompactSchema, shapeIssues, type CompactShape, type ShapeIssue, type ValueShape } from './compact-shape.js'
+import { copiedWholeCleanly, readCompactSchema, shapeIssues, type CompactShape, type ShapeIssue, type ValueShape } from './compact-shape.js'
 import { expandFull, type FullBranch, type FullIssue } from './full-facts.js'
 import { includesJson } from './json-equal.js'
 import type { ContainmentMode, ProofContext } from './proof-context.js'
@@ -136,6 +136,22 @@ export function isSchema(value: unknown): boolean {
   }
 }
 
+/**
+ * Whether the full position is the very schema object the compact shape was read from, and
+ * projection copies its values whole with nothing to report: a full value valid there is then
+ * the compact value, valid under the same schema (`defineTool` gives both views the same frozen
+ * copy of a part they share). A union counts only when its branches are its own list's entries
+ * (no `$ref` or nested union resolved into it), so that the schema means the same in both
+ * documents.
+ */
+function isSameLeaf(shape: CompactShape, full: unknown): boolean {
+  if (shape.kind === 'value') return shape.schema === full && copiedWholeCleanly(shape)
+  if (shape.kind !== 'union' || shape.schema !== full) return false
+  const schema = full as { readonly anyOf?: unknown; readonly oneOf?: unknown }
+  const list = shape.exclusive ? schema.oneOf : schema.anyOf
+  return Array.isArray(list) && list.length === shape.branches.length && shape.branches.every((branch, i) => branch.schema === list[i]) && copiedWholeCleanly(shape)
+}
+
 /** The memo key of a (compact position, full positions) pair: the full pointers in sorted order. */
 function pairKey(compactPointer: string, locs: readonly SchemaLoc[]): string {
   if (locs.length === 0) return compactPointer + '\u0000'
@@ -234,6 +250,7 @@ class Prover implements ProofContext {
 
   prove(shape: CompactShape, locs: readonly SchemaLoc[], fullPointer: string): void {
     if (shape.kind === 'any' && shape.issues.length === 0) return
+    if (this.#mode === undefined && locs.length === 1 && isSameLeaf(shape, locs[0]!.schema)) return
     if (this.containment !== undefined && ++this.#steps > MAX_CONTAINMENT_STEPS) {
       // Out of budget: fail the trial under way; outside one, reportExhausted refuses the whole.
       if (this.#trial > 0) this.report('unsupported_keyword', '', '', EXHAUSTED)

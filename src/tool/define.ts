@@ -4,6 +4,7 @@ import { dropAnswer } from '../async/thenable.js'
 import { firstHole } from '../json/guards.js'
 import { isJsonValueError } from '../json/json-value-error.js'
 import { frozenJsonCopy } from '../json/own-copy.js'
+import { sharedFrozenCopy, type SharedCopies } from '../json/shared-copy.js'
 import { appendPointer, escapePointerToken } from '../json/pointer.js'
 import { likelyName } from '../errors/spelling.js'
 import { scrubText } from '../redact/secrets.js'
@@ -139,7 +140,10 @@ function defineChecked(definition: ToolDefinition): ViewedTool | SingleResultToo
     problem(`/sensitiveInputFields/${index}`, 'invalid_sensitive_path', 'a sensitive input field is a dotted path such as "secret", "auth.token" or "items[].token"')
   }
 
-  const inputSchema = plainSchema(d.input, '/input', problem)
+  // The schemas share the copies of the parts they share (a TypeBox part used in both views is
+  // copied and frozen once), only within this definition.
+  const shared: SharedCopies = new Map()
+  const inputSchema = plainSchema(d.input, '/input', problem, shared)
   if (inputSchema !== undefined) {
     if (inputSchema.type !== 'object') problem('/input/type', 'input_not_object', 'the input schema must be an object schema (type: "object")')
     if (origin === 'native') {
@@ -157,8 +161,8 @@ function defineChecked(definition: ToolDefinition): ViewedTool | SingleResultToo
   let single: JsonSchema | undefined
   if (viewed) {
     if (origin !== 'native') problem('/output', 'views_not_native', 'only native tools can have result views')
-    compact = plainSchema(output.compact, '/output/compact', problem)
-    full = plainSchema(output.full, '/output/full', problem)
+    compact = plainSchema(output.compact, '/output/compact', problem, shared)
+    full = plainSchema(output.full, '/output/full', problem, shared)
     if (compact !== undefined && full !== undefined) {
       const proof = proveCopiedViewSubset(compact, full)
       if (!proof.ok) {
@@ -168,7 +172,7 @@ function defineChecked(definition: ToolDefinition): ViewedTool | SingleResultToo
       }
     }
   } else {
-    single = plainSchema(output, '/output', problem)
+    single = plainSchema(output, '/output', problem, shared)
   }
   const omitWhen = readOmitWhen(d.omitWhen, viewed ? compact : undefined, viewed, problem)
 
@@ -336,12 +340,19 @@ function stringList(value: unknown, path: string, problem: Report): readonly str
   return Object.freeze([...value])
 }
 
-/** A deep-frozen plain JSON copy of a schema, or `undefined` after reporting why it is unusable. */
-function plainSchema(schema: unknown, path: string, problem: Report): JsonSchema | undefined {
+/**
+ * A deep-frozen plain JSON copy of a schema, or `undefined` after reporting why it is unusable.
+ * Parts met before in `shared` (another schema of the definition) are the same frozen objects.
+ */
+function plainSchema(schema: unknown, path: string, problem: Report, shared: SharedCopies): JsonSchema | undefined {
   if (typeof schema !== 'object' || schema === null || isArrayOrUnreadable(schema)) {
     problem(path, 'invalid_schema', 'must be a JSON Schema object')
     return undefined
   }
+  // The one walk: plain JSON, no `__proto__` key. Anything it refuses is copied again below
+  // (unshared), which names the problem and its pointer.
+  const fast = sharedFrozenCopy(schema, shared)
+  if (fast !== undefined) return fast as JsonSchema
   let copy: JsonSchema
   try {
     // Own enumerable string keys, as JSON.stringify reads them: TypeBox's hidden keys are dropped.
