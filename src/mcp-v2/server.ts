@@ -101,7 +101,10 @@ function canElicit(server: Server, ctx: ServerContext): boolean {
   return typeof capabilities?.elicitation === 'object' && capabilities.elicitation !== null
 }
 
-/** The SDK's handler result: a mutable copy of ours (an `input_required` answer goes as it is). */
+/**
+ * The SDK's handler result: ours, typed as the SDK's (an `input_required` answer as it is). Not
+ * copied: the serving core answers a fresh result (and a fresh `content` array) for every call.
+ */
 function sdkResult(result: McpCallToolResult | InputRequiredResult): CallToolResult | InputRequiredResult {
-  return 'resultType' in result ? result : ({ ...result, content: [...result.content] } as CallToolResult)
+  return result as CallToolResult | InputRequiredResult
 }

@@ -1,4 +1,4 @@
-import { outcomeForModel, toModelSchema, type InvokeOutcome, type JsonSchema, type ToolDescriptor, type ToolErrorCode, type View } from 'result-views'
+import { outcomeForModel, toModelSchema, type InvokeOutcome, type JsonSchema, type ModelOutcome, type ToolDescriptor, type ToolErrorCode, type View } from 'result-views'
 import { isRecord } from '../json/guards.js'
 import type { ResultPart } from 'result-views'
 
@@ -157,7 +157,15 @@ export function toMcpToolList(descriptors: readonly ToolDescriptor[]): McpToolLi
  * @param toolId - the called tool's name (for the pending message).
  */
 export function toCallToolResult(outcome: InvokeOutcome, toolId: string): McpCallToolResult {
-  const model = outcomeForModel(outcome, toolId)
+  return modelCallToolResult(outcomeForModel(outcome, toolId))
+}
+
+/**
+ * {@link toCallToolResult} of an outcome already read by `outcomeForModel`: a caller that needed
+ * the text first (the `maxResultBytes` size check) maps the same reading, so the record's JSON
+ * is written once per call.
+ */
+export function modelCallToolResult(model: ModelOutcome): McpCallToolResult {
   const content: [McpTextContent] = [{ type: 'text', text: model.text }]
   switch (model.status) {
     case 'ok': {

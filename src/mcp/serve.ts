@@ -6,7 +6,7 @@ import { scopeResolverFailed } from '../framework-call/framework-call.js'
 import { optionsTable, readOptions } from '../options/options.js'
 import { copyScopeFields, scopeProblem } from '../call/scope.js'
 import { McpOptionsError } from './mcp-options-error.js'
-import { toCallToolResult, toMcpToolList, toPartCallToolResult, type McpCallToolResult, type McpToolListing } from './project.js'
+import { modelCallToolResult, toCallToolResult, toMcpToolList, toPartCallToolResult, type McpCallToolResult, type McpToolListing } from './project.js'
 
 // The SDK-free core of serving a dispatcher over MCP (`docs/mcp.md`): the options, `tools/list`
 // and `tools/call`, shared by the v1 server (`@modelcontextprotocol/sdk`, `server.ts`) and the v2
@@ -121,14 +121,13 @@ export function createMcpServing(dispatcher: Dispatcher, options: McpServerOptio
   const { values, bounds } = checkOptions(dispatcher, options, extra)
   const { scope, toolCallIdPrefix } = values
   const limit = createResultLimit(values.maxResultBytes, bounds, (values.continuationToolPrefix ?? '') + CONTINUE_TOOL)
-  const toResult = async (outcome: InvokeOutcome, toolId: string, callScope: CallScope | undefined): Promise<McpCallToolResult> => {
-    if (limit !== undefined && outcome.status === 'ok') {
-      const model = outcomeForModel(outcome, toolId)
-      const part = await limitResult(limit, model.text, toolId, outcome.result_view, callScope)
-      if (part !== undefined) return withTraceMeta(toPartCallToolResult(part, outcome.tool_call_id), outcome.trace_context)
-    }
-    return withTraceMeta(toCallToolResult(outcome, toolId), outcome.trace_context)
-  }
+  // The mapping of an outcome, synchronous when no result is cut (no `maxResultBytes`): a call then
+  // costs no promise and no task-queue turn beyond the dispatcher's own.
+  const mapOutcome = (outcome: InvokeOutcome, toolId: string, callScope: CallScope | undefined): McpCallToolResult | Promise<McpCallToolResult> =>
+    limit !== undefined && outcome.status === 'ok' ? limitedResult(limit, outcome, toolId, callScope) : withTraceMeta(toCallToolResult(outcome, toolId), outcome.trace_context)
+  const toResult = async (outcome: InvokeOutcome, toolId: string, callScope: CallScope | undefined): Promise<McpCallToolResult> => mapOutcome(outcome, toolId, callScope)
+  // A fixed scope resolves the same way on every call: one answer, made once.
+  const fixedScope = Object.freeze({ ok: true as const, scope: typeof scope === 'function' ? undefined : scope })
   const serving: McpServing = {
     dispatcher,
     options: values,
@@ -138,7 +137,7 @@ export function createMcpServing(dispatcher: Dispatcher, options: McpServerOptio
     },
     toolCallIdOf: (call) => (toolCallIdPrefix === undefined ? undefined : toolCallIdPrefix + String(call.requestId)),
     scopeOf(call) {
-      if (typeof scope !== 'function') return { ok: true, scope }
+      if (typeof scope !== 'function') return fixedScope
       // The resolver is the host's code: a throw is a typed error result, never a JSON-RPC error.
       try {
         return { ok: true, scope: scope({ tool_id: call.toolId, request_id: call.requestId, session_id: call.sessionId }) }
@@ -165,7 +164,7 @@ export function createMcpServing(dispatcher: Dispatcher, options: McpServerOptio
         const answered = await onPending({ outcome, scope: callScope }, call)
         if (answered !== undefined) return answered
       }
-      return toResult(outcome, call.toolId, callScope)
+      return mapOutcome(outcome, call.toolId, callScope)
     },
   }
   return serving
@@ -185,6 +184,13 @@ export function traceOfMeta(meta: unknown): TraceContext | undefined {
   } catch {
     return undefined
   }
+}
+
+/** The `tools/call` result of an ok outcome under `maxResultBytes`: its first part when its JSON text is larger (the rest kept in the continuation store), else whole; the record's JSON written once. */
+async function limitedResult(limit: ResultLimit, outcome: InvokeOutcome & { status: 'ok' }, toolId: string, scope: CallScope | undefined): Promise<McpCallToolResult> {
+  const model = outcomeForModel(outcome, toolId)
+  const part = await limitResult(limit, model.text, toolId, outcome.result_view, scope)
+  return withTraceMeta(part === undefined ? modelCallToolResult(model) : toPartCallToolResult(part, outcome.tool_call_id), outcome.trace_context)
 }
 
 /** A result with the call's span in `_meta.traceparent` (and `tracestate`), when the dispatcher traced it. */

@@ -48,7 +48,10 @@ export function createMcpServer(dispatcher: Dispatcher, options: McpServerOption
   return server
 }
 
-/** The SDK's handler result: a mutable copy of ours. */
+/**
+ * The SDK's handler result: ours, typed as the SDK's mutable one. Not copied: the serving core
+ * answers a fresh result (and a fresh `content` array) for every call, so the SDK may own it.
+ */
 function sdkResult(result: McpCallToolResult): McpCallToolResult & { content: McpCallToolResult['content'][number][] } {
-  return { ...result, content: [...result.content] }
+  return result as McpCallToolResult & { content: McpCallToolResult['content'][number][] }
 }
