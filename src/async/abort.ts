@@ -90,6 +90,7 @@ export function followSignal(given: unknown): FollowedSignal | undefined {
   }
   const caller = given as AbortSignal
   const follower = new Follower(undefined)
+  const onCallerAbort = (): void => follower.abort()
   // Each member is read once; the methods are called as they were read.
   let remove: AbortSignal['removeEventListener']
   try {
@@ -99,13 +100,13 @@ export function followSignal(given: unknown): FollowedSignal | undefined {
     if (typeof aborted !== 'boolean' || typeof add !== 'function' || typeof removeMember !== 'function') return undefined
     remove = removeMember as AbortSignal['removeEventListener']
     if (aborted) follower.abort()
-    else (add as AbortSignal['addEventListener']).call(caller, 'abort', follower.onCallerAbort, { once: true })
+    else (add as AbortSignal['addEventListener']).call(caller, 'abort', onCallerAbort, { once: true })
   } catch {
     return undefined
   }
   follower.releaseWith(() => {
     try {
-      remove.call(caller, 'abort', follower.onCallerAbort)
+      remove.call(caller, 'abort', onCallerAbort)
     } catch {
       // A listener we cannot remove is the caller's signal's own problem.
     }
@@ -165,14 +166,13 @@ function unlisten(signal: AbortSignal, follower: Follower): void {
  */
 class Follower implements AbortWatch, FollowedSignal {
   readonly signal: AbortWatch = this
-  /** For a host's signal-like object, listened to at once: aborts this follower. */
-  readonly onCallerAbort = (): void => this.abort()
   #aborted = false
   /** The genuine caller signal while it is followed (until the work is done); `undefined` for a host's object. */
   #genuine: AbortSignal | undefined
   #listening = false
   #release: (() => void) | undefined
-  #listeners: (() => void)[] = []
+  /** Made for the first listener: most calls never wait on anything. */
+  #listeners: (() => void)[] | undefined
 
   constructor(genuine: AbortSignal | undefined) {
     this.#genuine = genuine
@@ -190,7 +190,7 @@ class Follower implements AbortWatch, FollowedSignal {
 
   addEventListener(_type: 'abort', listener: () => void): void {
     if (this.#aborted) return
-    this.#listeners.push(listener)
+    ;(this.#listeners ??= []).push(listener)
     const genuine = this.#genuine
     if (this.#listening || genuine === undefined) return
     // It may have aborted since it was last read: a listener added now would never be called.
@@ -205,15 +205,15 @@ class Follower implements AbortWatch, FollowedSignal {
   }
 
   removeEventListener(_type: 'abort', listener: () => void): void {
-    const at = this.#listeners.indexOf(listener)
-    if (at !== -1) this.#listeners.splice(at, 1)
+    const at = this.#listeners?.indexOf(listener) ?? -1
+    if (at !== -1) this.#listeners!.splice(at, 1)
   }
 
   abort(): void {
     if (this.#aborted) return
     this.#aborted = true
-    const listeners = this.#listeners
-    this.#listeners = []
+    const listeners = this.#listeners ?? []
+    this.#listeners = undefined
     for (const listener of listeners) {
       try {
         listener()
@@ -228,7 +228,8 @@ class Follower implements AbortWatch, FollowedSignal {
     this.#release = release
   }
 
-  release(): void {
+  /** Stops following (see {@link FollowedSignal.release}); a function of its own, so that it can be handed to `then` as it is. */
+  readonly release = (): void => {
     const genuine = this.#genuine
     this.#genuine = undefined
     if (genuine !== undefined && this.#listening) unlisten(genuine, this)

@@ -96,11 +96,13 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   function runFollowing(request: InvokeRequest, runner: (request: CallRequest) => Promise<InvokeOutcome>): Promise<InvokeOutcome> {
     const followed = followSignal(request.signal)
     if (followed === undefined) return Promise.resolve({ status: 'error', tool_call_id: request.tool_call_id ?? randomUUID(), error: requestInvalid('signal must be an AbortSignal') })
-    const outcome = runner({ ...request, signal: followed.signal })
+    // The request is the dispatcher's own snapshot (snapshotRequest): it takes our signal in place
+    // of the caller's, which nothing reads afterwards.
+    ;(request as { signal?: unknown }).signal = followed.signal
+    const outcome = runner(request)
     // `run` never rejects on a caller's mistake, but a rejection must still release the listener
     // (and stays the caller's, through `outcome`).
-    const release = (): void => followed.release()
-    outcome.then(release, release)
+    outcome.then(followed.release, followed.release)
     return outcome
   }
 
