@@ -80,7 +80,11 @@ function interpret(call: Call, decision: unknown): Call | ToolError {
     return hookPatchInvalid(call.tool, 'a pre-call hook must return nothing, { tool_input } or { deny: true }')
   }
   const answer = decision as Record<string, unknown>
-  if (answer.deny === true) return hookDenied(call.tool, typeof answer.deny_reason === 'string' ? answer.deny_reason : undefined)
+  if (answer.deny === true) {
+    // Read once: a getter answers one reason.
+    const reason = answer.deny_reason
+    return hookDenied(call.tool, typeof reason === 'string' ? reason : undefined)
+  }
   return applyPatch(call, answer)
 }
 

@@ -25,20 +25,28 @@ export function snapshotRequest(request: unknown): InvokeRequest | ToolError {
   const snapshot = readOptions(request, REQUEST_FIELDS, '', problems) as Record<string, unknown>
   if (problems.length > 0) return requestInvalid(problems.map((problem) => problem.message).join('; '))
   // The scope is read, checked and normalized in one pass; its problem, if any, is reported in
-  // the order checkRequest reports problems.
+  // the order checkRequest reports problems, in the words describe(scope) and list(scope) use.
   let scopeIssue: string | undefined
-  try {
-    const { scope, sensitive_input_fields, trace_context } = snapshot
-    if (scope !== undefined) {
+  const { scope, sensitive_input_fields, trace_context } = snapshot
+  if (scope !== undefined) {
+    try {
       const read = readScopeFields(scope)
       if (typeof read === 'string') scopeIssue = read
       else snapshot.scope = read
+    } catch {
+      scopeIssue = SCOPE_UNREADABLE
     }
+  }
+  try {
     if (typeof trace_context === 'object' && trace_context !== null) snapshot.trace_context = copyTraceContext(trace_context)
+  } catch {
+    return requestInvalid('trace_context could not be read (a getter or a Proxy threw)')
+  }
+  try {
     // Copied only when dense: a sparse array is kept as it is, for the check to refuse.
     if (Array.isArray(sensitive_input_fields) && firstHole(sensitive_input_fields) === -1) snapshot.sensitive_input_fields = [...(sensitive_input_fields as unknown[])]
   } catch {
-    return requestInvalid('the request could not be read (a getter or a Proxy threw)')
+    return requestInvalid('sensitive_input_fields could not be read (a getter or a Proxy threw)')
   }
   // The signal is kept as sent: the dispatcher follows it with a signal of its own (`followSignal`),
   // the only one read afterwards.
@@ -100,10 +108,13 @@ export function readScope(scope: unknown): Readonly<CallScope> | ToolError {
   try {
     read = readScopeFields(scope)
   } catch {
-    return requestInvalid('the scope could not be read (a getter or a Proxy threw)')
+    return requestInvalid(SCOPE_UNREADABLE)
   }
   return typeof read === 'string' ? requestInvalid(read) : read
 }
+
+/** Why a scope whose fields could not be read (a getter or Proxy trap threw) is refused. */
+const SCOPE_UNREADABLE = 'the scope could not be read (a getter or a Proxy threw)'
 
 /** The scope of a call that names none. */
 export const NO_SCOPE: Readonly<CallScope> = Object.freeze({})

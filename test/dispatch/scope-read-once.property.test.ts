@@ -94,7 +94,7 @@ describe('a scope is read once, checked and normalized', () => {
         expect(outcome.status).toBe('error')
         const error = (outcome as { error: { code: string; reason: string; message: string } }).error
         expect([error.code, error.reason]).toEqual(['tool_invalid_input', 'request_invalid'])
-        if (want.kind === 'unreadable') expect(error.message).toContain('could not be read (a getter or a Proxy threw)')
+        if (want.kind === 'unreadable') expect(error.message).toContain('the scope could not be read (a getter or a Proxy threw)')
         else expect(error.message).toContain(want.starts)
       }),
       { numRuns: 300 },
