@@ -7,7 +7,9 @@
 import { createHash } from 'node:crypto'
 import pg from 'pg'
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest'
+import { createDispatcher } from 'result-views'
 import { createPostgresApprovalStores, createPostgresContinuationStore, migrate } from 'result-views/postgres'
+import { SCOPE, deployTool } from '../approval/fixtures.js'
 import { useTestDatabase } from './support/database.js'
 import { startStallingProxy } from './support/stalling-proxy.js'
 
@@ -134,5 +136,30 @@ describe('a connection dropped while a write waits for its answer', () => {
     const id = await store.put(result, now)
     expect(await store.read(id!, 1, 'S', now)).toMatchObject({ kind: 'found', part: { text: 'ab' } })
     await pool.end()
+  })
+})
+
+describe('a mint the server cancels at its own bound', () => {
+  it('says the store gave up at its bound, not that it did not answer within approvals.timeoutMs', { timeout: 30_000 }, async () => {
+    const tablePrefix = `drop${++prefixes}_`
+    await migrate({ pool: db.pool, tablePrefix })
+    const stores = createPostgresApprovalStores({ pool: db.pool, tablePrefix, statementTimeoutMs: 300 })
+    const dispatcher = createDispatcher({ tools: [deployTool()], approvals: { ...stores, timeoutMs: 5_000 } })
+    const locker = await db.pool.connect()
+    try {
+      await locker.query('BEGIN')
+      await locker.query(`LOCK TABLE "${tablePrefix}approval_tokens" IN ACCESS EXCLUSIVE MODE`)
+      const error = (await dispatcher.approvals.mintApprovalToken({ tool_id: 'ops__deploy', scope: SCOPE, input: { target: 'prod' }, ttlMs: 600_000 }).then(
+        () => expect.fail('the mint should be refused'),
+        (refused: unknown) => refused,
+      )) as Error
+      expect(error).toMatchObject({ code: 'approval_unavailable', reason: 'store_timeout' })
+      expect(error.message).toMatch(/gave up on insert at its own bound/)
+      expect(error.message).not.toMatch(/5000/)
+      expect((error as { cause?: { message?: string } }).cause?.message).toMatch(/canceled on the server after 300 ms/)
+    } finally {
+      await locker.query('ROLLBACK')
+      locker.release()
+    }
   })
 })
