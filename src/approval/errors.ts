@@ -101,14 +101,18 @@ export function storeFailed(store: ApprovalStoreName, operation: string, cause: 
 /**
  * An approval store did not answer within `timeoutMs`, or said it gave up on time and wrote
  * nothing (a thrown error with `code: 'store_timeout'`, then the `cause`): fail closed
- * (`approval_unavailable` / `store_timeout`).
+ * (`approval_unavailable` / `store_timeout`). The message names the bound that ended the call:
+ * `timeoutMs` when the store did not answer, the store's own (the cause says which) when it gave up.
  */
 export function storeTimeout(store: ApprovalStoreName, operation: string, timeoutMs: number, cause?: unknown): ToolError {
   return withCause(
     new ToolError({
       code: 'approval_unavailable',
       reason: 'store_timeout',
-      message: `approval ${store} store did not answer within ${timeoutMs} ms during ${operation}; nothing that needs approval runs`,
+      message:
+        cause === undefined
+          ? `approval ${store} store did not answer within ${timeoutMs} ms during ${operation}; nothing that needs approval runs`
+          : `approval ${store} store gave up on ${operation} at its own bound and wrote nothing (the cause says which bound); nothing that needs approval runs`,
       details: { store, operation, timeout_ms: timeoutMs },
     }),
     cause,

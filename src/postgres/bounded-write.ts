@@ -39,7 +39,9 @@ function storeError(code: 'store_timeout' | 'store_outcome_unknown', message: st
  * - the connection failed, or COMMIT got no answer within what is left of `timeoutMs` (at least
  *   250 ms), after COMMIT was sent: the outcome is unknown. The connection is destroyed. Throws
  *   `code: 'store_outcome_unknown'`.
- * - any other error before COMMIT: rolled back, the driver's error is thrown as it is.
+ * - any other error before COMMIT: rolled back, the driver's error is thrown as it is. A
+ *   connection that fails before COMMIT is sent is destroyed (the server rolls back what it never
+ *   saw committed) and its driver's error is thrown: nothing was written.
  */
 export function boundedWrites(pool: pg.Pool, timeoutMs: number): Query {
   const steps = boundedSteps(pool, timeoutMs)
@@ -68,6 +70,9 @@ async function inTransaction(client: pg.PoolClient, steps: readonly Step[], dead
   const left = (): number => leftOf(deadline)
   let committing = false
   let broken: Error | undefined
+  // node-postgres rejects the statement in flight when the connection fails; the event is only noted here.
+  let failed: Error | undefined
+  const release = watchConnection(client, (error) => void (failed ??= error))
   try {
     const result = await beforeDeadline(left(), async () => {
       const bound = left()
@@ -91,6 +96,11 @@ async function inTransaction(client: pg.PoolClient, steps: readonly Step[], dead
       throw storeError('store_outcome_unknown', 'the connection failed after COMMIT was sent: the write may or may not have taken effect', error)
     }
     if (committing) throw error
+    if (failed !== undefined) {
+      // The connection failed before COMMIT was sent: the server rolls back what it never saw committed.
+      broken = failed
+      throw error
+    }
     try {
       await client.query('ROLLBACK')
     } catch (rollback) {
@@ -100,6 +110,21 @@ async function inTransaction(client: pg.PoolClient, steps: readonly Step[], dead
     throw error
   } finally {
     // A connection in an unknown state is destroyed (`release(error)`), never handed to the next caller.
+    release(broken ?? failed)
+  }
+}
+
+/**
+ * Listens for `'error'` on a client checked out of the pool until it is released: node-postgres
+ * emits it there when the connection fails (pg-pool listens on idle clients only), and with no
+ * listener Node ends the process. `failed` gets the error (the statement in flight is rejected
+ * too). Returns the client's release, which removes the listener first (pg-pool's own takes over).
+ */
+function watchConnection(client: pg.PoolClient, failed: (error: Error) => void): (broken?: Error) => void {
+  const listener = (error: Error): void => failed(error)
+  client.on('error', listener)
+  return (broken) => {
+    client.removeListener('error', listener)
     client.release(broken)
   }
 }
@@ -144,7 +169,7 @@ export function oneTripWrites(pool: pg.Pool, timeoutMs: number): CountingWrite {
     new Promise<WriteCount>((resolve, reject) => {
       const parameters = values.map(wireValue)
       const deadline = performance.now() + timeoutMs
-      let client: pg.PoolClient | undefined
+      let release: ((broken?: Error) => void) | undefined
       let sent = false
       let done = false
       const finish = (broken: Error | undefined, settle: () => void): void => {
@@ -152,7 +177,7 @@ export function oneTripWrites(pool: pg.Pool, timeoutMs: number): CountingWrite {
         done = true
         clearTimeout(timer)
         // A connection in an unknown state is destroyed (`release(error)`), never handed to the next caller.
-        client?.release(broken)
+        release?.(broken)
         settle()
       }
       // One timer: the connection's bound, then, once the statement is out, the grace for the server's own cancel.
@@ -174,13 +199,15 @@ export function oneTripWrites(pool: pg.Pool, timeoutMs: number): CountingWrite {
       }
       const connected = (connection: pg.PoolClient): void => {
         if (done) return connection.release()
-        client = connection
         if (!speaksProtocol(connection)) {
           done = true
           clearTimeout(timer)
           inTransaction(connection, [[text, values]], deadline, timeoutMs).then(resolve, reject)
           return
         }
+        const lost = 'the connection failed after the write was sent: it may or may not have taken effect'
+        // A failing connection settles the write at once (node-postgres also fails the statement, a tick later).
+        release = watchConnection(connection, (error) => finish(error, () => reject(storeError('store_outcome_unknown', lost, error))))
         sent = true
         try {
           connection.query(new CountedStatement(leftOf(deadline), text, parameters, answered))
@@ -308,7 +335,10 @@ function serverAnswered(error: unknown): boolean {
   }
 }
 
-/** A pool connection within `timeoutMs`; one that arrives later is released unused. */
+/**
+ * A pool connection within `timeoutMs`; one that arrives later is released unused, in the same
+ * callback that receives it, so it is never checked out without an `'error'` listener (pg-pool's).
+ */
 function connectWithin(pool: pg.Pool, timeoutMs: number): Promise<pg.PoolClient> {
   return new Promise((resolve, reject) => {
     let late = false

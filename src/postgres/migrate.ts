@@ -54,9 +54,14 @@ export async function migrate(options: MigrateOptions): Promise<MigrateResult> {
   try {
     const client = await pool.connect()
     const session = { broken: false }
+    // A connection that fails while checked out emits 'error' on the client (pg-pool listens on idle
+    // clients only): noted here, so it never reaches the process; the statement in flight rejects.
+    const failed = (): void => void (session.broken = true)
+    client.on('error', failed)
     try {
       return await migrateOn(client, session, tables, lockTimeoutMs, subject)
     } finally {
+      client.removeListener('error', failed)
       // A connection whose ROLLBACK failed may sit in a transaction: destroy it, never reuse it.
       client.release(session.broken)
     }

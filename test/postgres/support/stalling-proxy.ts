@@ -2,6 +2,7 @@
 // server or a partitioned network looks to its clients: once stalled (by `stall()`, or by the first
 // client message containing a given text), nothing is forwarded either way; what was sent waits in
 // the proxy and reaches its peer on `thaw()`, closes included, as a thawed server reads its socket.
+// `cut()` destroys every connection through it at once, as a dropped network or a killed server does.
 // The proxy and its sockets are closed after the file's tests.
 import { createServer, connect, type AddressInfo, type Socket } from 'node:net'
 import { afterAll, inject } from 'vitest'
@@ -16,6 +17,8 @@ export interface StallingProxy {
   readonly stalled: Promise<void>
   /** Forwards what was held, and everything after (no longer stalling on `stallOn`'s text); closes held closes. */
   thaw(): void
+  /** Destroys every connection through the proxy now, both sides (what was held is dropped); new connections go through. */
+  cut(): void
   /** Resolves once every connection through the proxy is closed on both sides. */
   drained(): Promise<void>
 }
@@ -64,6 +67,13 @@ export async function startStallingProxy(): Promise<StallingProxy> {
     port: (server.address() as AddressInfo).port,
     stall,
     stallOn: (text) => void (trigger = text),
+    cut: () => {
+      held.length = 0
+      stalled = false
+      trigger = undefined
+      for (const socket of sockets) socket.destroy()
+      sockets.clear()
+    },
     stalled: stalledPromise,
     thaw: () => {
       stalled = false
