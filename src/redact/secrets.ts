@@ -16,19 +16,32 @@ const jsonEscaped = (text: string): string => (NEEDS_JSON_ESCAPE.test(text) ? JS
 /**
  * Every form a secret can take in text the library writes (`docs/hooks.md` "Sensitive input
  * fields"): as it is, JSON-escaped (a message quoting JSON of the input), JSON-Pointer-escaped
- * (`~` → `~0`, `/` → `~1`: a key in a pointer), a pointer inside JSON text, JSON text used as a
- * pointer token, JSON inside JSON (a message that quotes a JSON message), and percent-encoded
- * (`encodeURIComponent`: a secret a handler put in a URL). Distinct forms only; a secret of
- * letters and digits has one.
+ * (`~` → `~0`, `/` → `~1`: a key in a pointer), a pointer inside JSON text, JSON inside JSON (a
+ * message that quotes a JSON message), and percent-encoded (`encodeURIComponent`: a secret a
+ * handler put in a URL), of the secret itself and of each JSON-escaped form (JSON a handler put in
+ * a URL). Pointer forms are not percent-encoded (nothing puts a pointer in a URL). Distinct forms
+ * only; a secret of letters and digits has one.
  */
 export function secretForms(secret: string): string[] {
   const json = jsonEscaped(secret)
   const pointer = escapePointerToken(secret)
   // A secret JSON leaves as it is (most are): its pointer form has nothing for JSON to escape
   // either (`~0` and `~1` add none), so the forms are the secret, its pointer form, its URL form.
-  const forms = json === secret ? new Set([secret, pointer]) : new Set([secret, json, pointer, jsonEscaped(pointer), escapePointerToken(json), jsonEscaped(json)])
+  if (json === secret) {
+    const forms = new Set([secret, pointer])
+    const url = percentEncoded(secret)
+    if (url !== undefined) forms.add(url)
+    return [...forms]
+  }
+  // The two escapings commute (JSON writes no `~` or `/`, a pointer no `"`, `\` or control), so
+  // the pointer form of the JSON form is the JSON form of the pointer form.
+  const jsonInJson = jsonEscaped(json)
+  const forms = new Set([secret, json, pointer, jsonEscaped(pointer), jsonInJson])
   const url = percentEncoded(secret)
   if (url !== undefined) forms.add(url)
+  // JSON text holds no lone surrogate (JSON escapes it), so its percent-encoding always exists.
+  forms.add(encodeURIComponent(json))
+  forms.add(encodeURIComponent(jsonInJson))
   return [...forms]
 }
 
