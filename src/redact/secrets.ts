@@ -205,11 +205,52 @@ function collectBelow(root: unknown, found: Found, seen: Set<object>): void {
   }
 }
 
-/** `text` with every occurrence of every secret replaced by `"[REDACTED]"` (secrets longest first). */
+/**
+ * `text` with every occurrence of every secret replaced by `"[REDACTED]"`, in one pass over the
+ * text as given: occurrences that overlap (one secret inside or across another) become one marker,
+ * and an occurrence that overlaps a marker already in the text is not one (a secret that is part of
+ * the marker, `REDA`, leaves it whole). So no secret is left between the markers, and scrubbing
+ * scrubbed text again changes nothing.
+ */
 export function scrubText(text: string, secrets: readonly string[]): string {
-  let out = text
-  for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join(REDACTED)
-  return out
+  const marked = text.includes(REDACTED)
+  // Start and end of each occurrence, in pairs; none made when nothing is found (the common case).
+  let found: number[] | undefined
+  for (const secret of secrets) {
+    if (secret.length === 0) continue
+    for (let at = text.indexOf(secret); at !== -1; at = text.indexOf(secret, at + 1)) {
+      if (!marked || !overlapsMarker(text, at, at + secret.length)) (found ??= []).push(at, at + secret.length)
+    }
+  }
+  if (found === undefined) return text
+  const order = Array.from({ length: found.length / 2 }, (_, i) => 2 * i).sort((a, b) => found[a]! - found[b]!)
+  // Merge overlapping occurrences (touching ones stay two markers), writing the text between them.
+  let out = ''
+  let done = 0
+  let start = found[order[0]!]!
+  let end = found[order[0]! + 1]!
+  for (let k = 1; k < order.length; k++) {
+    const from = found[order[k]!]!
+    const to = found[order[k]! + 1]!
+    if (from < end) {
+      if (to > end) end = to
+      continue
+    }
+    out += text.slice(done, start) + REDACTED
+    done = end
+    start = from
+    end = to
+  }
+  return out + text.slice(done, start) + REDACTED + text.slice(end)
+}
+
+/**
+ * Whether `text[from, to)` overlaps a `"[REDACTED]"` marker in `text`: markers never overlap one
+ * another (`[` only opens one), so the last one starting before `to` is the one that reaches furthest.
+ */
+function overlapsMarker(text: string, from: number, to: number): boolean {
+  const last = text.lastIndexOf(REDACTED, to - 1)
+  return last !== -1 && last + REDACTED.length > from
 }
 
 /**
