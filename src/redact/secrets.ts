@@ -213,13 +213,14 @@ function collectBelow(root: unknown, found: Found, seen: Set<object>): void {
  * scrubbed text again changes nothing.
  */
 export function scrubText(text: string, secrets: readonly string[]): string {
-  const marked = text.includes(REDACTED)
   // Start and end of each occurrence, in pairs; none made when nothing is found (the common case).
   let found: number[] | undefined
+  // Whether the text holds a marker, looked up at the first occurrence.
+  let marked: boolean | undefined
   for (const secret of secrets) {
     if (secret.length === 0) continue
     for (let at = text.indexOf(secret); at !== -1; at = text.indexOf(secret, at + 1)) {
-      if (!marked || !overlapsMarker(text, at, at + secret.length)) (found ??= []).push(at, at + secret.length)
+      if (!(marked ??= text.includes(REDACTED)) || !overlapsMarker(text, at, at + secret.length)) (found ??= []).push(at, at + secret.length)
     }
   }
   if (found === undefined) return text
