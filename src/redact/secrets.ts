@@ -16,19 +16,32 @@ const jsonEscaped = (text: string): string => (NEEDS_JSON_ESCAPE.test(text) ? JS
 /**
  * Every form a secret can take in text the library writes (`docs/hooks.md` "Sensitive input
  * fields"): as it is, JSON-escaped (a message quoting JSON of the input), JSON-Pointer-escaped
- * (`~` → `~0`, `/` → `~1`: a key in a pointer), a pointer inside JSON text, JSON text used as a
- * pointer token, JSON inside JSON (a message that quotes a JSON message), and percent-encoded
- * (`encodeURIComponent`: a secret a handler put in a URL). Distinct forms only; a secret of
- * letters and digits has one.
+ * (`~` → `~0`, `/` → `~1`: a key in a pointer), a pointer inside JSON text, JSON inside JSON (a
+ * message that quotes a JSON message), and percent-encoded (`encodeURIComponent`: a secret a
+ * handler put in a URL), of the secret itself and of each JSON-escaped form (JSON a handler put in
+ * a URL). Pointer forms are not percent-encoded (nothing puts a pointer in a URL). Distinct forms
+ * only; a secret of letters and digits has one.
  */
 export function secretForms(secret: string): string[] {
   const json = jsonEscaped(secret)
   const pointer = escapePointerToken(secret)
   // A secret JSON leaves as it is (most are): its pointer form has nothing for JSON to escape
   // either (`~0` and `~1` add none), so the forms are the secret, its pointer form, its URL form.
-  const forms = json === secret ? new Set([secret, pointer]) : new Set([secret, json, pointer, jsonEscaped(pointer), escapePointerToken(json), jsonEscaped(json)])
+  if (json === secret) {
+    const forms = new Set([secret, pointer])
+    const url = percentEncoded(secret)
+    if (url !== undefined) forms.add(url)
+    return [...forms]
+  }
+  // The two escapings commute (JSON writes no `~` or `/`, a pointer no `"`, `\` or control), so
+  // the pointer form of the JSON form is the JSON form of the pointer form.
+  const jsonInJson = jsonEscaped(json)
+  const forms = new Set([secret, json, pointer, jsonEscaped(pointer), jsonInJson])
   const url = percentEncoded(secret)
   if (url !== undefined) forms.add(url)
+  // JSON text holds no lone surrogate (JSON escapes it), so its percent-encoding always exists.
+  forms.add(encodeURIComponent(json))
+  forms.add(encodeURIComponent(jsonInJson))
   return [...forms]
 }
 
@@ -192,11 +205,53 @@ function collectBelow(root: unknown, found: Found, seen: Set<object>): void {
   }
 }
 
-/** `text` with every occurrence of every secret replaced by `"[REDACTED]"` (secrets longest first). */
+/**
+ * `text` with every occurrence of every secret replaced by `"[REDACTED]"`, in one pass over the
+ * text as given: occurrences that overlap (one secret inside or across another) become one marker,
+ * and an occurrence that overlaps a marker already in the text is not one (a secret that is part of
+ * the marker, `REDA`, leaves it whole). So no secret is left between the markers, and scrubbing
+ * scrubbed text again changes nothing.
+ */
 export function scrubText(text: string, secrets: readonly string[]): string {
-  let out = text
-  for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join(REDACTED)
-  return out
+  // Start and end of each occurrence, in pairs; none made when nothing is found (the common case).
+  let found: number[] | undefined
+  // Whether the text holds a marker, looked up at the first occurrence.
+  let marked: boolean | undefined
+  for (const secret of secrets) {
+    if (secret.length === 0) continue
+    for (let at = text.indexOf(secret); at !== -1; at = text.indexOf(secret, at + 1)) {
+      if (!(marked ??= text.includes(REDACTED)) || !overlapsMarker(text, at, at + secret.length)) (found ??= []).push(at, at + secret.length)
+    }
+  }
+  if (found === undefined) return text
+  const order = Array.from({ length: found.length / 2 }, (_, i) => 2 * i).sort((a, b) => found[a]! - found[b]!)
+  // Merge overlapping occurrences (touching ones stay two markers), writing the text between them.
+  let out = ''
+  let done = 0
+  let start = found[order[0]!]!
+  let end = found[order[0]! + 1]!
+  for (let k = 1; k < order.length; k++) {
+    const from = found[order[k]!]!
+    const to = found[order[k]! + 1]!
+    if (from < end) {
+      if (to > end) end = to
+      continue
+    }
+    out += text.slice(done, start) + REDACTED
+    done = end
+    start = from
+    end = to
+  }
+  return out + text.slice(done, start) + REDACTED + text.slice(end)
+}
+
+/**
+ * Whether `text[from, to)` overlaps a `"[REDACTED]"` marker in `text`: markers never overlap one
+ * another (`[` only opens one), so the last one starting before `to` is the one that reaches furthest.
+ */
+function overlapsMarker(text: string, from: number, to: number): boolean {
+  const last = text.lastIndexOf(REDACTED, to - 1)
+  return last !== -1 && last + REDACTED.length > from
 }
 
 /**

@@ -51,6 +51,14 @@ export interface SecretLeak {
 const json = (text: string): string => JSON.stringify(text).slice(1, -1)
 /** JSON Pointer token escaping (RFC 6901). */
 const pointer = escapePointerToken
+/** `encodeURIComponent`, or `undefined` for text it refuses (a lone surrogate): that form is not looked for. */
+function percent(text: string): string | undefined {
+  try {
+    return encodeURIComponent(text)
+  } catch {
+    return undefined
+  }
+}
 
 /**
  * The first part of `canary` found in `text` in any of the forms a secret takes in text: as it is,
@@ -58,6 +66,11 @@ const pointer = escapePointerToken
  * pointer and percent forms of each other (a pointer inside JSON, JSON inside JSON). A part is
  * any run of `minPartLength` consecutive characters of one form, so a secret cut at a length
  * limit is found too. This is written independently of the library's scrubber, as a test oracle.
+ *
+ * Never throws on the text or canary it checks: a form that cannot be percent-encoded (a canary,
+ * or its pointer form, holding a lone surrogate, which `encodeURIComponent` refuses) is not looked
+ * for in that encoding; every other form still is. It throws only for bad options: a `UsageError`
+ * (`testing_argument_invalid`) naming an unknown key or a `minPartLength` that is not an integer ≥ 1.
  *
  * @param text - what a surface wrote (an event's JSON, a log line, an error message, a file's bytes).
  * @param canary - the planted secret, from {@link secretCanaryArbitrary} (or any string at least `minPartLength` long).
@@ -70,14 +83,23 @@ export function findSecretLeak(text: string, canary: string, options: FindSecret
     throw new UsageError({ code: 'testing_argument_invalid', subject: 'findSecretLeak options', problems: [{ path: '/minPartLength', code: 'invalid_option', message: 'minPartLength must be an integer ≥ 1' }] })
   }
   const min = (given as number | undefined) ?? DEFAULT_LEAK_PART_LENGTH
-  const encodings: Array<[string, (value: string) => string]> = [
+  const encodings: Array<[string, (value: string) => string | undefined]> = [
     ['json', json],
     ['pointer', pointer],
-    ['percent', encodeURIComponent],
+    ['percent', percent],
   ]
   const forms = new Map<string, string>([['raw', canary]])
-  for (const [name, encode] of encodings) forms.set(name, encode(canary))
-  for (const [outer, encodeOuter] of encodings) for (const [inner, encodeInner] of encodings) if (outer !== inner || outer === 'json') forms.set(`${outer}(${inner})`, encodeOuter(encodeInner(canary)))
+  const add = (name: string, value: string | undefined): void => {
+    if (value !== undefined) forms.set(name, value)
+  }
+  for (const [name, encode] of encodings) add(name, encode(canary))
+  for (const [outer, encodeOuter] of encodings) {
+    for (const [inner, encodeInner] of encodings) {
+      if (outer === inner && outer !== 'json') continue
+      const innerForm = encodeInner(canary)
+      add(`${outer}(${inner})`, innerForm === undefined ? undefined : encodeOuter(innerForm))
+    }
+  }
   const length = Math.max(1, Math.trunc(min))
   for (const [form, value] of forms) {
     if (value.length <= length) {
