@@ -53,3 +53,42 @@ export function firstHole(array: readonly unknown[]): number {
   for (let i = 0; i < length; i++) if (!(i in array)) return i
   return -1
 }
+
+/** What a one-walk copy answers for anything it does not accept (its caller then runs the precise check). */
+export const NOT_PLAIN: unique symbol = Symbol('not plain JSON')
+
+/**
+ * A value that is not an object, as a one-walk copy of plain JSON takes it: a string (well-formed
+ * when `wellFormed`), a finite number or a boolean as it is; {@link NOT_PLAIN} for anything else
+ * (`undefined`, a function, a symbol, a bigint, a non-finite number, a string with a lone
+ * surrogate when `wellFormed`).
+ */
+export function plainLeaf(value: unknown, wellFormed: boolean): unknown {
+  switch (typeof value) {
+    case 'string':
+      return !wellFormed || (value as string & { isWellFormed(): boolean }).isWellFormed() ? value : NOT_PLAIN
+    case 'number':
+      return Number.isFinite(value) ? value : NOT_PLAIN
+    case 'boolean':
+      return value
+    default:
+      return NOT_PLAIN
+  }
+}
+
+/**
+ * How a one-walk copy reads an object (not `null`): `array` for an array that is not an overlong
+ * Proxy, `object` for a plain object (prototype `Object.prototype` or `null`), `undefined` for
+ * anything else, or anything `JSON.stringify` would call a `toJSON` of (own or inherited). A
+ * Proxy's traps run here: call it inside the walk's guard.
+ */
+export function plainContainer(value: object): 'array' | 'object' | undefined {
+  if (Array.isArray(value)) return isOverlongProxy(value, value.length) || hasToJson(value) ? undefined : 'array'
+  const proto = Object.getPrototypeOf(value)
+  return (proto !== Object.prototype && proto !== null) || hasToJson(value) ? undefined : 'object'
+}
+
+/** JSON.stringify would call it (own or inherited, enumerable or not). */
+function hasToJson(value: object): boolean {
+  return typeof (value as { toJSON?: unknown }).toJSON === 'function'
+}

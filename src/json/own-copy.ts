@@ -1,7 +1,7 @@
 import { assertPlainJson, type JsonValue, type PlainJsonOptions } from './canonical.js'
 import { cloneJson, setOwn } from './clone.js'
 import { deepFreeze } from './freeze.js'
-import { isOverlongProxy } from './guards.js'
+import { NOT_PLAIN, plainContainer, plainLeaf } from './guards.js'
 import { JsonValueError } from './json-value-error.js'
 
 /**
@@ -50,9 +50,6 @@ function copyOf(value: unknown, freeze: boolean, options?: PlainJsonOptions): Js
   return (freeze ? deepFreeze(slow) : slow) as JsonValue
 }
 
-/** What the one-walk copy answers for anything it does not accept. */
-const NOT_PLAIN: unique symbol = Symbol('not plain JSON')
-
 /** Deepest nesting the one-walk copy follows before it hands over to the precise path. */
 const FAST_DEPTH = 512
 
@@ -65,33 +62,22 @@ function copyPlainGuarded(value: unknown, freeze: boolean, strings: boolean, abs
 }
 
 function copyPlain(value: unknown, depth: number, freeze: boolean, strings: boolean, absent: boolean): unknown {
-  switch (typeof value) {
-    case 'string':
-      return !strings || (value as string & { isWellFormed(): boolean }).isWellFormed() ? value : NOT_PLAIN
-    case 'number':
-      return Number.isFinite(value) ? value : NOT_PLAIN
-    case 'boolean':
-      return value
-    case 'object':
-      break
-    default:
-      return NOT_PLAIN
-  }
+  if (typeof value !== 'object') return plainLeaf(value, strings)
   if (value === null) return null
   if (depth >= FAST_DEPTH) return NOT_PLAIN
-  if (Array.isArray(value)) {
-    if (isOverlongProxy(value, value.length) || hasToJson(value)) return NOT_PLAIN
+  const kind = plainContainer(value)
+  if (kind === undefined) return NOT_PLAIN
+  if (kind === 'array') {
+    const array = value as unknown[]
     const items: unknown[] = []
-    for (let i = 0; i < value.length; i++) {
-      if (!(i in value)) return NOT_PLAIN
-      const item = copyPlain(value[i], depth + 1, freeze, strings, absent)
+    for (let i = 0; i < array.length; i++) {
+      if (!(i in array)) return NOT_PLAIN
+      const item = copyPlain(array[i], depth + 1, freeze, strings, absent)
       if (item === NOT_PLAIN) return NOT_PLAIN
       items.push(item)
     }
     return freeze ? Object.freeze(items) : items
   }
-  const proto = Object.getPrototypeOf(value)
-  if ((proto !== Object.prototype && proto !== null) || hasToJson(value)) return NOT_PLAIN
   const out: Record<string, unknown> = {}
   const keys = Object.keys(value)
   for (let i = 0; i < keys.length; i++) {
@@ -122,9 +108,4 @@ function dropUndefinedMembers(root: unknown): void {
       else stack.push(member)
     }
   }
-}
-
-/** JSON.stringify would call it (own or inherited, enumerable or not). */
-function hasToJson(value: object): boolean {
-  return typeof (value as { toJSON?: unknown }).toJSON === 'function'
 }

@@ -1,5 +1,5 @@
 import type { JsonValue } from './canonical.js'
-import { isOverlongProxy } from './guards.js'
+import { NOT_PLAIN, plainContainer, plainLeaf } from './guards.js'
 
 /**
  * Frozen copies one caller makes of several values that may hold the same objects (a tool's
@@ -16,9 +16,6 @@ export type SharedCopies = Map<object, object>
  * or as a property name: conservative) is copied afresh wherever it occurs, never shared.
  */
 const CONTEXT_KEYS: ReadonlySet<string> = new Set(['$ref', '$id', '$anchor', '$dynamicRef', '$dynamicAnchor', '$recursiveRef', '$recursiveAnchor'])
-
-/** What the walk answers for anything it does not accept. */
-const NOT_PLAIN: unique symbol = Symbol('not plain JSON')
 
 /** Deepest nesting the walk follows before it hands the value to the precise path. */
 const FAST_DEPTH = 512
@@ -52,18 +49,7 @@ export function sharedFrozenCopy(value: unknown, shared: SharedCopies): JsonValu
 }
 
 function copy(value: unknown, depth: number, shared: SharedCopies): unknown {
-  switch (typeof value) {
-    case 'string':
-      return (value as string & { isWellFormed(): boolean }).isWellFormed() ? value : NOT_PLAIN
-    case 'number':
-      return Number.isFinite(value) ? value : NOT_PLAIN
-    case 'boolean':
-      return value
-    case 'object':
-      break
-    default:
-      return NOT_PLAIN
-  }
+  if (typeof value !== 'object') return plainLeaf(value, true)
   if (value === null) return null
   const known = shared.get(value)
   if (known !== undefined) {
@@ -71,22 +57,22 @@ function copy(value: unknown, depth: number, shared: SharedCopies): unknown {
     return known
   }
   if (depth >= FAST_DEPTH) return NOT_PLAIN
+  const kind = plainContainer(value)
+  if (kind === undefined) return NOT_PLAIN
   let context = false
   let out: object
-  if (Array.isArray(value)) {
-    if (isOverlongProxy(value, value.length) || hasToJson(value)) return NOT_PLAIN
+  if (kind === 'array') {
+    const array = value as unknown[]
     const items: unknown[] = []
-    for (let i = 0; i < value.length; i++) {
-      if (!(i in value)) return NOT_PLAIN
-      const item = copy(value[i], depth + 1, shared)
+    for (let i = 0; i < array.length; i++) {
+      if (!(i in array)) return NOT_PLAIN
+      const item = copy(array[i], depth + 1, shared)
       if (item === NOT_PLAIN) return NOT_PLAIN
       if (typeof item === 'object' && item !== null && contextual) context = true
       items.push(item)
     }
     out = Object.freeze(items)
   } else {
-    const proto = Object.getPrototypeOf(value)
-    if ((proto !== Object.prototype && proto !== null) || hasToJson(value)) return NOT_PLAIN
     const members: Record<string, unknown> = {}
     const keys = Object.keys(value)
     for (let i = 0; i < keys.length; i++) {
@@ -104,9 +90,4 @@ function copy(value: unknown, depth: number, shared: SharedCopies): unknown {
   if (!context) shared.set(value, out)
   contextual = context
   return out
-}
-
-/** JSON.stringify would call it (own or inherited, enumerable or not). */
-function hasToJson(value: object): boolean {
-  return typeof (value as { toJSON?: unknown }).toJSON === 'function'
 }
