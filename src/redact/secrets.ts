@@ -246,12 +246,14 @@ export function scrubText(text: string, secrets: readonly string[]): string {
 }
 
 /**
- * Whether `text[from, to)` overlaps a `"[REDACTED]"` marker in `text`: markers never overlap one
- * another (`[` only opens one), so the last one starting before `to` is the one that reaches furthest.
+ * Whether `text[from, to)` lies inside a `"[REDACTED]"` marker in `text` (a secret that is part of
+ * the marker's own letters, `REDA`): the last marker starting at or before `from` is the only one
+ * that can hold it. An occurrence that only overlaps a marker (a secret starting with `]` right
+ * after one) is scrubbed, merged with nothing: what follows the marker would be the secret's rest.
  */
 function overlapsMarker(text: string, from: number, to: number): boolean {
-  const last = text.lastIndexOf(REDACTED, to - 1)
-  return last !== -1 && last + REDACTED.length > from
+  const last = text.lastIndexOf(REDACTED, from)
+  return last !== -1 && last + REDACTED.length >= to
 }
 
 /**
