@@ -3,7 +3,10 @@
  * tools whose schemas are built before the timed region; timed: `defineTool` × 1,000 +
  * `createDispatcher` + `list()`. Then resident memory and heap after a full GC, and the first
  * `invoke` of one tool (validators and projector are compiled lazily, on that call) and the
- * second. Prints one JSON line; bench/index.ts runs it as a child process (with `--expose-gc`)
+ * second. With `--ajv-floor`, the same process compiles that tool's input and full schemas with
+ * plain ajv instead of invoking it (a fresh instance with ajv-formats, no meta-schema check): the
+ * floor of the first invoke, which must compile them too. Prints one JSON line; bench/index.ts
+ * runs it as a child process (with `--expose-gc`)
  * so the memory is this catalog's, not the other benchmarks', bundled for plain `node` so that it is
  * not tsx's either, and sends on stdin a valid full record for the first tool's handler
  * (bench/fixtures/catalog-record.ts; generating it here would load fast-check into the measured
@@ -12,6 +15,8 @@
  *     node --expose-gc --import tsx bench/catalog-1000.ts < record.json
  */
 import { readFileSync } from 'node:fs'
+import { Ajv } from 'ajv'
+import addFormatsModule from 'ajv-formats'
 import { createDispatcher, defineTool, type Tool } from 'result-views'
 import { realisticCatalog } from './fixtures/realistic-catalog.js'
 
@@ -28,6 +33,11 @@ const first = definitions[0]!
 const record: unknown = JSON.parse(readFileSync(0, 'utf8'))
 definitions[0] = { ...first, handler: () => record } as typeof first
 const input = { [Object.keys((first.input as { properties: object }).properties)[0]!]: 'id-1' }
+const ajvFloor = process.argv.includes('--ajv-floor')
+// ajv-formats is CommonJS: its default export arrives wrapped under ESM interop.
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv
+// The two schemas the first invoke compiles, as plain JSON (what defineTool keeps of them).
+const floorSchemas = [first.input, (first.output as { full: unknown }).full].map((schema) => JSON.parse(JSON.stringify(schema)) as object)
 gc()
 const before = process.memoryUsage()
 
@@ -45,6 +55,17 @@ if (descriptors.length !== 1000) throw new Error('catalog benchmark built the wr
 
 gc()
 const after = process.memoryUsage()
+
+if (ajvFloor) {
+  const cpuCompile = process.cpuUsage()
+  const c0 = performance.now()
+  const ajv = addFormats(new Ajv({ strict: true, allowUnionTypes: true, validateSchema: false }))
+  for (const schema of floorSchemas) ajv.compile(schema)
+  const c1 = performance.now()
+  const cpuCompiled = process.cpuUsage(cpuCompile)
+  console.log(JSON.stringify({ first_invoke_ajv_floor_ms: ms(c1 - c0), first_invoke_ajv_floor_cpu_ms: ms(cpuMs(cpuCompiled)) }))
+  process.exit(0)
+}
 
 const cpuInvoke = process.cpuUsage()
 const t0 = performance.now()

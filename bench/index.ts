@@ -42,23 +42,33 @@ Object.assign(figures, await telemetryBench(quick))
 // the sources it imports are bundled first with esbuild (`result-views` resolved to src/ through
 // tsconfig.json paths; dependencies stay imports of node_modules). Its figures are medians of three.
 const catalogScript = await bundleForNode(fileURLToPath(new URL('./catalog-1000.ts', import.meta.url)))
+// Each run is interleaved with a run of the first invoke's floor (`--ajv-floor`: plain ajv
+// compiling the same tool's two schemas in the same process state).
 const catalogRuns: Record<string, number>[] = []
+const floorRuns: Record<string, number>[] = []
 const record = JSON.stringify(firstToolRecord())
+const runCatalog = (args: readonly string[]): Record<string, number> => {
+  const out = execFileSync(process.execPath, ['--expose-gc', catalogScript, ...args], { encoding: 'utf8', input: record })
+  return JSON.parse(out.trim().split('\n').at(-1)!) as Record<string, number>
+}
 for (let i = 0; i < (quick ? 1 : 3); i++) {
-  const out = execFileSync(process.execPath, ['--expose-gc', catalogScript], { encoding: 'utf8', input: record })
-  catalogRuns.push(JSON.parse(out.trim().split('\n').at(-1)!) as Record<string, number>)
+  catalogRuns.push(runCatalog([]))
+  floorRuns.push(runCatalog(['--ajv-floor']))
+}
+const medianOf = (runs: readonly Record<string, number>[], key: string): number => {
+  const values = runs.map((run) => run[key]!).sort((a, b) => a - b)
+  return values[Math.floor(values.length / 2)]!
 }
 const catalog: Record<string, number> = {}
-for (const key of Object.keys(catalogRuns[0]!)) {
-  const values = catalogRuns.map((run) => run[key]!).sort((a, b) => a - b)
-  catalog[key] = values[Math.floor(values.length / 2)]!
-}
+for (const key of Object.keys(catalogRuns[0]!)) catalog[key] = medianOf(catalogRuns, key)
+for (const key of Object.keys(floorRuns[0]!)) catalog[key] = medianOf(floorRuns, key)
+catalog['first_invoke_vs_ajv_floor'] = catalog['first_invoke_ms']! / catalog['first_invoke_ajv_floor_ms']!
 console.log(
   '\n' +
     formatTable(
       `catalog of 1,000 realistic viewed tools (fresh process, median of ${catalogRuns.length})`,
       ['figure', 'value'],
-      Object.entries(catalog).map(([key, value]) => [key, String(value)]),
+      Object.entries(catalog).map(([key, value]) => [key, String(Math.round(value * 100) / 100)]),
     ),
 )
 Object.assign(figures, catalog)

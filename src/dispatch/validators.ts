@@ -2,6 +2,8 @@ import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv'
 import addFormatsModule from 'ajv-formats'
 import type { JsonSchema } from '../schema/json-schema.js'
 import type { Tool } from '../tool/types.js'
+import { FIRST_ERROR_OPTIONS, OPTIONS } from './ajv-options.js'
+import { isDraft07Schema } from './draft-07-meta-schema.generated.js'
 
 // ajv-formats is CommonJS: its default export arrives wrapped under ESM interop.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv
@@ -20,15 +22,10 @@ export interface ValidationIssue {
   readonly params: Readonly<Record<string, unknown>>
 }
 
-const OPTIONS: Options = { strict: true, strictNumbers: true, allowUnionTypes: true, allErrors: true, coerceTypes: false, useDefaults: false }
 // ownProperties: a property is present only as the value's own (an absent optional `constructor` or a
 // required `toString` is never read through Object.prototype). It doubles the cost of validating
 // every property, so it is used only for schemas that name a property Object.prototype has.
 const OWN_PROPERTY_OPTIONS: Options = { ...OPTIONS, ownProperties: true }
-// The same checks, stopping at the first error: what validates a value nobody has checked to be
-// plain JSON (an array with 2 ** 32 - 1 holes fails at its first element instead of collecting an
-// error for each), and what decides validity on every call.
-const FIRST_ERROR_OPTIONS: Options = { ...OPTIONS, allErrors: false }
 const FIRST_ERROR_OWN_PROPERTY_OPTIONS: Options = { ...OWN_PROPERTY_OPTIONS, allErrors: false }
 // loopRequired 0: ajv's unrolled `required` check (its default below 200 keys when it stops at the
 // first error) never enforces an empty-string key, `required: [""]` (an ajv 8 defect); its loop
@@ -55,11 +52,34 @@ const shared = new Map<Options, Ajv>()
  */
 function ajvFor(schema: JsonSchema, firstError: boolean): Ajv {
   const options = optionsFor(schema, firstError)
-  if (hasId(schema)) return addFormats(new Ajv(options))
+  if (hasId(schema)) return newAjv(options)
   let ajv = shared.get(options)
   if (ajv === undefined) {
-    ajv = addFormats(new Ajv(options))
+    ajv = newAjv(options)
     shared.set(options, ajv)
+  }
+  return ajv
+}
+
+/**
+ * An ajv instance with `ajv-formats`. One that reads properties through prototypes (every option
+ * set but the own-property ones) checks each schema against the draft-07 meta-schema with the
+ * precompiled check (ajv's own code for these options, generated ahead of time): it answers
+ * what ajv's `validateSchema` answers, without compiling the meta-schema first (tens of
+ * milliseconds of a process's first call). A schema it refuses, or one naming another `$schema`,
+ * goes to ajv's own `validateSchema`, which compiles the meta-schema then and throws its usual
+ * `schema is invalid: …` error, word for word.
+ */
+function newAjv(options: Options): Ajv {
+  const ajv = addFormats(new Ajv(options))
+  if (options.ownProperties === true) return ajv
+  const validateSchema = ajv.validateSchema
+  ajv.validateSchema = function precompiledValidateSchema(this: Ajv, schema: unknown, throwOrLogError?: boolean): boolean | Promise<unknown> {
+    if (typeof schema === 'object' && schema !== null && (schema as { $schema?: unknown }).$schema === undefined && isDraft07Schema(schema)) {
+      this.errors = null
+      return true
+    }
+    return validateSchema.call(this, schema as object, throwOrLogError)
   }
   return ajv
 }
