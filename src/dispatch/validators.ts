@@ -66,7 +66,7 @@ function ajvFor(schema: JsonSchema, firstError: boolean): Ajv {
  * set but the own-property ones) checks each schema against the draft-07 meta-schema with the
  * precompiled check (ajv's own code for these options, generated ahead of time): it answers
  * what ajv's `validateSchema` answers, without compiling the meta-schema first (tens of
- * milliseconds of a process's first call). A schema it refuses, or one naming another `$schema`,
+ * milliseconds of a process's first call). A schema it refuses, or one naming a `$schema`,
  * goes to ajv's own `validateSchema`, which compiles the meta-schema then and throws its usual
  * `schema is invalid: …` error, word for word.
  */
