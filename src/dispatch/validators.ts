@@ -130,14 +130,14 @@ function requiresEmptyKey(value: unknown): boolean {
   return false
 }
 
-const compiled = new WeakMap<JsonSchema, ValidateFunction>()
-const compiledFirstError = new WeakMap<JsonSchema, ValidateFunction>()
+const compiled = new WeakMap<JsonSchema, ValidateFunction | CompileFailure>()
+const compiledFirstError = new WeakMap<JsonSchema, ValidateFunction | CompileFailure>()
 
 /**
  * The validator of a schema, compiled on first use and kept (ajv caches
  * by object identity, so compile once per tool). It reports every error (`allErrors`): give it
  * only values checked to be plain JSON (an array's holes would each be an error). Throws what
- * ajv throws for a schema it rejects.
+ * ajv throws for a schema it rejects, on the first call and on every call after it.
  */
 export function validatorFor(schema: JsonSchema): ValidateFunction {
   return compiledFor(schema, compiled, false)
@@ -148,19 +148,46 @@ export function validatorFor(schema: JsonSchema): ValidateFunction {
  * one for a value nobody has checked to be plain JSON (a handler's record on the compact path),
  * since it fails at an array's first hole instead of reporting each. Its answer is the same as
  * {@link validatorFor}'s; only `errors` holds one error at most. Throws what ajv throws for a
- * schema it rejects.
+ * schema it rejects, on every call.
  */
 export function firstErrorValidatorFor(schema: JsonSchema): ValidateFunction {
   return compiledFor(schema, compiledFirstError, true)
 }
 
-function compiledFor(schema: JsonSchema, cache: WeakMap<JsonSchema, ValidateFunction>, firstError: boolean): ValidateFunction {
-  let validate = cache.get(schema)
-  if (validate === undefined) {
-    validate = ajvFor(schema, firstError).compile(schema as object)
-    cache.set(schema, validate)
+/** A schema's compile failure, kept so that every later call throws it again. */
+class CompileFailure {
+  constructor(readonly thrown: unknown) {}
+}
+
+/**
+ * A schema's compiled validator, or what compiling it threw, on every call. ajv caches a schema
+ * before its meta-schema check throws, so compiling a refused schema again on the same instance
+ * would succeed: the failure is kept here instead, and the schema is removed from the instance.
+ */
+function compiledFor(schema: JsonSchema, cache: WeakMap<JsonSchema, ValidateFunction | CompileFailure>, firstError: boolean): ValidateFunction {
+  const known = cache.get(schema)
+  if (known instanceof CompileFailure) throw known.thrown
+  if (known !== undefined) return known
+  const ajv = ajvFor(schema, firstError)
+  let validate: ValidateFunction
+  try {
+    validate = ajv.compile(schema as object)
+  } catch (thrown) {
+    cache.set(schema, new CompileFailure(thrown))
+    forget(ajv, schema)
+    throw thrown
   }
+  cache.set(schema, validate)
   return validate
+}
+
+/** Drops a refused schema from an ajv instance, so that it holds nothing of it. */
+function forget(ajv: Ajv, schema: JsonSchema): void {
+  try {
+    ajv.removeSchema(schema as object)
+  } catch {
+    // A schema ajv cannot remove stays in its cache; the kept failure still answers every call.
+  }
 }
 
 const searching = new WeakMap<JsonSchema, boolean>()
