@@ -2,7 +2,7 @@
 // (test/http/support-browser.ts finds it and fails loudly without it). Each state is screenshotted
 // to test-output/console/ (gitignored); docs/console.md shows copies of a few.
 import { join } from 'node:path'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createHttpHandler } from 'result-views/http'
 import { CONSOLE_SCOPE, consoleDispatcher } from './console-fixtures.js'
@@ -12,6 +12,7 @@ import { fetchJson, serve, type Served } from './support.js'
 // Names of the page's globals, for the callbacks `evaluate` runs in the browser (the tests' typings have no DOM).
 declare const document: any
 declare const getComputedStyle: (node: unknown) => { outlineStyle: string; unicodeBidi: string }
+declare const requestAnimationFrame: (callback: () => void) => number
 
 const CANARY = 'canary-7f3e9b1c-do-not-leak'
 const WAIT = { timeout: 15_000 }
@@ -62,6 +63,17 @@ describe('the approvals console in chromium', () => {
   // The viewport only (1100 × 820): the state at hand is at the top of its column; docs/console/ holds copies.
   const shot = (page: Page, name: string) => page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`) })
   const card = (page: Page, list: 'pending-list' | 'decided-list', id: string) => page.locator(`#${list} [data-approval="${id}"]`)
+  /**
+   * Clicks a decision button (its locator asks for `[data-armed]`) once the page's layout has
+   * settled. A status message that wraps moves the queue, and the page disarms moved buttons for
+   * 500 ms from its ResizeObserver, which runs at the next frame: a click resolved before it
+   * landed on a disarmed Deny under CI load ("had just moved"). Two frames let the observer run
+   * first; the click then waits for the button to be armed again.
+   */
+  const clickArmed = async (page: Page, button: Locator) => {
+    await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))))
+    await button.click()
+  }
 
   it('shows an invoke that needs approval; approving by keyboard runs it once and shows the outcome; denying leaves the handler unrun', async () => {
     const page = await openConsole(local.origin)
@@ -115,7 +127,7 @@ describe('the approvals console in chromium', () => {
     expect(allowed.body.result.structured).toEqual({ deployed: 'gamma' })
     await shot(page, '4-grant')
 
-    await grant.locator('button.revoke[data-armed]').click()
+    await clickArmed(page, grant.locator('button.revoke[data-armed]'))
     await page.locator('#grants-empty:not([hidden])').waitFor(WAIT)
     expect((await fetchJson(local.origin, 'GET', `/api/tool-approval-grants?workspace_id=${CONSOLE_SCOPE.workspace_id}`)).body.grants).toEqual([])
     expect((await invoke({ target: 'delta' })).status).toBe(202)
@@ -127,9 +139,9 @@ describe('the approvals console in chromium', () => {
     const page = await openConsole(remote.origin)
     const pending = card(page, 'pending-list', epsilon)
     await pending.waitFor(WAIT)
-    await pending.locator('button.approve[data-armed]').click()
+    await clickArmed(page, pending.locator('button.approve[data-armed]'))
     await page.locator('#status.error').filter({ hasText: 'loopback_required' }).waitFor(WAIT)
-    await pending.locator('button.deny[data-armed]').click()
+    await clickArmed(page, pending.locator('button.deny[data-armed]'))
     await page.locator('#status.error').filter({ hasText: 'loopback_required' }).waitFor(WAIT)
     await page.getByLabel('Tool', { exact: true }).fill('ops__deploy')
     await page.getByLabel('Scope', { exact: true }).selectOption('tool')
@@ -182,7 +194,7 @@ describe('the approvals console in chromium', () => {
     const pending = card(page, 'pending-list', id)
     await pending.waitFor(WAIT)
     expect(await pending.locator('pre.input').textContent()).toContain('"token": "[REDACTED]"')
-    await pending.locator('button.approve[data-armed]').click()
+    await clickArmed(page, pending.locator('button.approve[data-armed]'))
     await card(page, 'decided-list', id).locator('[data-outcome="ok"]').waitFor(WAIT)
     // The handler got the real value; nothing the browser saw holds it.
     expect(fixture.runs.find((run) => run.target === 'zeta')?.token).toBe(CANARY)
@@ -318,7 +330,7 @@ describe('the approvals console in chromium', () => {
     expect(text).not.toMatch(/[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/)
     expect(await input.evaluate((node) => getComputedStyle(node).unicodeBidi)).toBe('isolate')
     // The status line after a decision names the call's values too: escaped there as well.
-    await card(page, 'pending-list', id).locator('button.approve[data-armed]').click()
+    await clickArmed(page, card(page, 'pending-list', id).locator('button.approve[data-armed]'))
     await page.locator('#status', { hasText: 'it ran' }).waitFor(WAIT)
     expect(await page.locator('#status').textContent()).toContain('\\u202E')
     expect(await page.locator('#status').textContent()).not.toMatch(/[\u202A-\u202E]/)
