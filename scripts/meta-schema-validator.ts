@@ -14,7 +14,7 @@ import { Ajv } from 'ajv'
 import standaloneModule from 'ajv/dist/standalone/index.js'
 import { FIRST_ERROR_OPTIONS } from '../src/dispatch/ajv-options.js'
 
-// Both are CommonJS: their default exports arrive wrapped under ESM interop.
+// ajv's standalone module is CommonJS: its default export arrives wrapped under ESM interop.
 const standaloneCode = ((standaloneModule as unknown as { default?: unknown }).default ?? standaloneModule) as (ajv: Ajv, refs: Record<string, string>) => string
 
 /** The generated module's path. */

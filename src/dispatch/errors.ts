@@ -106,7 +106,7 @@ export function handlerTimedOut(tool: Tool, timeoutMs: number): ToolError {
   })
 }
 
-/** A schema of the tool could not be compiled by ajv (a broken definition, found on first use). */
+/** A schema of the tool could not be compiled by ajv (a broken definition, found on first use and answered on every call after it); ajv's message is cut to 500 characters. */
 export function schemaCompileFailed(tool: Tool, which: 'input' | 'output', cause: unknown): ToolError {
   return new ToolError({
     code: 'tool_execution_failed',
