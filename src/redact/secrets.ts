@@ -66,8 +66,11 @@ function addUrlForms(forms: Set<string>, text: string): void {
     return
   }
   addWithLowerHex(forms, percent)
-  addWithLowerHex(forms, formEncoded(percent))
-  addWithLowerHex(forms, encodeURI(text))
+  // Most texts come out of two or three encoders the same: each distinct form is added once.
+  const form = formEncoded(percent)
+  if (form !== percent) addWithLowerHex(forms, form)
+  const uri = encodeURI(text)
+  if (uri !== percent && uri !== form) addWithLowerHex(forms, uri)
 }
 
 /** A lone surrogate: a high one not followed by a low one, or a low one not after a high one. */
@@ -96,12 +99,18 @@ function addWithLowerHex(forms: Set<string>, form: string): void {
 /** A percent-escape with a hex letter (in upper case, as every encoder writes it). */
 const UPPER_HEX_ESCAPE = /%(?:[A-F][0-9A-F]|[0-9][A-F])/
 
+/** An upper-case ASCII letter that is not one of the two hex digits after a `%`. */
+const UPPER_OUTSIDE_ESCAPE = /(?<!%[0-9A-F]?)[A-Z]/
+
 /**
  * Encoded text with the two hex digits after each `%` in lower case. Every `%` in an encoder's
  * output starts an escape (a `%` of the text is written `%25`), so no other character changes; a
  * loop of slices, as a `replace` callback per escape costs more than twice as much.
  */
 function lowerHex(form: string): string {
+  // No upper-case letter outside an escape (most encoded secrets): lower-casing the whole text
+  // changes the escapes only, at a fraction of the loop's cost.
+  if (!UPPER_OUTSIDE_ESCAPE.test(form)) return form.toLowerCase()
   let out = ''
   let done = 0
   for (let at = form.indexOf('%'); at !== -1; at = form.indexOf('%', at + 3)) {
