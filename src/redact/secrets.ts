@@ -17,46 +17,108 @@ const jsonEscaped = (text: string): string => (NEEDS_JSON_ESCAPE.test(text) ? JS
  * Every form a secret can take in text the library writes (`docs/hooks.md` "Sensitive input
  * fields"): as it is, JSON-escaped (a message quoting JSON of the input), JSON-Pointer-escaped
  * (`~` → `~0`, `/` → `~1`: a key in a pointer), a pointer inside JSON text, JSON inside JSON (a
- * message that quotes a JSON message), and percent-encoded (`encodeURIComponent`: a secret a
- * handler put in a URL), of the secret itself and of each JSON-escaped form (JSON a handler put in
- * a URL). Pointer forms are not percent-encoded (nothing puts a pointer in a URL). Distinct forms
- * only; a secret of letters and digits has one.
+ * message that quotes a JSON message), and in a URL, of the secret itself and of each JSON-escaped
+ * form (JSON a handler put in a URL): percent-encoded (`encodeURIComponent`), form-encoded (as
+ * `URLSearchParams` and `url.searchParams` write a query: space → `+`, `!'()~` escaped too) and
+ * as `encodeURI` writes it (`;,/?:@&=+$#` left as they are), each also with lower-case hex digits
+ * (`%2f`). Pointer forms are not URL-encoded (nothing puts a pointer in a URL). Distinct forms
+ * only; a secret of characters no encoder changes (ASCII letters, digits, `-_.*`) has one.
  */
 export function secretForms(secret: string): string[] {
+  // The common secret: nothing escapes or encodes any of its characters, so every form is itself.
+  if (UNCHANGED_BY_EVERY_ENCODING.test(secret)) return [secret]
   const json = jsonEscaped(secret)
   const pointer = escapePointerToken(secret)
-  // A secret JSON leaves as it is (most are): its pointer form has nothing for JSON to escape
-  // either (`~0` and `~1` add none), so the forms are the secret, its pointer form, its URL form.
+  // A secret JSON leaves as it is: its pointer form has nothing for JSON to escape either (`~0`
+  // and `~1` add none), so the forms are the secret, its pointer form and its URL forms.
   if (json === secret) {
     const forms = new Set([secret, pointer])
-    const url = percentEncoded(secret)
-    if (url !== undefined) forms.add(url)
+    addUrlForms(forms, secret)
     return [...forms]
   }
   // The two escapings commute (JSON writes no `~` or `/`, a pointer no `"`, `\` or control), so
   // the pointer form of the JSON form is the JSON form of the pointer form.
   const jsonInJson = jsonEscaped(json)
   const forms = new Set([secret, json, pointer, jsonEscaped(pointer), jsonInJson])
-  const url = percentEncoded(secret)
-  if (url !== undefined) forms.add(url)
-  // JSON text holds no lone surrogate (JSON escapes it), so its percent-encoding always exists.
-  forms.add(encodeURIComponent(json))
-  forms.add(encodeURIComponent(jsonInJson))
+  addUrlForms(forms, secret)
+  // JSON text holds no lone surrogate (JSON escapes it), so every encoder can encode it.
+  addUrlForms(forms, json)
+  addUrlForms(forms, jsonInJson)
   return [...forms]
 }
 
-/** What a URL carries a secret as (`encodeURIComponent`, as a handler building a query writes it); `undefined` for a lone surrogate, which it cannot encode. */
-function percentEncoded(text: string): string | undefined {
-  if (NO_PERCENT_ENCODING.test(text)) return text
+/** Text that JSON, JSON Pointer, `encodeURIComponent`, `encodeURI` and `URLSearchParams` all write as it is. */
+const UNCHANGED_BY_EVERY_ENCODING = /^[A-Za-z0-9\-_.*]*$/
+
+/**
+ * Adds the forms a URL carries `text` in: `encodeURIComponent`, `URLSearchParams` (form encoding)
+ * and `encodeURI`, each also with its hex digits in lower case. An encoder that refuses the text
+ * (`encodeURIComponent` and `encodeURI` throw on a lone surrogate) adds none; form encoding writes
+ * a lone surrogate as U+FFFD, as `URLSearchParams` does.
+ */
+function addUrlForms(forms: Set<string>, text: string): void {
+  let percent: string
   try {
-    return encodeURIComponent(text)
+    percent = encodeURIComponent(text)
   } catch {
-    return undefined
+    // A lone surrogate: only form encoding writes it (as U+FFFD); the other two throw.
+    addWithLowerHex(forms, formEncoded(encodeURIComponent(text.replace(LONE_SURROGATE, '\ufffd'))))
+    return
   }
+  addWithLowerHex(forms, percent)
+  // Most texts come out of two or three encoders the same: each distinct form is added once.
+  const form = formEncoded(percent)
+  if (form !== percent) addWithLowerHex(forms, form)
+  const uri = encodeURI(text)
+  if (uri !== percent && uri !== form) addWithLowerHex(forms, uri)
 }
 
-/** Text `encodeURIComponent` writes as it is. */
-const NO_PERCENT_ENCODING = /^[A-Za-z0-9\-_.!~*'()]*$/
+/** A lone surrogate: a high one not followed by a low one, or a low one not after a high one. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g
+
+/**
+ * `application/x-www-form-urlencoded` text, as `URLSearchParams` serializes a value, from the
+ * `encodeURIComponent` form of the same text: form encoding leaves only `*-._` and ASCII letters
+ * and digits as they are, so it also escapes the `!'()~` that `encodeURIComponent` leaves, and
+ * writes a space as `+`.
+ */
+function formEncoded(percent: string): string {
+  return FORM_ESCAPES_ANY.test(percent) ? percent.replace(FORM_ESCAPED, (found) => (found === '%20' ? '+' : FORM_ESCAPES[found]!)) : percent
+}
+
+const FORM_ESCAPED = /%20|[!'()~]/g
+const FORM_ESCAPES_ANY = /%20|[!'()~]/
+const FORM_ESCAPES: Record<string, string> = { '!': '%21', "'": '%27', '(': '%28', ')': '%29', '~': '%7E' }
+
+/** Adds `form`, and `form` with the hex digits of its percent-escapes in lower case when that differs (`%2F` → `%2f`). */
+function addWithLowerHex(forms: Set<string>, form: string): void {
+  forms.add(form)
+  if (UPPER_HEX_ESCAPE.test(form)) forms.add(lowerHex(form))
+}
+
+/** A percent-escape with a hex letter (in upper case, as every encoder writes it). */
+const UPPER_HEX_ESCAPE = /%(?:[A-F][0-9A-F]|[0-9][A-F])/
+
+/** An upper-case ASCII letter that is not one of the two hex digits after a `%`. */
+const UPPER_OUTSIDE_ESCAPE = /(?<!%[0-9A-F]?)[A-Z]/
+
+/**
+ * Encoded text with the two hex digits after each `%` in lower case. Every `%` in an encoder's
+ * output starts an escape (a `%` of the text is written `%25`), so no other character changes; a
+ * loop of slices, as a `replace` callback per escape costs more than twice as much.
+ */
+function lowerHex(form: string): string {
+  // No upper-case letter outside an escape (most encoded secrets): lower-casing the whole text
+  // changes the escapes only, at a fraction of the loop's cost.
+  if (!UPPER_OUTSIDE_ESCAPE.test(form)) return form.toLowerCase()
+  let out = ''
+  let done = 0
+  for (let at = form.indexOf('%'); at !== -1; at = form.indexOf('%', at + 3)) {
+    out += form.slice(done, at + 1) + form.slice(at + 1, at + 3).toLowerCase()
+    done = at + 3
+  }
+  return out + form.slice(done)
+}
 
 /**
  * The secret texts under the sensitive paths of an input, in every form they can take in text

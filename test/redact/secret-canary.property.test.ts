@@ -2,7 +2,7 @@
 // '"' and "\" between its chunks) planted as a key, a value or both, at any depth under a per-tool
 // field (`creds`) or a per-call one (`deep.a.b`, `items[].token`), echoed by the handler into its
 // record, its thrown message, the JSON of its whole input, a JSON Pointer or a URL query holding its
-// JSON (percent-encoded), with padding that puts
+// JSON (percent-encoded, or form-encoded by URLSearchParams), with padding that puts
 // it across the 200-character preview cut and the 500-character message cut, never leaves a part
 // of itself (8 characters, in any encoding) in an event, a log line, an error (message, toJSON,
 // stack, every surface), a preview, an MCP error result, or the SQLite file of an approval's
@@ -22,7 +22,7 @@ import { findSecretLeak, secretCanaryArbitrary } from 'result-views/testing'
 
 const SCOPE = { workspace_id: 'ws-1', session_id: 's-1', agent_name: 'a', profile_id: 'p-1' }
 type Kind = 'creds' | 'deep.a.b' | 'items[].token'
-type Mode = 'echo' | 'throw' | 'stringify' | 'pointer' | 'nonjson' | 'percent-json'
+type Mode = 'echo' | 'throw' | 'stringify' | 'pointer' | 'nonjson' | 'percent-json' | 'form-json'
 
 /** The sensitive value of an input, wherever its kind puts it. */
 function sensitiveOf(input: Record<string, any>): unknown {
@@ -39,6 +39,8 @@ function handler(input: Record<string, any>): { text: string } {
   if (input.mode === 'stringify') throw new Error(`could not use ${JSON.stringify(input)}`)
   // JSON a handler put in a URL: the JSON text of the sensitive value, percent-encoded.
   if (input.mode === 'percent-json') throw new Error(`GET /x?pad=${input.pad as string}&q=${encodeURIComponent(JSON.stringify(secret) ?? 'null')} failed`)
+  // The same query written by URLSearchParams (space → `+`, `!'()~` escaped).
+  if (input.mode === 'form-json') throw new Error(`GET /x?${new URLSearchParams({ pad: input.pad as string, q: JSON.stringify(secret) ?? 'null' })} failed`)
   if (input.mode === 'pointer') {
     const key = typeof secret === 'object' && secret !== null ? Object.keys(secret)[0] ?? '' : String(secret)
     throw new Error(`bad key at /x/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`)
@@ -122,7 +124,7 @@ describe('no part of a canary secret reaches any surface', () => {
       fc.asyncProperty(
         secretCanaryArbitrary(),
         fc.constantFrom<Kind>('creds', 'deep.a.b', 'items[].token'),
-        fc.constantFrom<Mode>('echo', 'throw', 'stringify', 'pointer', 'nonjson', 'percent-json'),
+        fc.constantFrom<Mode>('echo', 'throw', 'stringify', 'pointer', 'nonjson', 'percent-json', 'form-json'),
         fc.constantFrom('value', 'key', 'both') as fc.Arbitrary<'value' | 'key' | 'both'>,
         fc.integer({ min: 0, max: 4 }),
         PADS,
