@@ -17,7 +17,8 @@ const jsonEscaped = (text: string): string => (NEEDS_JSON_ESCAPE.test(text) ? JS
  * Every form a secret can take in text the library writes (`docs/hooks.md` "Sensitive input
  * fields"): as it is, JSON-escaped (a message quoting JSON of the input), JSON-Pointer-escaped
  * (`~` → `~0`, `/` → `~1`: a key in a pointer), a pointer inside JSON text, JSON inside JSON (a
- * message that quotes a JSON message), and in a URL, of the secret itself and of each JSON-escaped
+ * message that quotes a JSON message; each once more, as the default preview writes a record string
+ * holding one), and in a URL, of the secret itself and of each JSON-escaped
  * form (JSON a handler put in a URL): percent-encoded (`encodeURIComponent`), form-encoded (as
  * `URLSearchParams` and `url.searchParams` write a query: space → `+`, `!'()~` escaped too) and
  * as `encodeURI` writes it (`;,/?:@&=+$#` left as they are), each also with lower-case hex digits
@@ -39,7 +40,10 @@ export function secretForms(secret: string): string[] {
   // The two escapings commute (JSON writes no `~` or `/`, a pointer no `"`, `\` or control), so
   // the pointer form of the JSON form is the JSON form of the pointer form.
   const jsonInJson = jsonEscaped(json)
-  const forms = new Set([secret, json, pointer, jsonEscaped(pointer), jsonInJson])
+  const pointerInJson = jsonEscaped(pointer)
+  // The default preview is JSON text of the record: a record string holding JSON-in-JSON text
+  // (or a pointer in it) reaches the preview escaped once more.
+  const forms = new Set([secret, json, pointer, pointerInJson, jsonInJson, jsonEscaped(jsonInJson), jsonEscaped(pointerInJson)])
   addUrlForms(forms, secret)
   // JSON text holds no lone surrogate (JSON escapes it), so every encoder can encode it.
   addUrlForms(forms, json)
@@ -268,13 +272,23 @@ function collectBelow(root: unknown, found: Found, seen: Set<object>): void {
 }
 
 /**
- * `text` with every occurrence of every secret replaced by `"[REDACTED]"`, in one pass over the
- * text as given: occurrences that overlap (one secret inside or across another) become one marker,
- * and an occurrence that overlaps a marker already in the text is not one (a secret that is part of
- * the marker, `REDA`, leaves it whole). So no secret is left between the markers, and scrubbing
- * scrubbed text again changes nothing.
+ * `text` with every occurrence of every secret replaced by `"[REDACTED]"`: occurrences that
+ * overlap (one secret inside or across another) become one marker; an occurrence that lies inside
+ * a marker already in the text is not one (a secret that is part of the marker, `REDA`, leaves it
+ * whole), and one that overlaps a marker is merged with it (`[[RE` in `[[REDACTED]` gives one
+ * marker, not `[REDACTED]DACTED]`). The text is scrubbed again while that changes it (a marker
+ * written next to a `[` can complete a secret such as `[[RE`), so no secret is left between the
+ * markers, and scrubbing the result again changes nothing.
  */
 export function scrubText(text: string, secrets: readonly string[]): string {
+  let scrubbed = scrubOnce(text, secrets)
+  if (scrubbed === text) return text
+  for (let next = scrubOnce(scrubbed, secrets); next !== scrubbed; next = scrubOnce(scrubbed, secrets)) scrubbed = next
+  return scrubbed
+}
+
+/** One pass of {@link scrubText} over the text as given; the text itself when nothing is found (the common case). */
+function scrubOnce(text: string, secrets: readonly string[]): string {
   // Start and end of each occurrence, in pairs; none made when nothing is found (the common case).
   let found: number[] | undefined
   // Whether the text holds a marker, looked up at the first occurrence.
@@ -282,7 +296,9 @@ export function scrubText(text: string, secrets: readonly string[]): string {
   for (const secret of secrets) {
     if (secret.length === 0) continue
     for (let at = text.indexOf(secret); at !== -1; at = text.indexOf(secret, at + 1)) {
-      if (!(marked ??= text.includes(REDACTED)) || !overlapsMarker(text, at, at + secret.length)) (found ??= []).push(at, at + secret.length)
+      const to = at + secret.length
+      if (!(marked ??= text.includes(REDACTED))) (found ??= []).push(at, to)
+      else if (!insideMarker(text, at, to)) (found ??= []).push(markerStartAround(text, at), markerEndAround(text, to))
     }
   }
   if (found === undefined) return text
@@ -310,12 +326,23 @@ export function scrubText(text: string, secrets: readonly string[]): string {
 /**
  * Whether `text[from, to)` lies inside a `"[REDACTED]"` marker in `text` (a secret that is part of
  * the marker's own letters, `REDA`): the last marker starting at or before `from` is the only one
- * that can hold it. An occurrence that only overlaps a marker (a secret starting with `]` right
- * after one) is scrubbed, merged with nothing: what follows the marker would be the secret's rest.
+ * that can hold it.
  */
-function overlapsMarker(text: string, from: number, to: number): boolean {
+function insideMarker(text: string, from: number, to: number): boolean {
   const last = text.lastIndexOf(REDACTED, from)
   return last !== -1 && last + REDACTED.length >= to
+}
+
+/** `from`, or the start of the marker `from` falls inside of: an occurrence overlapping a marker's end covers the whole marker. */
+function markerStartAround(text: string, from: number): number {
+  const last = text.lastIndexOf(REDACTED, from)
+  return last !== -1 && last + REDACTED.length > from ? last : from
+}
+
+/** `to` (exclusive), or the end of the marker its last character falls inside of: an occurrence overlapping a marker's start covers the whole marker. */
+function markerEndAround(text: string, to: number): number {
+  const last = text.lastIndexOf(REDACTED, to - 1)
+  return last !== -1 && last + REDACTED.length > to ? last + REDACTED.length : to
 }
 
 /**

@@ -48,6 +48,9 @@ describe('escaping shortcuts', () => {
         const json = escapedJson(secret)
         const pointer = escapedToken(secret)
         const forms = new Set([secret, json, pointer, escapedJson(pointer), escapedToken(json), escapedJson(json)])
+        // Each JSON form escaped once more: the default preview writes a record string holding one.
+        forms.add(escapedJson(escapedJson(json)))
+        forms.add(escapedJson(escapedJson(pointer)))
         addUrlForms(forms, secret)
         // URL-encoded JSON (JSON a handler put in a URL), once and twice escaped, when JSON
         // changes the secret; pointer forms are not URL-encoded.

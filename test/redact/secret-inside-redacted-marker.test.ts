@@ -1,7 +1,8 @@
 // Regression (break-it review): a secret that is part of the marker (`REDA`) was scrubbed inside
 // the markers other secrets had left (`[[REDACTED]CTED]`), and again each time scrubbed text was
-// scrubbed (the message in a post_error payload read `[[[REDACTED]CTED]CTED]`). Text is now
-// scrubbed in one pass over the text as given: a marker is never scanned again.
+// scrubbed (the message in a post_error payload read `[[[REDACTED]CTED]CTED]`). An occurrence
+// inside a marker is not one; one that overlaps a marker is merged with it; and text is scrubbed
+// until nothing changes, so scrubbing scrubbed text changes nothing.
 import fc from 'fast-check'
 import Type from 'typebox'
 import { describe, expect, it } from 'vitest'
@@ -55,6 +56,17 @@ describe('a secret that is part of the marker', () => {
     // `BCDEF` is scrubbed first (longer); `ABC` overlaps it and its `A` used to be left.
     expect((await message('ABCx', 'BCDEFG', 'x ABCxBCDEFG y')).message).toBe(`x ${MARKER}${MARKER} y`)
     expect((await message('xABCD', 'BCDEFG', 'x xABCDEFG y')).message).toBe(`x ${MARKER} y`)
+  })
+
+  // The property below found it (seed 331499414): `[[RE[[[RE` scrubbed of `[[RE` gave
+  // `[REDACTED][[REDACTED]`, where a `[` and the new marker complete `[[RE` again; scrubbed again
+  // (the payload's copy), that occurrence overlapping the marker was replaced alone and left
+  // `DACTED]`, which holds the other secret `DACT`.
+  it('a secret completed by a marker next to it: scrubbed until nothing changes, the overlapped marker merged', async () => {
+    const { message } = setup()
+    expect(await message('[[RE', 'DACT', '[[RE[[[RE')).toEqual({ message: `${MARKER}${MARKER}`, payload: `${MARKER}${MARKER}` })
+    // A secret starting inside a marker and running past it covers the whole marker.
+    expect(await message('D]xy', 'long-secret-xyz', 'long-secret-xyzxy and D]xy')).toEqual({ message: `${MARKER} and ${MARKER}`, payload: `${MARKER} and ${MARKER}` })
   })
 
   it('property: no secret is left between markers, and scrubbing scrubbed text changes nothing', async () => {
