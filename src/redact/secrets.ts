@@ -277,28 +277,39 @@ function collectBelow(root: unknown, found: Found, seen: Set<object>): void {
  * a marker already in the text is not one (a secret that is part of the marker, `REDA`, leaves it
  * whole), and one that overlaps a marker is merged with it (`[[RE` in `[[REDACTED]` gives one
  * marker, not `[REDACTED]DACTED]`). The text is scrubbed again while that changes it (a marker
- * written next to a `[` can complete a secret such as `[[RE`), so no secret is left between the
- * markers, and scrubbing the result again changes nothing.
+ * written next to a `[` can complete a secret such as `[[RE`), up to 8 passes, after which the
+ * whole text becomes one marker; so no secret is left between the markers, scrubbing the result
+ * again changes nothing, and the time is linear in the text.
  */
 export function scrubText(text: string, secrets: readonly string[]): string {
   let scrubbed = scrubOnce(text, secrets)
   if (scrubbed === text) return text
-  for (let next = scrubOnce(scrubbed, secrets); next !== scrubbed; next = scrubOnce(scrubbed, secrets)) scrubbed = next
-  return scrubbed
+  for (let pass = 1; pass < MAX_SCRUB_PASSES; pass++) {
+    const next = scrubOnce(scrubbed, secrets)
+    if (next === scrubbed) return scrubbed
+    scrubbed = next
+  }
+  // Still changing (a text built so that each marker completes another secret, `[[[[…[RE` for
+  // `[[RE`, would take a pass per character): the whole text is one marker, at once.
+  return REDACTED
 }
+
+/** Passes of {@link scrubText} before a text that keeps changing is replaced whole by one marker. */
+const MAX_SCRUB_PASSES = 8
 
 /** One pass of {@link scrubText} over the text as given; the text itself when nothing is found (the common case). */
 function scrubOnce(text: string, secrets: readonly string[]): string {
   // Start and end of each occurrence, in pairs; none made when nothing is found (the common case).
   let found: number[] | undefined
-  // Whether the text holds a marker, looked up at the first occurrence.
-  let marked: boolean | undefined
+  // The markers already in the text (their starts, ascending), looked up at the first occurrence.
+  let markers: number[] | undefined
   for (const secret of secrets) {
     if (secret.length === 0) continue
     for (let at = text.indexOf(secret); at !== -1; at = text.indexOf(secret, at + 1)) {
       const to = at + secret.length
-      if (!(marked ??= text.includes(REDACTED))) (found ??= []).push(at, to)
-      else if (!insideMarker(text, at, to)) (found ??= []).push(markerStartAround(text, at), markerEndAround(text, to))
+      markers ??= markerStarts(text)
+      if (markers.length === 0) (found ??= []).push(at, to)
+      else if (!insideMarker(markers, at, to)) (found ??= []).push(markerStartAround(markers, at), markerEndAround(markers, to))
     }
   }
   if (found === undefined) return text
@@ -323,25 +334,46 @@ function scrubOnce(text: string, secrets: readonly string[]): string {
   return out + text.slice(done, start) + REDACTED + text.slice(end)
 }
 
+/** The start of every `"[REDACTED]"` marker in `text`, ascending (markers never overlap). */
+function markerStarts(text: string): number[] {
+  const starts: number[] = []
+  for (let at = text.indexOf(REDACTED); at !== -1; at = text.indexOf(REDACTED, at + REDACTED.length)) starts.push(at)
+  return starts
+}
+
+/** The start of the last marker starting at or before `at`, or -1: a binary search, so many occurrences after one marker cost no rescans. */
+function lastMarkerAt(markers: readonly number[], at: number): number {
+  let low = 0
+  let high = markers.length - 1
+  let last = -1
+  while (low <= high) {
+    const middle = (low + high) >>> 1
+    if (markers[middle]! <= at) {
+      last = markers[middle]!
+      low = middle + 1
+    } else high = middle - 1
+  }
+  return last
+}
+
 /**
- * Whether `text[from, to)` lies inside a `"[REDACTED]"` marker in `text` (a secret that is part of
- * the marker's own letters, `REDA`): the last marker starting at or before `from` is the only one
- * that can hold it.
+ * Whether `[from, to)` lies inside a marker (a secret that is part of the marker's own letters,
+ * `REDA`): the last marker starting at or before `from` is the only one that can hold it.
  */
-function insideMarker(text: string, from: number, to: number): boolean {
-  const last = text.lastIndexOf(REDACTED, from)
+function insideMarker(markers: readonly number[], from: number, to: number): boolean {
+  const last = lastMarkerAt(markers, from)
   return last !== -1 && last + REDACTED.length >= to
 }
 
 /** `from`, or the start of the marker `from` falls inside of: an occurrence overlapping a marker's end covers the whole marker. */
-function markerStartAround(text: string, from: number): number {
-  const last = text.lastIndexOf(REDACTED, from)
+function markerStartAround(markers: readonly number[], from: number): number {
+  const last = lastMarkerAt(markers, from)
   return last !== -1 && last + REDACTED.length > from ? last : from
 }
 
 /** `to` (exclusive), or the end of the marker its last character falls inside of: an occurrence overlapping a marker's start covers the whole marker. */
-function markerEndAround(text: string, to: number): number {
-  const last = text.lastIndexOf(REDACTED, to - 1)
+function markerEndAround(markers: readonly number[], to: number): number {
+  const last = lastMarkerAt(markers, to - 1)
   return last !== -1 && last + REDACTED.length > to ? last + REDACTED.length : to
 }
 

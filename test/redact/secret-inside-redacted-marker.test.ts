@@ -69,6 +69,23 @@ describe('a secret that is part of the marker', () => {
     expect(await message('D]xy', 'long-secret-xyz', 'long-secret-xyzxy and D]xy')).toEqual({ message: `${MARKER} and ${MARKER}`, payload: `${MARKER} and ${MARKER}` })
   })
 
+  // `[[[[…[RE` scrubbed of `[[RE`: each pass's marker completes the secret with the `[` before it,
+  // so scrubbing until nothing changed took a pass per character (100,000 here: minutes).
+  it('a text where every new marker completes the secret again becomes one marker after a few passes', async () => {
+    const { message } = setup()
+    expect(await message('[[RE', 'long-secret-xyz', '['.repeat(100_000) + 'RE')).toEqual({ message: MARKER, payload: MARKER })
+  })
+
+  // Each occurrence used to search back for the marker before it, rescanning the text: 40,000
+  // occurrences after one marker at the start.
+  it('many occurrences after a marker in a long text are all scrubbed', async () => {
+    const { message } = setup()
+    const { message: scrubbed, payload } = await message('abcd', 'long-secret-xyz', MARKER + 'abcd '.repeat(40_000))
+    expect(scrubbed).not.toContain('abcd')
+    expect(scrubbed.startsWith(`${MARKER}${MARKER} ${MARKER} `)).toBe(true)
+    expect(payload).toBe(scrubbed)
+  })
+
   it('property: no secret is left between markers, and scrubbing scrubbed text changes nothing', async () => {
     const { message } = setup()
     // Secrets that are part of the marker (`REDA`, `TED]`), and others of its letters.
