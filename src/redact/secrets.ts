@@ -380,12 +380,23 @@ function markerEndAround(markers: readonly number[], to: number): number {
 /**
  * `text` scrubbed of every secret, then cut to `limit` UTF-16 code units with a trailing `…` when
  * it is longer: scrubbing first, so that no part of a secret that crossed the cut is left at its
- * end.
+ * end (see {@link cutScrubbed}).
  */
 export function scrubbedCut(text: string, limit: number, secrets: readonly string[]): string {
-  const scrubbed = scrubText(text, secrets)
-  return scrubbed.length > limit ? scrubbed.slice(0, limit) + '…' : scrubbed
+  return cutScrubbed(scrubText(text, secrets), limit, secrets)
 }
+
+/**
+ * Scrubbed text cut to `limit` UTF-16 code units with a trailing `…` when it is longer, and
+ * scrubbed again when a secret ends in `…`: the ellipsis the cut adds could finish one.
+ */
+export function cutScrubbed(scrubbed: string, limit: number, secrets: readonly string[]): string {
+  if (scrubbed.length <= limit) return scrubbed
+  const cut = scrubbed.slice(0, limit) + ELLIPSIS
+  return secrets.some((secret) => secret.includes(ELLIPSIS)) ? scrubText(cut, secrets) : cut
+}
+
+const ELLIPSIS = '…'
 
 /** A deep copy of plain JSON with {@link scrubText} applied to every string value and key (a plain copy when there are no secrets). */
 export function scrubJson(value: unknown, secrets: readonly string[]): unknown {

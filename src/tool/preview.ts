@@ -1,4 +1,4 @@
-import { scrubText } from '../redact/secrets.js'
+import { cutScrubbed, scrubText } from '../redact/secrets.js'
 
 /** Longest default preview, in UTF-16 code units before the ellipsis. */
 export const DEFAULT_PREVIEW_LENGTH = 200
@@ -14,7 +14,8 @@ export const DEFAULT_PREVIEW_LENGTH = 200
  *
  * With `secrets` (the call's sensitive values in every form, `docs/hooks.md` "Sensitive input
  * fields"), the text is scrubbed of them **before** it is cut: enough of it is written that any
- * secret crossing the cut is replaced whole, so no part of one is left at the end.
+ * secret crossing the cut is replaced whole, so no part of one is left at the end; and again after
+ * it, when a secret ends in `…` (the cut's ellipsis could finish it).
  *
  * @param selected - the record the caller receives, which the dispatcher has checked to be plain
  *   JSON (plain objects, dense arrays, finite numbers): the writer relies on it.
@@ -31,7 +32,7 @@ export function defaultPreview(selected: unknown, keys?: QuotedKeys, secrets: re
     const text = write(selected, '', keys, budget)
     const scrubbed = scrubText(text, secrets)
     // Shorter than the budget: the whole record was written.
-    if (text.length < budget || scrubbed.length >= DONE + longest) return cut(scrubbed)
+    if (text.length < budget || scrubbed.length >= DONE + longest) return cutScrubbed(scrubbed, DEFAULT_PREVIEW_LENGTH, secrets)
     budget *= 2
   }
 }
