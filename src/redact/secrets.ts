@@ -300,18 +300,34 @@ const MAX_SCRUB_PASSES = 8
 /** One pass of {@link scrubText} over the text as given; the text itself when nothing is found (the common case). */
 function scrubOnce(text: string, secrets: readonly string[]): string {
   // Start and end of each occurrence, in pairs; none made when nothing is found (the common case).
-  let found: number[] | undefined
-  // The markers already in the text (their starts, ascending), looked up at the first occurrence.
-  let markers: number[] | undefined
+  const state: Occurrences = { found: undefined, markers: undefined }
   for (const secret of secrets) {
     if (secret.length === 0) continue
-    for (let at = text.indexOf(secret); at !== -1; at = text.indexOf(secret, at + 1)) {
-      const to = at + secret.length
-      markers ??= markerStarts(text)
-      if (markers.length === 0) (found ??= []).push(at, to)
-      else if (!insideMarker(markers, at, to)) (found ??= []).push(markerStartAround(markers, at), markerEndAround(markers, to))
+    if (secret.length > NATIVE_SEARCH_MAX) {
+      const stretches = stretchesOf(text, secret)
+      for (let i = 0; i < stretches.length; i += 2) addOccurrence(state, text, stretches[i]!, stretches[i + 1]!)
+      continue
+    }
+    // The secret's shortest period, worked out at its first occurrence (most texts have none).
+    let period = 0
+    for (let at = text.indexOf(secret); at !== -1; ) {
+      period ||= shortestPeriod(secret)
+      let to = at + secret.length
+      // A secret with a period shorter than itself (`aaaa`, `abab`) occurs again at every period
+      // for as long as the text repeats it: that run is one stretch of occurrences, found by
+      // comparing characters, not by searching again at each position.
+      if (period < secret.length) {
+        let run = to
+        while (run < text.length && text.charCodeAt(run) === text.charCodeAt(run - period)) run++
+        // The last whole occurrence in the run ends a whole number of periods after the first.
+        to += Math.floor((run - to) / period) * period
+      }
+      addOccurrence(state, text, at, to)
+      // An occurrence starting before this stretch's end less the secret's length lies inside it.
+      at = text.indexOf(secret, to - secret.length + 1)
     }
   }
+  const found = state.found
   if (found === undefined) return text
   const order = Array.from({ length: found.length / 2 }, (_, i) => 2 * i).sort((a, b) => found[a]! - found[b]!)
   // Merge overlapping occurrences (touching ones stay two markers), writing the text between them.
@@ -332,6 +348,63 @@ function scrubOnce(text: string, secrets: readonly string[]): string {
     end = to
   }
   return out + text.slice(done, start) + REDACTED + text.slice(end)
+}
+
+/** The occurrences one pass has found (start and end in pairs) and the markers already in the text (their starts, ascending), both made when first needed. */
+interface Occurrences {
+  found: number[] | undefined
+  markers: number[] | undefined
+}
+
+/** Records `text[at, to)`: skipped when it lies inside a marker, widened to cover a marker it overlaps. */
+function addOccurrence(state: Occurrences, text: string, at: number, to: number): void {
+  const markers = (state.markers ??= markerStarts(text))
+  if (markers.length === 0) (state.found ??= []).push(at, to)
+  else if (!insideMarker(markers, at, to)) (state.found ??= []).push(markerStartAround(markers, at), markerEndAround(markers, to))
+}
+
+/**
+ * Longest secret searched with `String.prototype.indexOf`: it can take the secret's length per
+ * position on a secret that repeats itself (`aaaa…`), so a longer one is searched by KMP, which is
+ * linear in the text and the secret.
+ */
+const NATIVE_SEARCH_MAX = 256
+
+/** The KMP failure function of `text`: for each prefix, the length of its longest proper border. */
+function borders(text: string): Int32Array {
+  const border = new Int32Array(text.length)
+  for (let i = 1, k = 0; i < text.length; i++) {
+    while (k > 0 && text.charCodeAt(i) !== text.charCodeAt(k)) k = border[k - 1]!
+    if (text.charCodeAt(i) === text.charCodeAt(k)) k++
+    border[i] = k
+  }
+  return border
+}
+
+/**
+ * The stretches of overlapping occurrences of `secret` in `text`, start and end in pairs, in order
+ * (occurrences that only touch are two stretches), by one KMP pass.
+ */
+function stretchesOf(text: string, secret: string): number[] {
+  const border = borders(secret)
+  const length = secret.length
+  const stretches: number[] = []
+  let end = -1
+  for (let i = 0, k = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    while (k > 0 && code !== secret.charCodeAt(k)) k = border[k - 1]!
+    if (code === secret.charCodeAt(k)) k++
+    if (k < length) continue
+    if (i - length + 1 < end) stretches[stretches.length - 1] = end = i + 1
+    else stretches.push(i - length + 1, (end = i + 1))
+    k = border[k - 1]!
+  }
+  return stretches
+}
+
+/** The shortest `p > 0` with `text[i] === text[i + p]` for every `i` (the length itself for a text that does not repeat), from the KMP failure function. */
+function shortestPeriod(text: string): number {
+  return text.length - borders(text)[text.length - 1]!
 }
 
 /** The start of every `"[REDACTED]"` marker in `text`, ascending (markers never overlap). */
